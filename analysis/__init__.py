@@ -1,0 +1,1 @@
+"""slicelab's analysis package: balance questions answered from simulated data."""

@@ -1,0 +1,1 @@
+"""Game-agnostic machinery shared by every game: errors, seeding, registry, strategy specs."""

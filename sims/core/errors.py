@@ -1,0 +1,13 @@
+"""User-facing errors: bad input that the CLI reports as a message, not a traceback."""
+
+
+class SlicelabError(Exception):
+    """An error caused by the user's input; its message names the problem and the fix."""
+
+
+class DeckError(SlicelabError):
+    """A deck file that cannot be used."""
+
+
+class StrategySpecError(SlicelabError):
+    """A strategy spec string naming an unknown strategy or parameter."""

@@ -1,0 +1,82 @@
+"""Strategy spec strings: ``name`` or ``name(key=value, ...)``, e.g. ``heuristic(theta=0.8)``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from sims.core.errors import StrategySpecError
+
+_SPEC = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_-]*)\s*(?:\((.*)\))?\s*$")
+_PARAM = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.+?)\s*$")
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    """A parsed strategy spec: a family name and its parameters."""
+
+    name: str
+    params: dict[str, float | int | str | bool] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.name
+        inner = ",".join(f"{k}={v}" for k, v in sorted(self.params.items()))
+        return f"{self.name}({inner})"
+
+
+def _value(text: str) -> float | int | str | bool:
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return text.strip("'\"")
+
+
+def parse_spec(text: str) -> StrategySpec:
+    """Parse one strategy spec string.
+
+    Raises
+    ------
+    StrategySpecError
+        If the text is not ``name`` or ``name(key=value, ...)``.
+    """
+    m = _SPEC.match(text)
+    if not m:
+        raise StrategySpecError(
+            f"cannot read strategy spec {text!r}: write a name such as 'greedy' "
+            "or 'name(key=value,...)'"
+        )
+    name, inner = m.group(1), m.group(2)
+    params: dict[str, float | int | str | bool] = {}
+    if inner and inner.strip():
+        for part in inner.split(","):
+            pm = _PARAM.match(part)
+            if not pm:
+                raise StrategySpecError(
+                    f"cannot read parameter {part.strip()!r} in strategy spec {text!r}: "
+                    "write key=value"
+                )
+            params[pm.group(1)] = _value(pm.group(2))
+    return StrategySpec(name=name, params=params)
+
+
+def split_specs(text: str) -> list[str]:
+    """Split a comma-separated list of specs, keeping commas inside parentheses."""
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur))
+    return [s.strip() for s in out if s.strip()]

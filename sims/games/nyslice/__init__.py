@@ -1,0 +1,1 @@
+"""New York Slice: deck, rules, reference engine and strategies."""

@@ -1,0 +1,130 @@
+"""Rule options of New York Slice: the spec's fixed setup tables and every **Ruling**.
+
+Each Ruling of ``../shared/rules/nyslice.md`` is a named field of :class:`Rules` whose
+default is the spec's ruling, so a study can switch it. A variant's id hashes the rule
+options and the deck content, never the seed (design principle 3).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sims.core.errors import SlicelabError
+
+RULES_VERSION = "nyslice-1"
+"""Bumped whenever a change to the engine can change the result of a game."""
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+SLICES_PER_STACK = 11
+MYSTERY_POOL = 3
+
+SETUP_REMOVALS: dict[int, tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = {
+    # players: (numbered types removed, combo pairs removed)
+    2: ((10, 8, 3), ((8, 10),)),
+    5: ((10,), ((8, 10),)),
+}
+"""Setup: slices left in the box per player count (3, 4 and 6 players use all 69)."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Rulings of the spec as options; the defaults are the spec's rulings.
+
+    Attributes
+    ----------
+    first_slicer : int
+        Seat that slices first ("the last game's winner"); Ruling: seat 0.
+    rejected_special : str
+        What happens to a special tile that may not appear in a round: ``"leaves"`` the game
+        (Ruling) or goes to the ``"bottom"`` of the replacement pile.
+    dibs_slicer_may_use : bool
+        Ruling: the slicer may call Dibs! too (the rule names no exception).
+    dibs_closes_circle : bool
+        Ruling: after Dibs! the circle closes up (the taken slice's neighbours become
+        adjacent). ``False`` leaves a gap, so the pizza is cut as a line.
+    sneak_may_leave_special_only : bool
+        Ruling: Sneak-a-Slice may move the last slice of a portion that also holds the
+        special ("no portion may be left with nothing"). ``False`` forbids it.
+    veggies_edible_later : bool
+        Ruling (spec option ``veggies_edible_later``): off — Veggies are edible only in the
+        very portion that brings You Love Veggies; on — also in later rounds.
+    supreme_from_combo : bool
+        Ruling: a number on a collected combo makes its type eligible for the Supreme.
+    supreme_same_portion : bool
+        Ruling: types collected in the same portion as the Supreme are eligible.
+    supreme_late_any_type : bool
+        Ruling (off): a waiting Supreme is assigned to one of the types of the collection
+        that frees it. On: to any type the player then holds.
+    seconds_with_supreme : bool
+        Ruling: Seconds may eat a Supreme assigned to the chosen type with its slices.
+    """
+
+    first_slicer: int = 0
+    rejected_special: str = "leaves"
+    dibs_slicer_may_use: bool = True
+    dibs_closes_circle: bool = True
+    sneak_may_leave_special_only: bool = True
+    veggies_edible_later: bool = False
+    supreme_from_combo: bool = True
+    supreme_same_portion: bool = True
+    supreme_late_any_type: bool = False
+    seconds_with_supreme: bool = True
+
+    def __post_init__(self) -> None:
+        if self.rejected_special not in ("leaves", "bottom"):
+            raise SlicelabError(
+                f"rule option rejected_special={self.rejected_special!r}: use 'leaves' or 'bottom'"
+            )
+        if not isinstance(self.first_slicer, int) or self.first_slicer < 0:
+            raise SlicelabError("rule option first_slicer must be a seat number (0, 1, ...)")
+
+    def as_dict(self) -> dict[str, Any]:
+        """The options as a plain dict (for manifests and variant ids)."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, options: dict[str, Any]) -> Rules:
+        """Build rules from a dict of option overrides, refusing unknown names.
+
+        Raises
+        ------
+        SlicelabError
+            Naming an unknown option or a value of the wrong type.
+        """
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        for key, value in options.items():
+            if key not in fields:
+                raise SlicelabError(
+                    f"unknown New York Slice rule option {key!r}; known options: {sorted(fields)}"
+                )
+            expected = type(getattr(cls(), key))
+            if type(value) is not expected:
+                raise SlicelabError(
+                    f"rule option {key} must be a {expected.__name__}, got {value!r}"
+                )
+        return cls(**options)
+
+
+def rounds_for(n_players: int) -> int:
+    """Number of rounds (= stacks of 11) at a player count: 2p 4, 3p 6, 4p 6, 5p 5, 6p 6."""
+    check_players(n_players)
+    return {2: 4, 3: 6, 4: 6, 5: 5, 6: 6}[n_players]
+
+
+def check_players(n_players: int) -> None:
+    """Refuse a player count outside 2–6 with a clear message."""
+    if not isinstance(n_players, int) or not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
+        raise SlicelabError(
+            f"New York Slice is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+            f"not {n_players}; pass --players between 2 and 6"
+        )
+
+
+def variant_id(rules: Rules, deck_digest: str) -> str:
+    """Id of a variant: a hash of the rule options and the deck content."""
+    payload = json.dumps({"rules": rules.as_dict(), "deck": deck_digest}, sort_keys=True)
+    return hashlib.sha256(payload.encode()).hexdigest()[:12]

@@ -1,0 +1,179 @@
+"""End-of-game scoring of New York Slice: majorities, starred specials, pepperoni − anchovies.
+
+Pure functions over what each player holds. Majority counts are kept in halves (an int
+``2 × count``) so a lone ½ combo compares exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sims.games.nyslice.deck import TYPES, VEGGIE, Deck, Kind, Special
+
+
+@dataclass(frozen=True)
+class Holdings:
+    """What one player holds at scoring time.
+
+    Attributes
+    ----------
+    collected, eaten : tuple of int
+        Slice ids face up and face down.
+    specials : frozenset of Special
+        Specials owned.
+    supreme_type : int
+        Type the collected Supreme is assigned to (0: none or unassigned).
+    """
+
+    collected: tuple[int, ...]
+    eaten: tuple[int, ...]
+    specials: frozenset[Special]
+    supreme_type: int = 0
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """A player's score and its components; ``total`` is their sum.
+
+    Attributes
+    ----------
+    majorities : int
+        Sum of the type numbers whose majority the player holds.
+    specials : int
+        The player's own starred specials (Buffet, Combo Cravings, Day-Old Pizza,
+        Stuffed Crust, You Love Veggies).
+    diet : int
+        Points lost to other players' Everyone Else's Diet (≤ 0).
+    pepperoni : int
+        Pepperoni on eaten slices.
+    anchovies : int
+        Anchovies on collected slices: negative, or positive with You Like Anchovies!.
+    total : int
+    majority_types : tuple of int
+        The types whose majority the player scored.
+    special_points : dict
+        Points per starred special the player owns.
+    eaten_count, collected_count : int
+        Slices eaten (the final tie-break) and collected.
+    """
+
+    majorities: int
+    specials: int
+    diet: int
+    pepperoni: int
+    anchovies: int
+    total: int
+    majority_types: tuple[int, ...]
+    special_points: dict[str, int] = field(default_factory=dict)
+    eaten_count: int = 0
+    collected_count: int = 0
+
+
+def type_counts_halves(deck: Deck, h: Holdings) -> dict[int, int]:
+    """Majority count per type, in halves: 2 per slice, 1 per combo number (4 if Super-Sized)."""
+    counts = {t: 0 for t in TYPES}
+    per_combo = 4 if Special.SUPER_SIZED_COMBOS in h.specials else 1
+    for sid in h.collected:
+        s = deck.slices[sid]
+        if s.kind == Kind.NUMBERED:
+            counts[s.type] += 2
+        elif s.kind == Kind.COMBO:
+            for t in s.types:
+                counts[t] += per_combo
+        elif s.kind == Kind.SUPREME and h.supreme_type:
+            counts[h.supreme_type] += 2
+    return counts
+
+
+def held_types(deck: Deck, h: Holdings) -> set[int]:
+    """Types 3–11 the player holds collected (slice, combo number or assigned Supreme)."""
+    return {t for t, c in type_counts_halves(deck, h).items() if c > 0}
+
+
+def majority_winners(deck: Deck, holdings: Sequence[Holdings]) -> dict[int, int]:
+    """Seat scoring each type's majority (types nobody scores are absent).
+
+    Strictly most (and > 0) wins; a tie for most scores nothing unless a tied player owns
+    Tie-Breaker, who then scores it.
+    """
+    counts = [type_counts_halves(deck, h) for h in holdings]
+    out: dict[int, int] = {}
+    for t in TYPES:
+        best = max(c[t] for c in counts)
+        if best <= 0:
+            continue
+        leaders = [p for p, c in enumerate(counts) if c[t] == best]
+        if len(leaders) == 1:
+            out[t] = leaders[0]
+        else:
+            tb = [p for p in leaders if Special.TIE_BREAKER in holdings[p].specials]
+            if tb:
+                out[t] = tb[0]
+    return out
+
+
+def score(deck: Deck, holdings: Sequence[Holdings]) -> list[Breakdown]:
+    """Score every player.
+
+    Parameters
+    ----------
+    deck : Deck
+        The deck the slice ids refer to.
+    holdings : sequence of Holdings
+        One per seat, after Seconds.
+
+    Returns
+    -------
+    list of Breakdown
+        One per seat; ``total`` = majorities + specials + diet + pepperoni + anchovies.
+    """
+    winners = majority_winners(deck, holdings)
+    diet_owners = [p for p, h in enumerate(holdings) if Special.EVERYONE_ELSES_DIET in h.specials]
+    out = []
+    for p, h in enumerate(holdings):
+        maj_types = tuple(t for t in TYPES if winners.get(t) == p)
+        majorities = sum(maj_types)
+        sp: dict[str, int] = {}
+        eaten = [deck.slices[s] for s in h.eaten]
+        collected = [deck.slices[s] for s in h.collected]
+        if Special.BUFFET in h.specials:
+            anchovy_slice = any(s.kind == Kind.ANCHOVY for s in collected)
+            sp[Special.BUFFET.slug] = len(held_types(deck, h)) + int(anchovy_slice)
+        if Special.COMBO_CRAVINGS in h.specials:
+            sp[Special.COMBO_CRAVINGS.slug] = 3 * sum(s.kind == Kind.COMBO for s in eaten)
+        if Special.DAY_OLD_PIZZA in h.specials:
+            sp[Special.DAY_OLD_PIZZA.slug] = -2
+        if Special.STUFFED_CRUST in h.specials:
+            sp[Special.STUFFED_CRUST.slug] = 5
+        if Special.YOU_LOVE_VEGGIES in h.specials:
+            veg = sum(s.kind == Kind.NUMBERED and s.type == VEGGIE for s in eaten)
+            sp[Special.YOU_LOVE_VEGGIES.slug] = 3 * veg
+        diet = -sum(len(h.eaten) // 2 for q in diet_owners if q != p)
+        pepperoni = sum(s.pepperoni for s in eaten)
+        anch = sum(s.anchovies for s in collected)
+        anchovies = anch if Special.YOU_LIKE_ANCHOVIES in h.specials else -anch
+        specials = sum(sp.values())
+        out.append(
+            Breakdown(
+                majorities=majorities,
+                specials=specials,
+                diet=diet,
+                pepperoni=pepperoni,
+                anchovies=anchovies,
+                total=majorities + specials + diet + pepperoni + anchovies,
+                majority_types=maj_types,
+                special_points=sp,
+                eaten_count=len(h.eaten),
+                collected_count=len(h.collected),
+            )
+        )
+    return out
+
+
+def win_shares(breakdowns: Sequence[Breakdown]) -> list[float]:
+    """Win share per seat: highest total, then most eaten slices; a shared win counts 1/k."""
+    key = [(b.total, b.eaten_count) for b in breakdowns]
+    best = max(key)
+    winners = [p for p, k in enumerate(key) if k == best]
+    return [1.0 / len(winners) if p in winners else 0.0 for p in range(len(breakdowns))]

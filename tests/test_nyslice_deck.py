@@ -11,7 +11,12 @@ from sims.games.nyslice.deck import Kind, Special, default_deck, load_deck, pars
 
 
 def _default_data() -> dict:
-    text = resources.files("sims.games.nyslice").joinpath("data").joinpath("reconstructed_v1.toml").read_text()
+    text = (
+        resources.files("sims.games.nyslice")
+        .joinpath("data")
+        .joinpath("reconstructed_v1.toml")
+        .read_text()
+    )
     return tomllib.loads(text)
 
 
@@ -42,7 +47,9 @@ def test_default_deck_matches_spec_table():
 def test_deck_file_round_trip(tmp_path):
     src = resources.files("sims.games.nyslice").joinpath("data").joinpath("reconstructed_v1.toml")
     path = tmp_path / "deck.toml"
-    path.write_text(src.read_text().replace("pepperoni = 2, anchovies = 0 }", "pepperoni = 3, anchovies = 0 }"))
+    path.write_text(
+        src.read_text().replace("pepperoni = 2, anchovies = 0 }", "pepperoni = 3, anchovies = 0 }")
+    )
     deck = load_deck(path)
     assert next(s for s in deck.slices if s.kind == Kind.SUPREME).pepperoni == 3
     assert deck.digest != default_deck().digest
@@ -57,13 +64,21 @@ def _mutate(fn):
 BAD_DECKS = [
     ("unknown kind", lambda d: d["slices"][0].update(kind="calzone"), "unknown kind 'calzone'"),
     ("unknown type", lambda d: d["slices"][0].update(type=12), "unknown type 12"),
-    ("missing pepperoni", lambda d: d["slices"][5].pop("pepperoni"), "missing the field 'pepperoni'"),
+    (
+        "missing pepperoni",
+        lambda d: d["slices"][5].pop("pepperoni"),
+        "missing the field 'pepperoni'",
+    ),
     ("missing kind", lambda d: d["slices"][5].pop("kind"), "missing the field 'kind'"),
     ("wrong count", lambda d: d["slices"].pop(10), "type 5 has 4 slices"),
     ("extra slice", lambda d: d["slices"].append(dict(d["slices"][-1])), "1 anchovy and 1 supreme"),
     ("bad combo", lambda d: d["slices"][63].update(types=[8, 8]), "two different types"),
     ("negative", lambda d: d["slices"][4].update(anchovies=-1), "non-negative integer"),
-    ("unknown special", lambda d: d["specials"].__setitem__(0, "free_pizza"), "unknown special 'free_pizza'"),
+    (
+        "unknown special",
+        lambda d: d["specials"].__setitem__(0, "free_pizza"),
+        "unknown special 'free_pizza'",
+    ),
     ("missing special", lambda d: d["specials"].pop(), "needs the 14 specials"),
     ("duplicate special", lambda d: d["specials"].__setitem__(0, "dibs"), "more than once"),
     ("no slices", lambda d: d.pop("slices"), "missing the top-level key 'slices'"),

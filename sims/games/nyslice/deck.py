@@ -153,7 +153,9 @@ class Deck:
         """Hash of the deck's content (not its name), for variant ids and provenance."""
         payload = json.dumps(
             {
-                "slices": [[int(s.kind), list(s.types), s.pepperoni, s.anchovies] for s in self.slices],
+                "slices": [
+                    [int(s.kind), list(s.types), s.pepperoni, s.anchovies] for s in self.slices
+                ],
                 "specials": [s.slug for s in self.specials],
             },
             sort_keys=True,
@@ -167,7 +169,10 @@ class Deck:
         ``type_b`` the second combo type (0 otherwise); ``pepperoni``; ``anchovies``.
         """
         n = len(self.slices)
-        out = {k: np.zeros(n, dtype=np.int64) for k in ("kind", "type_a", "type_b", "pepperoni", "anchovies")}
+        out = {
+            k: np.zeros(n, dtype=np.int64)
+            for k in ("kind", "type_a", "type_b", "pepperoni", "anchovies")
+        }
         for i, s in enumerate(self.slices):
             out["kind"][i] = int(s.kind)
             if s.types:
@@ -202,7 +207,7 @@ def _int_field(entry: dict, key: str, where: str, source: str) -> int:
 def _parse_slice(entry: object, i: int, source: str) -> Slice:
     where = f"slice #{i + 1}"
     if not isinstance(entry, dict):
-        raise _fail(source, f"{where} must be a table like {{ kind = \"numbered\", type = 4, ... }}")
+        raise _fail(source, f'{where} must be a table like {{ kind = "numbered", type = 4, ... }}')
     kinds = {k.name.lower(): k for k in Kind}
     kind_name = entry.get("kind")
     if kind_name is None:
@@ -215,7 +220,9 @@ def _parse_slice(entry: object, i: int, source: str) -> Slice:
     known = {"kind", "pepperoni", "anchovies", "type", "types"}
     extra = set(entry) - known
     if extra:
-        raise _fail(source, f"{where} has unknown field(s) {sorted(extra)}; allowed: {sorted(known)}")
+        raise _fail(
+            source, f"{where} has unknown field(s) {sorted(extra)}; allowed: {sorted(known)}"
+        )
     if kind == Kind.NUMBERED:
         t = _int_field(entry, "type", where, source)
         if t not in TYPES:
@@ -229,7 +236,10 @@ def _parse_slice(entry: object, i: int, source: str) -> Slice:
             or any(not isinstance(t, int) or t not in TYPES for t in pair)
             or pair[0] == pair[1]
         ):
-            raise _fail(source, f"{where}: a combo needs 'types' = two different types in 3..11, got {pair!r}")
+            raise _fail(
+                source,
+                f"{where}: a combo needs 'types' = two different types in 3..11, got {pair!r}",
+            )
         return Slice(kind, (int(pair[0]), int(pair[1])), pep, anch)
     if "type" in entry or "types" in entry:
         raise _fail(source, f"{where}: a {kind_name} slice has no type")
@@ -256,12 +266,17 @@ def parse_deck(data: dict, source: str = "<data>") -> Deck:
     counts = Counter(s.type for s in slices if s.kind == Kind.NUMBERED)
     for t in TYPES:
         if counts[t] != t:
-            raise _fail(source, f"type {t} has {counts[t]} slices; a type's number is its copy count, so it needs {t}")
+            raise _fail(
+                source,
+                f"type {t} has {counts[t]} slices; a type's number is its copy count, "
+                f"so it needs {t}",
+            )
     kinds = Counter(s.kind for s in slices)
     if kinds[Kind.ANCHOVY] != 1 or kinds[Kind.SUPREME] != 1:
         raise _fail(
             source,
-            f"needs exactly 1 anchovy and 1 supreme slice, found {kinds[Kind.ANCHOVY]} and {kinds[Kind.SUPREME]}",
+            "needs exactly 1 anchovy and 1 supreme slice, "
+            f"found {kinds[Kind.ANCHOVY]} and {kinds[Kind.SUPREME]}",
         )
     if kinds[Kind.COMBO] != 4:
         raise _fail(source, f"needs exactly 4 combo slices, found {kinds[Kind.COMBO]}")
@@ -305,7 +320,12 @@ def load_deck(path: str | Path | None = None) -> Deck:
         If the file is missing, is not valid TOML, or describes an invalid deck.
     """
     if path is None:
-        text = resources.files("sims.games.nyslice").joinpath("data").joinpath(DEFAULT_DECK_FILE).read_text()
+        text = (
+            resources.files("sims.games.nyslice")
+            .joinpath("data")
+            .joinpath(DEFAULT_DECK_FILE)
+            .read_text()
+        )
         source = DEFAULT_DECK_FILE
     else:
         p = Path(path)

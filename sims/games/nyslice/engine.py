@@ -295,7 +295,11 @@ class GameState:
         """
         live = [i for i, p in enumerate(self.portions) if p.taken_by < 0 and p.slices]
         if self.circular:
-            pairs = [(live[j], live[(j + 1) % len(live)]) for j in range(len(live))] if len(live) >= 2 else []
+            pairs = (
+                [(live[j], live[(j + 1) % len(live)]) for j in range(len(live))]
+                if len(live) >= 2
+                else []
+            )
         else:
             pairs = [(live[j], live[j + 1]) for j in range(len(live) - 1)]
         moves = []
@@ -327,9 +331,13 @@ class GameState:
             return False
         if s.kind == Kind.COMBO and Special.COMBO_CRAVINGS in owned:
             return True
-        if s.kind == Kind.NUMBERED and s.type == VEGGIE and (
-            portion_special == Special.YOU_LOVE_VEGGIES
-            or (self.rules.veggies_edible_later and Special.YOU_LOVE_VEGGIES in owned)
+        if (
+            s.kind == Kind.NUMBERED
+            and s.type == VEGGIE
+            and (
+                portion_special == Special.YOU_LOVE_VEGGIES
+                or (self.rules.veggies_edible_later and Special.YOU_LOVE_VEGGIES in owned)
+            )
         ):
             return True
         return s.pepperoni >= 1
@@ -380,8 +388,10 @@ class GameState:
         self.events.append(("round", r, self.slicer, sp, tuple(rejected), tuple(self.pizza)))
 
         dibs = self.owner(Special.DIBS)
-        if dibs >= 0 and self.can_use(dibs, Special.DIBS) and (
-            self.rules.dibs_slicer_may_use or dibs != self.slicer
+        if (
+            dibs >= 0
+            and self.can_use(dibs, Special.DIBS)
+            and (self.rules.dibs_slicer_may_use or dibs != self.slicer)
         ):
             a = yield from self._decide(dibs, Phase.DIBS, range(len(self.pizza) + 1))
             if a:
@@ -395,14 +405,18 @@ class GameState:
                 yield from self._take_slices(dibs, [sid], None, "dibs")
 
         m = len(self.pizza)
-        rank = yield from self._decide(self.slicer, Phase.CUT, range(cut_count(m, self.n, self.circular)))
+        rank = yield from self._decide(
+            self.slicer, Phase.CUT, range(cut_count(m, self.n, self.circular))
+        )
         arcs, attach = decode_cut(m, self.n, self.circular, rank)
         for i, (start, length) in enumerate(arcs):
             sl = [self.pizza[(start + j) % m] for j in range(length)]
             self.portions.append(Portion(sl, special=(i == attach)))
         if attach < 0:
             self.portions.append(Portion([], special=True))
-        self.events.append(("cut", self.slicer, rank, tuple((tuple(p.slices), p.special) for p in self.portions)))
+        self.events.append(
+            ("cut", self.slicer, rank, tuple((tuple(p.slices), p.special) for p in self.portions))
+        )
 
         order = [(self.slicer + 1 + i) % self.n for i in range(self.n)]
         cil = self.owner(Special.CUT_IN_LINE)
@@ -460,7 +474,9 @@ class GameState:
                     )
                     if not fits:
                         continue
-                    a = yield from self._decide(seat, Phase.RECEIVE_EAT, (0, 1), slice=sid, portion_special=sp)
+                    a = yield from self._decide(
+                        seat, Phase.RECEIVE_EAT, (0, 1), slice=sid, portion_special=sp
+                    )
                     if a:
                         player.collected.remove(sid)
                         player.eaten.append(sid)
@@ -476,7 +492,9 @@ class GameState:
         for sid in slices:
             eat = 0
             if self._edible(seat, sid, portion_special):
-                eat = yield from self._decide(seat, Phase.EAT, (0, 1), slice=sid, portion_special=portion_special)
+                eat = yield from self._decide(
+                    seat, Phase.EAT, (0, 1), slice=sid, portion_special=portion_special
+                )
             if eat:
                 player.eaten.append(sid)
                 if sid in self.deal.mystery:
@@ -492,7 +510,9 @@ class GameState:
             return
         sup_now = any(self.deck.slices[s].kind == Kind.SUPREME for s in collected_now)
         if sup_now:
-            eligible = self._types_of(player.collected) if self.rules.supreme_same_portion else held_before
+            eligible = (
+                self._types_of(player.collected) if self.rules.supreme_same_portion else held_before
+            )
         elif self.rules.supreme_late_any_type:
             eligible = self._types_of(player.collected)
         else:
@@ -506,13 +526,16 @@ class GameState:
         out = []
         for sid in self.players[seat].collected:
             s = self.deck.slices[sid]
-            if s.kind == Kind.NUMBERED and s.type == t and s.pepperoni >= 1:
-                out.append(sid)
-            elif (
-                s.kind == Kind.SUPREME
-                and self.rules.seconds_with_supreme
-                and self.supreme_holder == seat
-                and self.supreme_type == t
+            if (
+                s.kind == Kind.NUMBERED
+                and s.type == t
+                and s.pepperoni >= 1
+                or (
+                    s.kind == Kind.SUPREME
+                    and self.rules.seconds_with_supreme
+                    and self.supreme_holder == seat
+                    and self.supreme_type == t
+                )
             ):
                 out.append(sid)
         return out

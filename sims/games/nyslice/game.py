@@ -1,0 +1,74 @@
+"""Play one New York Slice game from (study seed, game index) with given strategies."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sims.core.errors import SlicelabError
+from sims.core.seeding import game_streams
+from sims.games.nyslice.deck import Deck, default_deck
+from sims.games.nyslice.engine import GameState, IllegalAction, deal
+from sims.games.nyslice.rules import Rules, check_players
+from sims.games.nyslice.strategies import Strategy, make_strategy
+from sims.games.nyslice.view import PlayerView
+
+
+def seat_strategies(specs: Sequence[str] | str, n_players: int) -> list[Strategy]:
+    """One strategy per seat from spec strings: one spec for every seat, or one per seat.
+
+    Raises
+    ------
+    SlicelabError
+        When the number of specs is neither 1 nor the number of players.
+    """
+    check_players(n_players)
+    from sims.core.specs import split_specs
+
+    items = split_specs(specs) if isinstance(specs, str) else list(specs)
+    if len(items) == 1:
+        items = items * n_players
+    if len(items) != n_players:
+        raise SlicelabError(
+            f"{len(items)} strategies given for {n_players} players: give one for every seat "
+            "or a single one for all (e.g. --strategies greedy,random,random,random)"
+        )
+    return [make_strategy(s) for s in items]
+
+
+def play_game(
+    n_players: int,
+    strategies: Sequence[Strategy],
+    study_seed: int,
+    game_index: int,
+    deck: Deck | None = None,
+    rules: Rules | None = None,
+) -> GameState:
+    """Play one game to the end and return its final state.
+
+    Parameters
+    ----------
+    n_players : int
+        2 to 6.
+    strategies : sequence of Strategy
+        One per seat.
+    study_seed, game_index : int
+        Seed the deal and each seat's stream (see :mod:`sims.core.seeding`).
+    deck, rules : optional
+        Defaults: the "reconstructed v1" deck and the spec's rulings.
+    """
+    check_players(n_players)
+    deck = deck or default_deck()
+    rules = rules or Rules()
+    streams = game_streams(study_seed, game_index, n_players)
+    state = GameState(deck, rules, n_players, deal(deck, n_players, streams.deal))
+    while not state.terminal:
+        dec = state.decision()
+        strat = strategies[dec.player]
+        action = strat.choose(PlayerView(state, dec.player), dec, streams.seats[dec.player])
+        try:
+            state.apply(action)
+        except IllegalAction as exc:
+            raise SlicelabError(
+                f"strategy {strat.spec} (seat {dec.player}) chose an illegal action: {exc}"
+            ) from None
+    return state

@@ -1,0 +1,403 @@
+"""Built-in New York Slice strategies: ``random`` and ``greedy``.
+
+A strategy decides from a :class:`~sims.games.nyslice.view.PlayerView` and its own seat
+stream; it never sees the hidden stacks. ``greedy`` is a simple one-step player:
+
+- **eat or collect** — eat when the slice's eat value (pepperoni, +3 for a combo under
+  Combo Cravings or a Veggie under You Love Veggies) beats its estimated collection value;
+- **collection value** of one more slice of type ``t`` (weight ``w``: 1, ½ per combo
+  number, 2 with Super-Sized Combos) with own count ``a``, best rival ``b`` and ``u``
+  unclaimed copies: 0 if the majority is out of reach or already safe, else
+  ``t·w / (1 + |a − b|)`` (worth most when the race is level); anchovies count against
+  (for with You Like Anchovies!), Buffet adds 1 per new type;
+- **cut** — assumes every other player takes the portion best by the slicer's own
+  valuation, so it maximises the worst portion (it chooses last);
+- **choose** — the portion with the highest value including its special;
+- **Dibs!** the most valuable slice; **Cut in Line** when the best portion beats the one it
+  expects in normal order; **Sneak-a-Slice** the move that most improves its best portion;
+  **Supreme** the type it is worth most to; **Seconds** by exact end-of-game scoring.
+Ties go to the lowest action, so the choice is a pure function of the view.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from sims.core.errors import StrategySpecError
+from sims.core.specs import StrategySpec, parse_spec
+from sims.games.nyslice.deck import VEGGIE, Kind, Special
+from sims.games.nyslice.engine import Decision, Phase
+from sims.games.nyslice.scoring import Holdings, score
+from sims.games.nyslice.view import PlayerView
+
+
+class Strategy(Protocol):
+    """What the engine asks of a strategy."""
+
+    spec: StrategySpec
+
+    def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
+        """Return one of ``decision.legal``."""
+        ...
+
+
+@dataclass
+class RandomStrategy:
+    """Uniform over the legal actions of every decision (one ``integers`` draw each)."""
+
+    spec: StrategySpec
+
+    def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
+        legal = decision.legal
+        return legal[int(rng.integers(len(legal)))]
+
+
+SPECIAL_VALUE = {
+    Special.CUT_IN_LINE: 2.0,
+    Special.DIBS: 2.0,
+    Special.SNEAK_A_SLICE: 1.0,
+    Special.MYSTERY_SLICE: 2.0,
+    Special.COMBO_CRAVINGS: 1.0,
+    Special.YOU_LOVE_VEGGIES: 1.0,
+    Special.SECONDS: 2.0,
+    Special.SUPER_SIZED_COMBOS: 1.0,
+    Special.TIE_BREAKER: 2.0,
+    Special.YOU_LIKE_ANCHOVIES: 1.0,
+    Special.BUFFET: 4.0,
+    Special.DAY_OLD_PIZZA: -2.0,
+    Special.EVERYONE_ELSES_DIET: 2.0,
+    Special.STUFFED_CRUST: 5.0,
+}
+"""Greedy's flat estimate of what owning each special is worth, in points."""
+
+
+class _Valuer:
+    """Greedy's slice valuations for one seat at one moment (cached per decision)."""
+
+    def __init__(self, view: PlayerView, seat: int) -> None:
+        self.view = view
+        self.seat = seat
+        self.specials = view.specials(seat)
+        self.unclaimed = view.unclaimed()
+        self.mine = {t: view.type_count(seat, t) for t in range(3, 12)}
+        self.rival = {
+            t: max((view.type_count(q, t) for q in range(view.n_players) if q != seat), default=0.0)
+            for t in range(3, 12)
+        }
+        self.held = {t for t, c in self.mine.items() if c > 0}
+        self.has_anchovy_slice = any(
+            view.deck.slices[s].kind == Kind.ANCHOVY for s in view.collected(seat)
+        )
+
+    def type_value(self, t: int, w: float, minus: float = 0.0) -> float:
+        a = self.mine[t] - minus
+        b = self.rival[t]
+        u = self.unclaimed[t]
+        tie_ok = Special.TIE_BREAKER in self.specials
+        reach = a + w + u
+        if reach < b or (reach == b and not tie_ok):
+            return 0.0
+        if a - b > u:
+            return 0.0
+        return t * w / (1.0 + abs(a - b))
+
+    def collect_value(self, sid: int, already_collected: bool = False) -> float:
+        s = self.view.deck.slices[sid]
+        anch = (
+            float(s.anchovies)
+            if Special.YOU_LIKE_ANCHOVIES in self.specials
+            else -float(s.anchovies)
+        )
+        buffet = Special.BUFFET in self.specials
+        if s.kind == Kind.NUMBERED:
+            v = self.type_value(s.type, 1.0, 1.0 if already_collected else 0.0)
+            if buffet and s.type not in self.held:
+                v += 1.0
+            return v + anch
+        if s.kind == Kind.COMBO:
+            w = 2.0 if Special.SUPER_SIZED_COMBOS in self.specials else 0.5
+            v = 0.0
+            for t in s.types:
+                v += self.type_value(t, w, w if already_collected else 0.0)
+                if buffet and t not in self.held:
+                    v += 1.0
+            return v + anch
+        if s.kind == Kind.ANCHOVY:
+            return anch + (1.0 if buffet and not self.has_anchovy_slice else 0.0)
+        best = 1.0  # a waiting Supreme: some later type will take it
+        for t in sorted(self.held):
+            best = max(best, self.type_value(t, 1.0))
+        return best + anch
+
+    def eat_value(self, sid: int, portion_special: Special | None = None) -> float:
+        s = self.view.deck.slices[sid]
+        v = float(s.pepperoni)
+        if s.kind == Kind.COMBO and (
+            Special.COMBO_CRAVINGS in self.specials or portion_special == Special.COMBO_CRAVINGS
+        ):
+            v += 3.0
+        if (
+            s.kind == Kind.NUMBERED
+            and s.type == VEGGIE
+            and (
+                Special.YOU_LOVE_VEGGIES in self.specials
+                or portion_special == Special.YOU_LOVE_VEGGIES
+            )
+        ):
+            v += 3.0
+        return v
+
+    def edible(self, sid: int, portion_special: Special | None = None) -> bool:
+        s = self.view.deck.slices[sid]
+        if s.kind == Kind.ANCHOVY:
+            return False
+        if s.kind == Kind.COMBO and (
+            Special.COMBO_CRAVINGS in self.specials or portion_special == Special.COMBO_CRAVINGS
+        ):
+            return True
+        if (
+            s.kind == Kind.NUMBERED
+            and s.type == VEGGIE
+            and portion_special == Special.YOU_LOVE_VEGGIES
+        ):
+            return True
+        return s.pepperoni >= 1
+
+    def slice_value(self, sid: int, portion_special: Special | None = None) -> float:
+        c = self.collect_value(sid)
+        if self.edible(sid, portion_special):
+            return max(c, self.eat_value(sid, portion_special))
+        return c
+
+    def special_value(self, sp: Special | None) -> float:
+        return SPECIAL_VALUE[sp] if sp is not None else 0.0
+
+    def portion_value(self, slices: Sequence[int], has_special: bool) -> float:
+        sp = self.view.special if has_special else None
+        v = sum(self.slice_value(s, sp) for s in slices)
+        return v + (self.special_value(sp) if has_special else 0.0)
+
+
+def _arc_starts(m: int, k: int, circular: bool):
+    """Arc start positions of every cut into ``k`` arcs, in rank order (see cuts.py)."""
+    if circular:
+        if k == 1:
+            yield (0,)
+        else:
+            yield from itertools.combinations(range(m), k)
+    else:
+        for c in itertools.combinations(range(m - 1), k - 1):
+            yield (0, *(x + 1 for x in c))
+
+
+def _arc_sums(prefix: list[float], m: int, starts: Sequence[int], circular: bool) -> list[float]:
+    total = prefix[m]
+    sums = [prefix[starts[i + 1]] - prefix[starts[i]] for i in range(len(starts) - 1)]
+    last = prefix[m] - prefix[starts[-1]]
+    if circular:
+        last += prefix[starts[0]]
+    else:
+        last = total - sum(sums)
+    sums.append(last)
+    return sums
+
+
+def best_maximin_cut(values: Sequence[float], n: int, circular: bool, special_value: float) -> int:
+    """Rank of the cut maximising the least valuable portion (first such rank on ties)."""
+    m = len(values)
+    prefix = [0.0]
+    for v in values:
+        prefix.append(prefix[-1] + v)
+    best, best_rank, rank = -float("inf"), 0, 0
+    if n - 1 >= 1:
+        for starts in _arc_starts(m, n - 1, circular):
+            worst = min(min(_arc_sums(prefix, m, starts, circular)), special_value)
+            if worst > best:
+                best, best_rank = worst, rank
+            rank += 1
+    for starts in _arc_starts(m, n, circular):
+        sums = _arc_sums(prefix, m, starts, circular)
+        for j in range(n):
+            worst = min(
+                min(s for i, s in enumerate(sums) if i != j) if n > 1 else float("inf"),
+                sums[j] + special_value,
+            )
+            if worst > best:
+                best, best_rank = worst, rank
+            rank += 1
+    return best_rank
+
+
+@dataclass
+class GreedyStrategy:
+    """One-step greedy player (see the module docstring)."""
+
+    spec: StrategySpec
+
+    def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
+        val = _Valuer(view, decision.player)
+        ph = decision.phase
+        if ph == Phase.EAT:
+            eat = val.eat_value(decision.slice, decision.portion_special)
+            return int(eat > val.collect_value(decision.slice))
+        if ph == Phase.RECEIVE_EAT:
+            eat = val.eat_value(decision.slice, decision.portion_special)
+            return int(eat > val.collect_value(decision.slice, already_collected=True))
+        if ph == Phase.CHOOSE:
+            return self._best_portion(view, val, decision.legal)[0]
+        if ph == Phase.CUT:
+            values = [val.slice_value(s, view.special) for s in view.pizza]
+            return best_maximin_cut(
+                values, view.n_players, view.circular, val.special_value(view.special)
+            )
+        if ph == Phase.SUPREME:
+            best_t, best_v = decision.legal[0], -float("inf")
+            for t in decision.legal:
+                v = val.type_value(t, 1.0)
+                if v >= best_v:
+                    best_t, best_v = t, v
+            return best_t
+        if ph == Phase.DIBS:
+            values = [val.slice_value(s) for s in view.pizza]
+            i = int(np.argmax(values))
+            return 1 + i if values[i] > 0 else 0
+        if ph == Phase.CUT_IN_LINE:
+            portions = view.portions
+            free = sorted(
+                (val.portion_value(p.slices, p.special) for p in portions if p.taken_by < 0),
+                reverse=True,
+            )
+            before = (decision.player - view.slicer - 1) % view.n_players
+            expected = free[min(before, len(free) - 1)]
+            return int(free[0] > expected)
+        if ph == Phase.SNEAK:
+            return self._sneak(view, val)
+        if ph == Phase.SECONDS_TYPE:
+            return self._seconds_type(view, decision)
+        if ph == Phase.SECONDS_EAT:
+            base = _own_total(view, decision.player)
+            return int(_own_total(view, decision.player, eat=(decision.slice,)) > base)
+        raise AssertionError(f"unhandled phase {ph}")
+
+    @staticmethod
+    def _best_portion(view: PlayerView, val: _Valuer, legal: Sequence[int]) -> tuple[int, float]:
+        portions = view.portions
+        best_i, best_v = legal[0], -float("inf")
+        for i in legal:
+            v = val.portion_value(portions[i].slices, portions[i].special)
+            if v > best_v:
+                best_i, best_v = i, v
+        return best_i, best_v
+
+    def _sneak(self, view: PlayerView, val: _Valuer) -> int:
+        portions = view.portions
+        free = [i for i, p in enumerate(portions) if p.taken_by < 0]
+        current = max(val.portion_value(portions[i].slices, portions[i].special) for i in free)
+        best_a, best_v = 0, current
+        for j, (src, dst, from_end) in enumerate(view.sneak_moves()):
+            moved = [list(p.slices) for p in portions]
+            sid = moved[src].pop() if from_end else moved[src].pop(0)
+            if from_end:
+                moved[dst].insert(0, sid)
+            else:
+                moved[dst].append(sid)
+            v = max(val.portion_value(moved[i], portions[i].special) for i in free)
+            if v > best_v:
+                best_a, best_v = 1 + j, v
+        return best_a
+
+    def _seconds_type(self, view: PlayerView, decision: Decision) -> int:
+        seat = decision.player
+        base = _own_total(view, seat)
+        best_t, best_gain = 0, 0
+        for t in decision.legal:
+            if t == 0:
+                continue
+            eaten: tuple[int, ...] = ()
+            current = base
+            for sid in _seconds_candidates(view, seat, t):
+                trial = _own_total(view, seat, eat=(*eaten, sid))
+                if trial > current:
+                    eaten, current = (*eaten, sid), trial
+            if current - base > best_gain:
+                best_t, best_gain = t, current - base
+        return best_t
+
+
+def _seconds_candidates(view: PlayerView, seat: int, t: int) -> list[int]:
+    out = []
+    for sid in view.collected(seat):
+        s = view.deck.slices[sid]
+        if (s.kind == Kind.NUMBERED and s.type == t and s.pepperoni >= 1) or (
+            s.kind == Kind.SUPREME
+            and view.rules.seconds_with_supreme
+            and view.supreme_type(seat) == t
+        ):
+            out.append(sid)
+    return out
+
+
+def _own_total(view: PlayerView, seat: int, eat: Sequence[int] = ()) -> int:
+    """The seat's final total if it ate ``eat`` from its collected slices now."""
+    holdings = []
+    for q in range(view.n_players):
+        collected = view.collected(q)
+        eaten = view.eaten_visible(q)
+        sup = view.supreme_type(q)
+        if q == seat and eat:
+            collected = tuple(s for s in collected if s not in eat)
+            eaten = (*eaten, *eat)
+            if any(view.deck.slices[s].kind == Kind.SUPREME for s in eat):
+                sup = 0
+        holdings.append(Holdings(collected, eaten, view.specials(q), sup))
+    return score(view.deck, holdings)[seat].total
+
+
+@dataclass(frozen=True)
+class StrategyInfo:
+    """A registered strategy family: its factory, parameters and a one-line summary."""
+
+    name: str
+    factory: Callable[[StrategySpec], Strategy]
+    params: dict[str, float]
+    summary: str
+
+
+STRATEGIES: dict[str, StrategyInfo] = {
+    "random": StrategyInfo("random", RandomStrategy, {}, "uniform over the legal actions"),
+    "greedy": StrategyInfo(
+        "greedy",
+        GreedyStrategy,
+        {},
+        "eats when pepperoni beats a slice's collection value; maximin cuts; best portion",
+    ),
+}
+
+
+def make_strategy(text: str | StrategySpec) -> Strategy:
+    """Build a strategy from a spec string such as ``greedy``.
+
+    Raises
+    ------
+    StrategySpecError
+        Naming an unknown strategy or parameter, and what is known.
+    """
+    spec = parse_spec(text) if isinstance(text, str) else text
+    info = STRATEGIES.get(spec.name)
+    if info is None:
+        raise StrategySpecError(
+            f"unknown New York Slice strategy {spec.name!r}; "
+            f"known: {', '.join(sorted(STRATEGIES))} (see `slicelab strategies nyslice`)"
+        )
+    unknown = set(spec.params) - set(info.params)
+    if unknown:
+        known = ", ".join(sorted(info.params)) or "none"
+        raise StrategySpecError(
+            f"strategy {spec.name!r} has no parameter(s) {sorted(unknown)}; its parameters: {known}"
+        )
+    return info.factory(spec)

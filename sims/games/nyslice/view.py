@@ -1,0 +1,139 @@
+"""What one seat may know: the view a strategy decides from (design principle 5).
+
+Open information: every collected slice, every special owned (and whether used), the
+current pizza and portions, eaten slices except a Mystery slice another player ate face
+down. Hidden: the order of the remaining stacks, the mystery pool, the replacement pile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sims.games.nyslice.deck import TYPES, Deck, Kind, Special
+from sims.games.nyslice.engine import Decision, GameState, Portion
+from sims.games.nyslice.rules import Rules
+
+
+class PlayerView:
+    """Read-only view of a game from one seat.
+
+    Parameters
+    ----------
+    state : GameState
+        The game; only public information and the seat's own hidden slices are exposed.
+    seat : int
+        The viewing seat.
+    """
+
+    __slots__ = ("_s", "seat")
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        self._s = state
+        self.seat = seat
+
+    @property
+    def deck(self) -> Deck:
+        return self._s.deck
+
+    @property
+    def rules(self) -> Rules:
+        return self._s.rules
+
+    @property
+    def n_players(self) -> int:
+        return self._s.n
+
+    @property
+    def round(self) -> int:
+        return self._s.round
+
+    @property
+    def rounds(self) -> int:
+        return self._s.rounds
+
+    @property
+    def slicer(self) -> int:
+        return self._s.slicer
+
+    @property
+    def special(self) -> Special | None:
+        """The special of the current round."""
+        return self._s.special
+
+    @property
+    def pizza(self) -> tuple[int, ...]:
+        """Slices of the current pizza in circle order (before the cut)."""
+        return tuple(self._s.pizza)
+
+    @property
+    def circular(self) -> bool:
+        return self._s.circular
+
+    @property
+    def portions(self) -> tuple[Portion, ...]:
+        return tuple(Portion(list(p.slices), p.special, p.taken_by) for p in self._s.portions)
+
+    @property
+    def decision(self) -> Decision | None:
+        return self._s.decision()
+
+    def collected(self, seat: int) -> tuple[int, ...]:
+        """A seat's collected slices (open)."""
+        return tuple(self._s.players[seat].collected)
+
+    def eaten_visible(self, seat: int) -> tuple[int, ...]:
+        """A seat's eaten slices as this seat sees them (others' eaten Mystery slices hidden)."""
+        p = self._s.players[seat]
+        if seat == self.seat:
+            return tuple(p.eaten)
+        return tuple(s for s in p.eaten if s not in p.hidden_eaten)
+
+    def eaten_count(self, seat: int) -> int:
+        return len(self._s.players[seat].eaten)
+
+    def specials(self, seat: int) -> frozenset[Special]:
+        return frozenset(self._s.players[seat].specials)
+
+    def can_use(self, seat: int, special: Special) -> bool:
+        return self._s.can_use(seat, special)
+
+    def supreme_type(self, seat: int) -> int:
+        """Type of the Supreme a seat has collected and assigned (0 otherwise)."""
+        return self._s.supreme_type if self._s.supreme_holder == seat else 0
+
+    def sneak_moves(self) -> list[tuple[int, int, bool]]:
+        return self._s.sneak_moves()
+
+    def type_count(self, seat: int, t: int) -> float:
+        """A seat's majority count of type ``t`` (combos ½, or 2 with Super-Sized Combos)."""
+        per_combo = 2.0 if Special.SUPER_SIZED_COMBOS in self._s.players[seat].specials else 0.5
+        c = 0.0
+        for sid in self._s.players[seat].collected:
+            s = self.deck.slices[sid]
+            if s.kind == Kind.NUMBERED and s.type == t:
+                c += 1.0
+            elif s.kind == Kind.COMBO and t in s.types:
+                c += per_combo
+        if self.supreme_type(seat) == t:
+            c += 1.0
+        return c
+
+    def unclaimed(self) -> dict[int, int]:
+        """Numbered slices per type in play that no one has visibly collected or eaten.
+
+        Counts slices in the current pizza, the unseen stacks and the mystery pool (and
+        others' face-down Mystery slices, which this seat cannot tell apart).
+        """
+        gone = set(self._s.deal.removed)
+        seen: set[int] = set()
+        for q in range(self.n_players):
+            seen.update(self.collected(q))
+            seen.update(self.eaten_visible(q))
+        out = {t: 0 for t in TYPES}
+        for sid, s in enumerate(self.deck.slices):
+            if s.kind == Kind.NUMBERED and sid not in gone and sid not in seen:
+                out[s.type] += 1
+        return out
+
+    def others(self) -> Sequence[int]:
+        return [q for q in range(self.n_players) if q != self.seat]

@@ -207,6 +207,7 @@ class GameState:
         self.supreme_type = 0  # type it is assigned to, 0 while unassigned
         self.events: list[tuple] = []
         self.history: list[int] = []
+        self.trace: list[tuple[int, int, int]] = []  # (player, phase, action) per decision
         self._result: list[Breakdown] | None = None
         self._flow = self._play()
         self._pending: Decision | None = next(self._flow, None)
@@ -241,6 +242,7 @@ class GameState:
                 f"(player {self._pending.player})"
             )
         self.history.append(int(action))
+        self.trace.append((self._pending.player, int(self._pending.phase), int(action)))
         try:
             self._pending = self._flow.send(int(action))
         except StopIteration:

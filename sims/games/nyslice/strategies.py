@@ -54,7 +54,7 @@ class RandomStrategy:
 
     def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
         legal = decision.legal
-        return legal[int(rng.integers(len(legal)))]
+        return legal[int(rng.integers(0, len(legal)))]
 
 
 SPECIAL_VALUE = {

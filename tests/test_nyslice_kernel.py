@@ -90,6 +90,7 @@ ALT_RULES = [
     Rules(sneak_may_leave_special_only=False, veggies_edible_later=True),
     Rules(supreme_from_combo=False, supreme_same_portion=False, supreme_late_any_type=True),
     Rules(seconds_with_supreme=False),
+    Rules(seconds_supreme_alone=True),
 ]
 
 

@@ -542,11 +542,17 @@ class GameState:
                 out.append(sid)
         return out
 
+    def _seconds_type_ok(self, seat: int, t: int) -> bool:
+        cands = self._seconds_candidates(seat, t)
+        if self.rules.seconds_supreme_alone:
+            return bool(cands)
+        return any(self.deck.slices[s].kind == Kind.NUMBERED for s in cands)
+
     def _seconds(self) -> Generator[Decision, int, None]:
         seat = self.owner(Special.SECONDS)
         if seat < 0:
             return
-        types = [t for t in range(3, 12) if self._seconds_candidates(seat, t)]
+        types = [t for t in range(3, 12) if self._seconds_type_ok(seat, t)]
         if not types:
             return
         t = yield from self._decide(seat, Phase.SECONDS_TYPE, (0, *types))

@@ -32,6 +32,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from sims.core.fastrng import game_streams_into, integers, shuffle
 from sims.games.nyslice.deck import Special
 from sims.games.nyslice.engine import Phase
 from sims.games.nyslice.rules import Rules
@@ -59,7 +60,7 @@ G_SIZE = 14
 
 # Rules options in `rules` (order of the Rules fields that matter here).
 R_FIRST, R_BOTTOM, R_DIBS_SLICER, R_DIBS_CLOSE, R_SNEAK_SPONLY = range(5)
-R_VEG_LATER, R_SUP_COMBO, R_SUP_SAME, R_SUP_LATE, R_SEC_SUP = range(5, 10)
+R_VEG_LATER, R_SUP_COMBO, R_SUP_SAME, R_SUP_LATE, R_SEC_SUP, R_SEC_ALONE = range(5, 11)
 
 W_BOX, W_HIDDEN, W_TABLE, W_COLL, W_EAT = range(5)
 
@@ -101,6 +102,7 @@ def rules_array(rules: Rules) -> np.ndarray:
             rules.supreme_same_portion,
             rules.supreme_late_any_type,
             rules.seconds_with_supreme,
+            rules.seconds_supreme_alone,
         ],
         dtype=np.int64,
     )
@@ -174,12 +176,12 @@ def _next_comb(c, k, m):
 
 
 # ----------------------------------------------------------------------------- state helpers
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _owns(st, seat, sp):
     return st.sp_owner[sp] == seat
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _can_use(st, seat, sp):
     return st.sp_owner[sp] == seat and st.sp_used[sp] == 0 and st.sp_round[sp] < st.g[G_ROUND]
 
@@ -219,7 +221,7 @@ def _remove_coll(st, seat, sid):
     st.ncoll[seat] = j
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _edible(st, seat, sid, portion_special):
     k = st.kind[sid]
     if k == K_ANCH:
@@ -351,7 +353,7 @@ def _score(st, mseat, mask, out):
 
 
 # ----------------------------------------------------------------------------- greedy valuer
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _type_count(st, seat, t):
     per_combo = 2.0 if _owns(st, seat, S_SUPER) else 0.5
     c = 0.0
@@ -406,7 +408,7 @@ def _eater(st, sid):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _type_value(st, seat, mine, rival, unclaimed, t, w, minus):
     a = mine[t] - minus
     b = rival[t]
@@ -454,7 +456,7 @@ def _collect_value(st, seat, mine, rival, unclaimed, has_anch, sid, already):
     return best + anch
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _eat_value(st, seat, sid, ps):
     v = float(st.pep[sid])
     k = st.kind[sid]
@@ -465,7 +467,7 @@ def _eat_value(st, seat, sid, ps):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _g_edible(st, seat, sid, ps):
     k = st.kind[sid]
     if k == K_ANCH:
@@ -612,7 +614,7 @@ def _sneak_moves(st, moves):
     return nm
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _may_give(st, idx):
     return st.por_len[idx] > 1 or (st.por_sp[idx] == 1 and st.rules[R_SNEAK_SPONLY] == 1)
 
@@ -831,7 +833,7 @@ def _decide(st, rngs, player, phase, nlegal, legal, sid, ps):
     if nlegal == 1:
         return legal[0]
     if st.strat[player] == STRAT_RANDOM:
-        a = legal[rngs[player].integers(0, nlegal)]
+        a = legal[integers(rngs[1 + player], nlegal)]
     else:
         a = _greedy(st, player, phase, nlegal, legal, sid, ps)
     _record(st, player, phase, a)
@@ -844,7 +846,7 @@ def _decide_range(st, rngs, player, phase, count, sid, ps):
     if count == 1:
         return 0
     if st.strat[player] == STRAT_RANDOM:
-        a = rngs[player].integers(0, count)
+        a = integers(rngs[1 + player], count)
     else:
         a = _greedy(st, player, phase, count, st.scratch[:0], sid, ps)
     _record(st, player, phase, a)
@@ -1100,7 +1102,12 @@ def _seconds(st, rngs):
     legal = np.zeros(10, dtype=np.int64)
     nl = 1
     for t in range(3, 12):
-        if _seconds_candidates(st, seat, t, cand) > 0:
+        nc = _seconds_candidates(st, seat, t, cand)
+        ok = nc > 0 and st.rules[R_SEC_ALONE] == 1
+        for i in range(nc):
+            if st.kind[cand[i]] == K_NUM:
+                ok = True
+        if ok:
             legal[nl] = t
             nl += 1
     if nl == 1:
@@ -1136,7 +1143,6 @@ def play_game_kernel(
     rules,
     strat,
     spv,
-    deal_rng,
     rngs,
     scores,
     trace,
@@ -1159,12 +1165,11 @@ def play_game_kernel(
         Strategy code per seat.
     spv : float64 array
         Greedy's special values.
-    deal_rng : numpy.random.Generator
-        The deal stream.
-    rngs : tuple of numpy.random.Generator
-        One stream per seat (padded to 6 with any generator: only seats < n are used).
+    rngs : uint64 array (n + 1, 5)
+        The game's streams (:mod:`sims.core.fastrng`): row 0 deals, row ``1 + p`` is seat p's.
     scores : int64 array (n, 8)
-    trace : int64 array (MAX_TRACE, 3)
+    trace : int64 array (k, 3)
+        Receives the first k decisions (player, phase, action).
     """
     S = kind.shape[0]
     g = np.zeros(G_SIZE, dtype=np.int64)
@@ -1185,9 +1190,9 @@ def play_game_kernel(
         if not removed[i]:
             in_play[j] = i
             j += 1
-    deal_rng.shuffle(in_play)
+    shuffle(rngs[0], in_play)
     order_sp = np.arange(deck_specials.shape[0])
-    deal_rng.shuffle(order_sp)
+    shuffle(rngs[0], order_sp)
     stacks = np.zeros((rounds, 11), dtype=np.int64)
     for r in range(rounds):
         for i in range(11):
@@ -1256,52 +1261,96 @@ class KernelRunner:
     def __init__(self, deck, rules: Rules) -> None:
         from sims.games.nyslice.engine import removed_slices
 
-        arrays = deck.arrays()
-        self.kind = arrays["kind"]
-        self.ta = arrays["type_a"]
-        self.tb = arrays["type_b"]
-        self.pep = arrays["pepperoni"]
-        self.anch = arrays["anchovies"]
-        self.deck_specials = np.array([int(s) for s in deck.specials], dtype=np.int64)
-        self.rules = rules_array(rules)
+        a = deck.arrays()
+        specials = np.array([int(s) for s in deck.specials], dtype=np.int64)
+        self._deck = (a["kind"], a["type_a"], a["type_b"], a["pepperoni"], a["anchovies"], specials)
+        self._rules = rules_array(rules)
         self._removed = {}
         for n in range(2, 7):
             mask = np.zeros(len(deck.slices), dtype=np.int64)
             mask[removed_slices(deck, n)] = 1
             self._removed[n] = mask
 
-    def play(self, n: int, strategy_codes: np.ndarray, study_seed: int, game_index: int):
-        """Play one game; return ``(scores, trace)`` with ``scores[p, SCORE_COLUMNS]``."""
-        from sims.core.seeding import game_streams
+    def _setup(self, n: int, codes: np.ndarray) -> tuple:
         from sims.games.nyslice.rules import rounds_for
 
-        streams = game_streams(study_seed, game_index, n)
-        rngs = streams.seats + (streams.deal,) * (6 - n)
+        codes = np.asarray(codes, dtype=np.int64)
+        args = (self._removed[n], n, rounds_for(n), self._rules, codes, SPECIAL_VALUES)
+        return *self._deck, *args
+
+    def play(self, n: int, codes: np.ndarray, study_seed: int, game_index: int):
+        """Play one game; return ``(scores, trace)`` with ``scores[p, SCORE_COLUMNS]``."""
+        rngs = np.zeros((n + 1, 5), dtype=np.uint64)
+        game_streams_into(study_seed, game_index, n + 1, rngs)
         scores = np.zeros((n, len(SCORE_COLUMNS)), dtype=np.int64)
         trace = np.zeros((MAX_TRACE, 3), dtype=np.int64)
-        k = play_game_kernel(
-            self.kind,
-            self.ta,
-            self.tb,
-            self.pep,
-            self.anch,
-            self.deck_specials,
-            self._removed[n],
-            n,
-            rounds_for(n),
-            self.rules,
-            strategy_codes,
-            SPECIAL_VALUES,
-            streams.deal,
-            rngs,
-            scores,
-            trace,
-        )
+        k = play_game_kernel(*self._setup(n, codes), rngs, scores, trace)
         if k > MAX_TRACE:
             raise RuntimeError("decision trace overflow")
         return scores, trace[:k]
+
+    def play_many(self, n: int, codes: np.ndarray, study_seed: int, first_index: int, count: int):
+        """Play ``count`` consecutive games in one kernel call.
+
+        Returns
+        -------
+        scores : int64 array (count, n, 8)
+        decisions : int64 array (count,)
+        """
+        scores = np.zeros((count, n, len(SCORE_COLUMNS)), dtype=np.int64)
+        decisions = np.zeros(count, dtype=np.int64)
+        play_games_kernel(*self._setup(n, codes), study_seed, first_index, scores, decisions)
+        return scores, decisions
 
 
 def strategy_codes(specs) -> np.ndarray:
     """Kernel codes of built-in strategies; raises KeyError for one the kernel lacks."""
     return np.array([STRATEGY_CODES[str(s)] for s in specs], dtype=np.int64)
+
+
+@njit(cache=True)
+def play_games_kernel(
+    kind,
+    ta,
+    tb,
+    pep,
+    anch,
+    deck_specials,
+    removed,
+    n,
+    rounds,
+    rules,
+    strat,
+    spv,
+    study_seed,
+    first_index,
+    scores,
+    decisions,
+):
+    """Play games ``first_index .. first_index + len(scores) - 1`` of a study in one call.
+
+    Seeds each game exactly as ``SeedSequence([game_index, study_seed]).spawn(n + 1)``
+    does, so game ``i`` is the same game whether it is played alone or in any chunk.
+    Fills ``scores[g, p, SCORE_COLUMNS]`` and ``decisions[g]`` (decisions taken).
+    """
+    rngs = np.zeros((n + 1, 5), dtype=np.uint64)
+    trace = np.zeros((1, 3), dtype=np.int64)
+    for g in range(scores.shape[0]):
+        game_streams_into(study_seed, first_index + g, n + 1, rngs)
+        decisions[g] = play_game_kernel(
+            kind,
+            ta,
+            tb,
+            pep,
+            anch,
+            deck_specials,
+            removed,
+            n,
+            rounds,
+            rules,
+            strat,
+            spv,
+            rngs,
+            scores[g],
+            trace,
+        )

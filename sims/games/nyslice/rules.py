@@ -61,6 +61,10 @@ class Rules:
         that frees it. On: to any type the player then holds.
     seconds_with_supreme : bool
         Ruling: Seconds may eat a Supreme assigned to the chosen type with its slices.
+    seconds_supreme_alone : bool
+        Ruling added by slicelab (off): a type qualifies for Seconds only through a
+        collected numbered slice of it with pepperoni — the Supreme is eaten "with them".
+        On: a type whose only candidate is the assigned Supreme qualifies too.
     """
 
     first_slicer: int = 0
@@ -73,6 +77,7 @@ class Rules:
     supreme_same_portion: bool = True
     supreme_late_any_type: bool = False
     seconds_with_supreme: bool = True
+    seconds_supreme_alone: bool = False
 
     def __post_init__(self) -> None:
         if self.rejected_special not in ("leaves", "bottom"):

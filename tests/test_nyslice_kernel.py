@@ -14,6 +14,7 @@ from sims.games.nyslice.deck import default_deck
 from sims.games.nyslice.engine import Phase
 from sims.games.nyslice.game import play_game, seat_strategies
 from sims.games.nyslice.kernel import KernelRunner, strategy_codes
+from sims.games.nyslice.records import special_masks
 from sims.games.nyslice.rules import Rules
 
 DECK = default_deck()
@@ -22,8 +23,9 @@ MIXED_GAMES = 60
 
 
 def _compare(runner: KernelRunner, n: int, specs: list[str], seed: int, index: int, rules: Rules):
-    state = play_game(n, seat_strategies(specs, n), seed, index, DECK, rules)
-    scores, trace = runner.play(n, strategy_codes(specs), seed, index)
+    rows: list[list[int]] = []
+    state = play_game(n, seat_strategies(specs, n), seed, index, DECK, rules, records=rows)
+    scores, trace, records = runner.play(n, strategy_codes(specs), seed, index, records=True)
     ref = state.trace
     got = [tuple(int(x) for x in row) for row in trace]
     if ref != got:
@@ -53,7 +55,10 @@ def _compare(runner: KernelRunner, n: int, specs: list[str], seed: int, index: i
         ]
         for b in state.scores()
     ]
-    assert scores.tolist() == expect, f"{n} players {specs} game {index}: scores differ"
+    assert scores[:, :8].tolist() == expect, f"{n} players {specs} game {index}: scores differ"
+    masks = [list(special_masks(state, p)) for p in range(n)]
+    assert scores[:, 8:].tolist() == masks, f"{n} players {specs} game {index}: specials differ"
+    assert records.tolist() == rows, f"{n} players {specs} game {index}: decision records differ"
     return state
 
 
@@ -107,6 +112,17 @@ def test_kernel_agrees_under_every_ruling_option(rules):
 def test_kernel_rejects_unknown_strategy():
     with pytest.raises(KeyError):
         strategy_codes(["clever"])
+
+
+def test_chunked_play_equals_single_games(runner):
+    codes = strategy_codes(["greedy", "random", "random"])
+    scores, decisions, records = runner.play_many(3, codes, 8, 100, 25, records=True)
+    assert len(records) == decisions.sum()
+    for g in (0, 7, 24):
+        one, trace, rec = runner.play(3, codes, 8, 100 + g, records=True)
+        assert (scores[g] == one).all() and decisions[g] == len(trace)
+        start = int(decisions[:g].sum())
+        assert (records[start : start + len(rec)] == rec).all()
 
 
 def test_kernel_is_deterministic(runner):

@@ -8,6 +8,7 @@ from sims.core.errors import SlicelabError
 from sims.core.seeding import game_streams
 from sims.games.nyslice.deck import Deck, default_deck
 from sims.games.nyslice.engine import GameState, IllegalAction, deal
+from sims.games.nyslice.records import decision_row
 from sims.games.nyslice.rules import Rules, check_players
 from sims.games.nyslice.strategies import Strategy, make_strategy
 from sims.games.nyslice.view import PlayerView
@@ -42,6 +43,7 @@ def play_game(
     game_index: int,
     deck: Deck | None = None,
     rules: Rules | None = None,
+    records: list[list[int]] | None = None,
 ) -> GameState:
     """Play one game to the end and return its final state.
 
@@ -55,6 +57,8 @@ def play_game(
         Seed the deal and each seat's stream (see :mod:`sims.core.seeding`).
     deck, rules : optional
         Defaults: the "reconstructed v1" deck and the spec's rulings.
+    records : list, optional
+        When given, receives one decision record per decision (``records.decision_row``).
     """
     check_players(n_players)
     deck = deck or default_deck()
@@ -65,6 +69,8 @@ def play_game(
         dec = state.decision()
         strat = strategies[dec.player]
         action = strat.choose(PlayerView(state, dec.player), dec, streams.seats[dec.player])
+        if records is not None:
+            records.append(decision_row(state, dec, action, game_index))
         try:
             state.apply(action)
         except IllegalAction as exc:

@@ -55,8 +55,8 @@ STRATEGY_CODES = {"random": STRAT_RANDOM, "greedy": STRAT_GREEDY}
 
 # Scalars in g.
 G_N, G_ROUNDS, G_ROUND, G_SLICER, G_SPECIAL, G_M, G_CIRC, G_NPOR = range(8)
-G_SUPH, G_SUPT, G_MYH, G_RPH, G_RPT, G_NTRACE = range(8, 14)
-G_SIZE = 14
+G_SUPH, G_SUPT, G_MYH, G_RPH, G_RPT, G_NTRACE, G_GAME = range(8, 15)
+G_SIZE = 15
 
 # Rules options in `rules` (order of the Rules fields that matter here).
 R_FIRST, R_BOTTOM, R_DIBS_SLICER, R_DIBS_CLOSE, R_SNEAK_SPONLY = range(5)
@@ -64,7 +64,7 @@ R_VEG_LATER, R_SUP_COMBO, R_SUP_SAME, R_SUP_LATE, R_SEC_SUP, R_SEC_ALONE = range
 
 W_BOX, W_HIDDEN, W_TABLE, W_COLL, W_EAT = range(5)
 
-# Score columns of the kernel's output.
+# Score columns of the kernel's output; the masks have bit s set for special code s.
 SCORE_COLUMNS = (
     "majorities",
     "specials",
@@ -74,6 +74,30 @@ SCORE_COLUMNS = (
     "total",
     "eaten",
     "collected",
+    "owned_mask",
+    "used_mask",
+)
+# Columns of a decision record (the optional per-decision table); -1 where not relevant.
+# own/rival counts are majority counts in halves of the slice's (first) type.
+DECISION_COLUMNS = (
+    "game_index",
+    "round",
+    "slicer",
+    "seat",
+    "phase",
+    "action",
+    "n_legal",
+    "slice",
+    "slice_kind",
+    "type_a",
+    "type_b",
+    "pepperoni",
+    "anchovies",
+    "own_count2",
+    "rival_count2",
+    "unclaimed",
+    "portion_special",
+    "portions_left",
 )
 MAX_TRACE = 512
 HAND = 80
@@ -82,7 +106,7 @@ KState = namedtuple(
     "KState",
     "g kind ta tb pep anch where hidden coll ncoll eat neat sp_owner sp_round sp_used "
     "pizza por por_len por_sp por_taken stacks stack_sp repl myst rules strat trace "
-    "spv scratch moves",
+    "spv scratch moves drec dcount",
 )
 
 SPECIAL_VALUES = np.array([SPECIAL_VALUE[Special(i)] for i in range(14)], dtype=np.float64)
@@ -187,13 +211,86 @@ def _can_use(st, seat, sp):
 
 
 @njit(cache=True)
-def _record(st, player, phase, action):
+def _record(st, player, phase, action, nlegal, sid, ps):
     k = st.g[G_NTRACE]
     if k < st.trace.shape[0]:
         st.trace[k, 0] = player
         st.trace[k, 1] = phase
         st.trace[k, 2] = action
     st.g[G_NTRACE] = k + 1
+    if st.drec.shape[0] > 0:
+        _decision_row(st, player, phase, action, nlegal, sid, ps)
+
+
+@njit(cache=True)
+def _count2(st, seat, t):
+    """Majority count of type t in halves (scoring.type_counts_halves for one type)."""
+    per_combo = 4 if st.sp_owner[S_SUPER] == seat else 1
+    c = 0
+    for i in range(st.ncoll[seat]):
+        sid = st.coll[seat, i]
+        k = st.kind[sid]
+        if k == K_NUM and st.ta[sid] == t:
+            c += 2
+        elif k == K_COMBO and (st.ta[sid] == t or st.tb[sid] == t):
+            c += per_combo
+        elif k == K_SUP and st.g[G_SUPH] == seat and st.g[G_SUPT] == t:
+            c += 2
+    return c
+
+
+@njit(cache=True)
+def _decision_row(st, player, phase, action, nlegal, sid, ps):
+    """Append one row of DECISION_COLUMNS to st.drec (rows beyond its size are counted only)."""
+    r = st.dcount[0]
+    st.dcount[0] = r + 1
+    if r >= st.drec.shape[0]:
+        return
+    row = st.drec[r]
+    row[:] = -1
+    row[0] = st.g[G_GAME]
+    row[1] = st.g[G_ROUND]
+    row[2] = st.g[G_SLICER]
+    row[3] = player
+    row[4] = phase
+    row[5] = action
+    row[6] = nlegal
+    row[16] = ps
+    left = 0
+    for i in range(st.g[G_NPOR]):
+        if st.por_taken[i] < 0:
+            left += 1
+    row[17] = left
+    if sid >= 0:
+        row[7] = sid
+        row[8] = st.kind[sid]
+        t = st.ta[sid]
+        if st.kind[sid] == K_NUM or st.kind[sid] == K_COMBO:
+            row[9] = t
+        if st.kind[sid] == K_COMBO:
+            row[10] = st.tb[sid]
+        row[11] = st.pep[sid]
+        row[12] = st.anch[sid]
+        if row[9] > 0:
+            row[13] = _count2(st, player, t)
+            best = 0
+            for q in range(st.g[G_N]):
+                if q != player:
+                    c = _count2(st, q, t)
+                    if c > best:
+                        best = c
+            row[14] = best
+            u = 0
+            for x in range(st.kind.shape[0]):
+                if st.kind[x] != K_NUM or st.ta[x] != t:
+                    continue
+                w = st.where[x]
+                if w == W_BOX or w == W_COLL:
+                    continue
+                if w == W_EAT and not (st.hidden[x] == 1 and _eater(st, x) != player):
+                    continue
+                u += 1
+            row[15] = u
 
 
 @njit(cache=True)
@@ -350,6 +447,16 @@ def _score(st, mseat, mask, out):
         out[p, 5] = maj + spec + diet + pepper + anchovies
         out[p, 6] = eaten_n[p]
         out[p, 7] = coll_n[p]
+        if out.shape[1] > 8:
+            owned = 0
+            used = 0
+            for x in range(14):
+                if st.sp_owner[x] == p:
+                    owned |= 1 << x
+                    if st.sp_used[x] == 1:
+                        used |= 1 << x
+            out[p, 8] = owned
+            out[p, 9] = used
 
 
 # ----------------------------------------------------------------------------- greedy valuer
@@ -836,7 +943,7 @@ def _decide(st, rngs, player, phase, nlegal, legal, sid, ps):
         a = legal[integers(rngs[1 + player], nlegal)]
     else:
         a = _greedy(st, player, phase, nlegal, legal, sid, ps)
-    _record(st, player, phase, a)
+    _record(st, player, phase, a, nlegal, sid, ps)
     return a
 
 
@@ -849,7 +956,7 @@ def _decide_range(st, rngs, player, phase, count, sid, ps):
         a = integers(rngs[1 + player], count)
     else:
         a = _greedy(st, player, phase, count, st.scratch[:0], sid, ps)
-    _record(st, player, phase, a)
+    _record(st, player, phase, a, count, sid, ps)
     return a
 
 
@@ -1146,6 +1253,9 @@ def play_game_kernel(
     rngs,
     scores,
     trace,
+    drec,
+    dcount,
+    game_index,
 ):
     """Play one game; fill ``scores[p, SCORE_COLUMNS]`` and ``trace``; return the decision count.
 
@@ -1170,12 +1280,19 @@ def play_game_kernel(
     scores : int64 array (n, 8)
     trace : int64 array (k, 3)
         Receives the first k decisions (player, phase, action).
+    drec : int64 array (rows, len(DECISION_COLUMNS))
+        Receives decision records from row ``dcount[0]`` on (``rows`` = 0: none kept).
+    dcount : int64 array (1,)
+        Rows written so far (advanced even past the end of ``drec``).
+    game_index : int
+        Written into the decision records.
     """
     S = kind.shape[0]
     g = np.zeros(G_SIZE, dtype=np.int64)
     g[G_N] = n
     g[G_ROUNDS] = rounds
     g[G_SUPH] = -1
+    g[G_GAME] = game_index
     where = np.zeros(S, dtype=np.int64)
     n_in = 0
     for i in range(S):
@@ -1237,6 +1354,8 @@ def play_game_kernel(
         spv,
         np.zeros(S, dtype=np.int64),
         np.zeros((32, 3), dtype=np.int64),
+        drec,
+        dcount,
     )
     for r in range(rounds):
         g[G_ROUND] = r
@@ -1246,6 +1365,28 @@ def play_game_kernel(
     mask = np.zeros(S, dtype=np.int64)
     _score(st, -1, mask, scores)
     return g[G_NTRACE]
+
+
+@njit(cache=True)
+def play_games_kernel(
+    kind, ta, tb, pep, anch, deck_specials, removed, n, rounds, rules, strat, spv,
+    study_seed, first_index, scores, decisions, drec, dcount,
+):  # fmt: skip
+    """Play games ``first_index .. first_index + len(scores) - 1`` of a study in one call.
+
+    Seeds each game exactly as ``SeedSequence([game_index, study_seed]).spawn(n + 1)``
+    does, so game ``i`` is the same game whether it is played alone or in any chunk.
+    Fills ``scores[g, p, SCORE_COLUMNS]``, ``decisions[g]`` (decisions taken) and, when
+    ``drec`` has rows, the decision records.
+    """
+    rngs = np.zeros((n + 1, 5), dtype=np.uint64)
+    trace = np.zeros((1, 3), dtype=np.int64)
+    for g in range(scores.shape[0]):
+        game_streams_into(study_seed, first_index + g, n + 1, rngs)
+        decisions[g] = play_game_kernel(
+            kind, ta, tb, pep, anch, deck_specials, removed, n, rounds, rules, strat, spv,
+            rngs, scores[g], trace, drec, dcount, first_index + g,
+        )  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- Python side
@@ -1278,79 +1419,62 @@ class KernelRunner:
         args = (self._removed[n], n, rounds_for(n), self._rules, codes, SPECIAL_VALUES)
         return *self._deck, *args
 
-    def play(self, n: int, codes: np.ndarray, study_seed: int, game_index: int):
-        """Play one game; return ``(scores, trace)`` with ``scores[p, SCORE_COLUMNS]``."""
+    def play(
+        self, n: int, codes: np.ndarray, study_seed: int, game_index: int, records: bool = False
+    ):
+        """Play one game.
+
+        Returns
+        -------
+        scores : int64 array (n, len(SCORE_COLUMNS))
+        trace : int64 array (decisions, 3)
+            (player, phase, action) of each decision.
+        records : int64 array (decisions, len(DECISION_COLUMNS))
+            Only when ``records`` is true.
+        """
         rngs = np.zeros((n + 1, 5), dtype=np.uint64)
         game_streams_into(study_seed, game_index, n + 1, rngs)
         scores = np.zeros((n, len(SCORE_COLUMNS)), dtype=np.int64)
         trace = np.zeros((MAX_TRACE, 3), dtype=np.int64)
-        k = play_game_kernel(*self._setup(n, codes), rngs, scores, trace)
+        drec = np.zeros((MAX_TRACE if records else 0, len(DECISION_COLUMNS)), dtype=np.int64)
+        dcount = np.zeros(1, dtype=np.int64)
+        k = play_game_kernel(*self._setup(n, codes), rngs, scores, trace, drec, dcount, game_index)
         if k > MAX_TRACE:
             raise RuntimeError("decision trace overflow")
+        if records:
+            return scores, trace[:k], drec[:k]
         return scores, trace[:k]
 
-    def play_many(self, n: int, codes: np.ndarray, study_seed: int, first_index: int, count: int):
+    def play_many(
+        self, n: int, codes: np.ndarray, study_seed: int, first_index: int, count: int,
+        records: bool = False,
+    ):  # fmt: skip
         """Play ``count`` consecutive games in one kernel call.
 
         Returns
         -------
-        scores : int64 array (count, n, 8)
+        scores : int64 array (count, n, len(SCORE_COLUMNS))
         decisions : int64 array (count,)
+            Decisions taken per game.
+        records : int64 array (sum(decisions), len(DECISION_COLUMNS))
+            Only when ``records`` is true: every decision's record, in game order.
         """
         scores = np.zeros((count, n, len(SCORE_COLUMNS)), dtype=np.int64)
         decisions = np.zeros(count, dtype=np.int64)
-        play_games_kernel(*self._setup(n, codes), study_seed, first_index, scores, decisions)
+        rows = count * 128 if records else 0
+        args = self._setup(n, codes)
+        while True:
+            drec = np.zeros((rows, len(DECISION_COLUMNS)), dtype=np.int64)
+            dcount = np.zeros(1, dtype=np.int64)
+            play_games_kernel(*args, study_seed, first_index, scores, decisions, drec, dcount)
+            if dcount[0] <= rows or not records:
+                break
+            rows = int(dcount[0])  # rare: more decisions than guessed; play the chunk again
+        if records:
+            return scores, decisions, drec[: dcount[0]]
         return scores, decisions
 
 
 def strategy_codes(specs) -> np.ndarray:
     """Kernel codes of built-in strategies; raises KeyError for one the kernel lacks."""
     return np.array([STRATEGY_CODES[str(s)] for s in specs], dtype=np.int64)
-
-
-@njit(cache=True)
-def play_games_kernel(
-    kind,
-    ta,
-    tb,
-    pep,
-    anch,
-    deck_specials,
-    removed,
-    n,
-    rounds,
-    rules,
-    strat,
-    spv,
-    study_seed,
-    first_index,
-    scores,
-    decisions,
-):
-    """Play games ``first_index .. first_index + len(scores) - 1`` of a study in one call.
-
-    Seeds each game exactly as ``SeedSequence([game_index, study_seed]).spawn(n + 1)``
-    does, so game ``i`` is the same game whether it is played alone or in any chunk.
-    Fills ``scores[g, p, SCORE_COLUMNS]`` and ``decisions[g]`` (decisions taken).
-    """
-    rngs = np.zeros((n + 1, 5), dtype=np.uint64)
-    trace = np.zeros((1, 3), dtype=np.int64)
-    for g in range(scores.shape[0]):
-        game_streams_into(study_seed, first_index + g, n + 1, rngs)
-        decisions[g] = play_game_kernel(
-            kind,
-            ta,
-            tb,
-            pep,
-            anch,
-            deck_specials,
-            removed,
-            n,
-            rounds,
-            rules,
-            strat,
-            spv,
-            rngs,
-            scores[g],
-            trace,
-        )

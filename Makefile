@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP) ## Create .venv and install slicelab with its dev tools
 
 demo: $(STAMP) ## Play a batch of New York Slice games at 2-6 players and print a summary
-	$(BIN)/slicelab demo nyslice --games 400 --seed 1
+	$(BIN)/slicelab demo nyslice --games 20000 --seed 1
 
 test: $(STAMP) ## Run the test suite (creates the environment on first use)
 	$(BIN)/python -m pytest -q

@@ -6,7 +6,7 @@ import polars as pl
 
 from analysis.stats import wilson_interval
 
-COMPONENTS = ["majorities", "specials", "diet", "pepperoni", "anchovies", "total"]
+COMPONENTS = ["majorities", "specials", "diet", "pepperoni", "anchovies", "score"]
 
 
 def seat_summary(rows: pl.DataFrame) -> pl.DataFrame:

@@ -1,54 +1,365 @@
-"""Batches of games: the only loop over games (design principle 6).
+"""The batch runner: chunks of games over a backend, Parquet out, a manifest, resumable.
 
-For now a serial loop yielding one row per player per game; the parallel, chunked,
-Parquet-writing runner builds on it.
+The runner is the only loop over games (design principle 6). A study is cut into chunks
+of consecutive game indices per arm; each chunk is played by its game's plugin and written
+as one Parquet file per table, atomically (a temporary file renamed into place), into
+hive-style partitions::
+
+    OUT/manifest.json
+    OUT/study.toml
+    OUT/games/game=nyslice/players=4/arm=NAME/part-000000000000.parquet
+    OUT/players/game=nyslice/players=4/arm=NAME/part-000000000000.parquet
+    OUT/decisions/...   (only with decisions = true)
+
+A chunk is finished when all its files exist (``games`` is renamed last), so an
+interrupted run resumes with the same command and skips finished chunks; nothing
+half-written is ever read, since readers only see ``*.parquet``. Every game is seeded
+from (study seed, game index) alone, so the data do not depend on the chunk size, the
+number of workers or the backend. Workers write their own files and return only row
+counts: memory stays flat however many games are played.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+import json
+import os
+import subprocess
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
 
-from sims.games.nyslice.deck import Deck
-from sims.games.nyslice.game import play_game, seat_strategies
-from sims.games.nyslice.rules import Rules
+import pyarrow.parquet as pq
+
+from sims import __version__
+from sims.core.errors import SlicelabError
+from sims.core.study import Arm, Study, StudyError, study_hash
+from sims.games import plugin_for
+
+TABLES = ("decisions", "players", "games")  # written in this order: games marks completion
+BACKENDS = ("joblib", "dask")
+MANIFEST = "manifest.json"
 
 
-def player_rows(
-    n_players: int,
-    specs: Sequence[str],
-    study_seed: int,
-    games: range,
-    deck: Deck | None = None,
-    rules: Rules | None = None,
-    on_game: Callable[[], None] | None = None,
-) -> Iterator[dict]:
-    """Play New York Slice games ``games`` and yield one row per player per game.
+@dataclass(frozen=True)
+class Chunk:
+    """Consecutive games ``first .. first + count - 1`` of one arm."""
 
-    Columns: game_index, players, seat, strategy, total, majorities, specials, diet,
-    pepperoni, anchovies, eaten, collected, win_share, times_slicer.
+    arm: Arm
+    first: int
+    count: int
+
+
+@dataclass
+class ChunkResult:
+    """What a worker reports back: row counts per table and its wall time."""
+
+    arm: str
+    first: int
+    count: int
+    rows: dict[str, int]
+    seconds: float
+
+
+@dataclass
+class RunSummary:
+    """Outcome of :func:`run_study`."""
+
+    out: Path
+    games_played: int
+    games_skipped: int
+    seconds: float
+    engines: dict[str, str]
+    chunks: int = 0
+    rows: dict[str, int] = field(default_factory=dict)
+
+
+def plan(study: Study) -> list[Chunk]:
+    """All chunks of a study, arm by arm, in game-index order."""
+    out = []
+    for arm in study.arms:
+        for first in range(0, arm.games, study.chunk_size):
+            out.append(Chunk(arm, first, min(study.chunk_size, arm.games - first)))
+    return out
+
+
+def chunk_path(out: Path, table: str, arm: Arm, first: int) -> Path:
+    """Where a chunk's table lives (hive partitions game=, players=, arm=)."""
+    return (
+        Path(out) / table / f"game={arm.game}" / f"players={arm.players}" / f"arm={arm.name}"
+        / f"part-{first:012d}.parquet"
+    )  # fmt: skip
+
+
+def _tables(decisions: bool) -> tuple[str, ...]:
+    return TABLES if decisions else TABLES[1:]
+
+
+def chunk_done(out: Path, chunk: Chunk, decisions: bool) -> bool:
+    """Whether every table file of a chunk is in place."""
+    return all(chunk_path(out, t, chunk.arm, chunk.first).is_file() for t in _tables(decisions))
+
+
+def _atomic_write_bytes(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def run_and_write(out: str, chunk: Chunk, decisions: bool) -> ChunkResult:
+    """Play one chunk and write its tables atomically (runs in a worker)."""
+    t0 = time.perf_counter()
+    tables = plugin_for(chunk.arm.game).run_chunk(chunk.arm, chunk.first, chunk.count, decisions)
+    rows = {}
+    for name in _tables(decisions):
+        path = chunk_path(Path(out), name, chunk.arm, chunk.first)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+        pq.write_table(tables[name], tmp, compression="zstd")
+        os.replace(tmp, path)
+        rows[name] = tables[name].num_rows
+    return ChunkResult(chunk.arm.name, chunk.first, chunk.count, rows, time.perf_counter() - t0)
+
+
+def code_version() -> str:
+    """slicelab's version, with the git commit when run from a checkout."""
+    try:
+        sha = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=Path(__file__).parent, capture_output=True, text=True, timeout=5, check=True,
+        ).stdout.strip()  # fmt: skip
+        return f"{__version__}+g{sha}" if sha else __version__
+    except (OSError, subprocess.SubprocessError):
+        return __version__
+
+
+def study_toml(study: Study) -> str:
+    """A study as TOML text (for studies built from CLI flags)."""
+
+    def val(v) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (int, float)):
+            return str(v)
+        if isinstance(v, (list, tuple)):
+            return "[" + ", ".join(val(x) for x in v) + "]"
+        return json.dumps(str(v))
+
+    lines = [
+        f"name = {val(study.name)}",
+        f"seed = {study.seed}",
+        f"chunk_size = {study.chunk_size}",
+    ]
+    lines.append(f"decisions = {val(study.decisions)}")
+    for arm in study.arms:
+        lines += ["", "[[arms]]"]
+        for key, v in arm.as_dict().items():
+            if key == "rules" or v is None:
+                continue
+            lines.append(f"{key} = {val(v)}")
+        if arm.rules:
+            lines.append("[arms.rules]")
+            lines += [f"{k} = {val(v)}" for k, v in sorted(arm.rules.items())]
+    return "\n".join(lines) + "\n"
+
+
+class _Manifest:
+    """manifest.json: the study, its hash, code version, engines, seeds and every chunk."""
+
+    def __init__(
+        self, out: Path, study: Study, digest: str, fingerprints: dict, engines: dict
+    ) -> None:
+        self.path = out / MANIFEST
+        self.data = {
+            "format": 1,
+            "study_name": study.name,
+            "study_file": study.source,
+            "study_hash": digest,
+            "study": study.as_dict(),
+            "study_text": study.text or study_toml(study),
+            "fingerprints": fingerprints,
+            "engines": engines,
+            "seeds": {a.name: a.seed for a in study.arms},
+            "code_version": code_version(),
+            "created": datetime.now(UTC).isoformat(timespec="seconds"),
+            "updated": None,
+            "complete": False,
+            "tables": list(_tables(study.decisions)),
+            "chunks": [
+                {"arm": c.arm.name, "first": c.first, "count": c.count, "done": False, "rows": None}
+                for c in plan(study)
+            ],
+        }
+        self._index = {(c["arm"], c["first"]): c for c in self.data["chunks"]}
+
+    def mark(self, arm: str, first: int, rows: dict[str, int] | None) -> None:
+        entry = self._index[(arm, first)]
+        entry["done"] = True
+        if rows is not None:
+            entry["rows"] = rows
+
+    def save(self, complete: bool = False) -> None:
+        self.data["complete"] = complete
+        self.data["updated"] = datetime.now(UTC).isoformat(timespec="seconds")
+        _atomic_write_bytes(self.path, json.dumps(self.data, indent=1).encode())
+
+
+def read_manifest(out: str | Path) -> dict:
+    """The manifest of a dataset directory."""
+    path = Path(out) / MANIFEST
+    if not path.is_file():
+        raise SlicelabError(f"{out} is not a slicelab dataset (no {MANIFEST})")
+    return json.loads(path.read_text())
+
+
+def _check_out(out: Path, digest: str, study: Study) -> dict | None:
+    """Refuse an output directory holding something else; return its manifest if resumable."""
+    if not out.exists():
+        return None
+    if not out.is_dir():
+        raise SlicelabError(f"--out {out} is a file; give a directory for the dataset")
+    manifest = out / MANIFEST
+    if manifest.is_file():
+        old = json.loads(manifest.read_text())
+        if old.get("study_hash") != digest:
+            raise StudyError(
+                f"{out} holds the data of another study ({old.get('study_name')!r}, hash "
+                f"{old.get('study_hash')}; this one is {study.name!r}, hash {digest}); results are "
+                "never mixed: choose another --out, or delete that directory to start over"
+            )
+        size = old.get("study", {}).get("chunk_size")
+        if size != study.chunk_size:
+            raise StudyError(
+                f"{out} was written with chunk_size {size}; resume it with that chunk size "
+                f"(--chunk-size {size}), or choose another --out"
+            )
+        return old
+    if any(out.iterdir()):
+        raise SlicelabError(
+            f"{out} is not empty and holds no {MANIFEST}; choose an empty or new --out"
+        )
+    return None
+
+
+def _remove_temporaries(out: Path) -> None:
+    for tmp in out.rglob(".*.tmp"):
+        tmp.unlink(missing_ok=True)
+
+
+def _execute(
+    todo: list[Chunk], out: Path, decisions: bool, jobs: int, backend: str, scheduler: str | None
+) -> Iterator[ChunkResult]:
+    if backend == "dask":
+        try:
+            from dask.distributed import Client, as_completed
+        except ImportError:
+            raise SlicelabError(
+                "the dask backend needs dask.distributed: pip install 'slicelab[cluster]'"
+            ) from None
+        if not scheduler:
+            raise SlicelabError(
+                "--backend dask needs --scheduler tcp://HOST:PORT of a running Dask cluster"
+            )
+        with Client(scheduler, timeout="20s") as client:
+            futures = [
+                client.submit(run_and_write, str(out), c, decisions, pure=False) for c in todo
+            ]
+            try:
+                for fut in as_completed(futures):
+                    yield fut.result()
+            finally:
+                client.cancel([f for f in futures if not f.done()])
+        return
+    if jobs == 1:
+        for c in todo:
+            yield run_and_write(str(out), c, decisions)
+        return
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
+    yield from parallel(delayed(run_and_write)(str(out), c, decisions) for c in todo)
+
+
+def run_study(
+    study: Study,
+    out: str | Path,
+    jobs: int = 1,
+    backend: str = "joblib",
+    scheduler: str | None = None,
+    on_progress: Callable[[int, int, int], None] | None = None,
+) -> RunSummary:
+    """Run (or resume) a study into a dataset directory.
+
+    Parameters
+    ----------
+    study : Study
+        A validated study (:func:`sims.core.study.load_study`).
+    out : path
+        Dataset directory; created if missing. If it already holds this study's data
+        the run resumes, skipping finished chunks; another study's data are refused.
+    jobs : int
+        Worker processes for the joblib backend (1: run in this process).
+    backend : {"joblib", "dask"}
+        ``dask`` sends chunks to the cluster at ``scheduler``; its workers must see ``out``.
+    on_progress : callable, optional
+        Called as ``on_progress(games_done, games_total, games_this_run)`` after each chunk.
+
+    Returns
+    -------
+    RunSummary
     """
-    strategies = seat_strategies(list(specs), n_players)
-    names = [str(s.spec) for s in strategies]
-    for g in games:
-        state = play_game(n_players, strategies, study_seed, g, deck, rules)
-        shares = state.win_shares()
-        slicers = [(state.rules.first_slicer + r) % n_players for r in range(state.rounds)]
-        for seat, b in enumerate(state.scores()):
-            yield {
-                "game_index": g,
-                "players": n_players,
-                "seat": seat,
-                "strategy": names[seat],
-                "total": b.total,
-                "majorities": b.majorities,
-                "specials": b.specials,
-                "diet": b.diet,
-                "pepperoni": b.pepperoni,
-                "anchovies": b.anchovies,
-                "eaten": b.eaten_count,
-                "collected": b.collected_count,
-                "win_share": shares[seat],
-                "times_slicer": slicers.count(seat),
-            }
-        if on_game is not None:
-            on_game()
+    if backend not in BACKENDS:
+        raise SlicelabError(f"unknown backend {backend!r}; use one of {list(BACKENDS)}")
+    if jobs < 1:
+        raise SlicelabError(f"--jobs must be at least 1, got {jobs}")
+    out = Path(out)
+    fingerprints, engines = {}, {}
+    for arm in study.arms:
+        plugin = plugin_for(arm.game)
+        fingerprints[arm.name] = plugin.fingerprint(arm)
+        engines[arm.name] = plugin.engine_for(arm)
+    digest = study_hash(study, fingerprints)
+    old = _check_out(out, digest, study)
+    out.mkdir(parents=True, exist_ok=True)
+    _remove_temporaries(out)
+    manifest = _Manifest(out, study, digest, fingerprints, engines)
+    if old is not None:
+        manifest.data["created"] = old.get("created", manifest.data["created"])
+        for c in old.get("chunks", []):
+            if c.get("done") and (c["arm"], c["first"]) in manifest._index:
+                manifest._index[(c["arm"], c["first"])]["rows"] = c.get("rows")
+    chunks = plan(study)
+    todo = []
+    done_games = 0
+    for c in chunks:
+        if chunk_done(out, c, study.decisions):
+            manifest.mark(c.arm.name, c.first, None)
+            done_games += c.count
+        else:
+            todo.append(c)
+    (out / "study.toml").write_text(manifest.data["study_text"])
+    manifest.save(complete=not todo)
+    total = study.total_games
+    skipped = done_games
+    if on_progress:
+        on_progress(done_games, total, 0)
+    t0 = time.perf_counter()
+    played = 0
+    for res in _execute(todo, out, study.decisions, jobs, backend, scheduler):
+        manifest.mark(res.arm, res.first, res.rows)
+        manifest.save(complete=False)
+        played += res.count
+        done_games += res.count
+        if on_progress:
+            on_progress(done_games, total, played)
+    manifest.save(complete=True)
+    rows: dict[str, int] = {}
+    for c in manifest.data["chunks"]:
+        for k, v in (c.get("rows") or {}).items():
+            rows[k] = rows.get(k, 0) + v
+    return RunSummary(
+        out=out, games_played=played, games_skipped=skipped, seconds=time.perf_counter() - t0,
+        engines=engines, chunks=len(chunks), rows=rows,
+    )  # fmt: skip

@@ -8,8 +8,16 @@ from pathlib import Path
 import click
 import polars as pl
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
+from rich.text import Text
 
 from sims import __version__
 from sims.core.errors import SlicelabError
@@ -18,6 +26,7 @@ from sims.core.specs import _value, split_specs
 
 # Wide enough for the summary table when output is piped (rich defaults to 80 columns).
 console = Console(width=None if sys.stdout.isatty() else 132)
+err = Console(stderr=True)
 
 
 class _Group(click.Group):
@@ -63,20 +72,25 @@ def _game_options(fn):
     return fn
 
 
-def _setup(game: str, deck_path: Path | None, rule_items: tuple[str, ...]):
-    get_game(game)
-    from sims.games.nyslice.deck import load_deck
-    from sims.games.nyslice.rules import Rules
-
-    overrides = {}
-    for item in rule_items:
+def _parse_rules(items: tuple[str, ...]) -> dict:
+    """``--rule NAME=VALUE`` flags as a dict of rule options."""
+    rules = {}
+    for item in items:
         if "=" not in item:
             raise SlicelabError(
                 f"--rule {item!r}: write NAME=VALUE, e.g. --rule veggies_edible_later=true"
             )
         key, val = item.split("=", 1)
-        overrides[key.strip()] = _value(val.strip())
-    return load_deck(deck_path), Rules.from_dict(overrides)
+        rules[key.strip()] = _value(val.strip())
+    return rules
+
+
+def _setup(game: str, deck_path: Path | None, rule_items: tuple[str, ...]):
+    get_game(game)
+    from sims.games.nyslice.deck import load_deck
+    from sims.games.nyslice.rules import Rules
+
+    return load_deck(deck_path), Rules.from_dict(_parse_rules(rule_items))
 
 
 @cli.command()
@@ -140,31 +154,67 @@ def replay(
     click.echo(format_replay(state, [str(s.spec) for s in strats], header))
 
 
-def _run_batch(
-    players: int, specs: list[str], seed: int, n_games: int, the_deck, the_rules, label: str
-) -> pl.DataFrame:
-    from sims.batch import player_rows
+def _arm(
+    game: str,
+    players: int,
+    specs: str,
+    n_games: int,
+    seed: int,
+    deck,
+    rules_items,
+    engine="auto",
+    name="main",
+):
+    """A one-arm study from CLI flags (validated like a study file)."""
+    rules = _parse_rules(rules_items)
+    get_game(game)
+    arm = {
+        "name": name, "game": game, "players": players, "strategies": split_specs(specs),
+        "games": n_games, "seed": seed, "engine": engine, "rules": rules,
+    }  # fmt: skip
+    if deck is not None:
+        arm["deck"] = str(Path(deck).resolve())
+    return arm
 
-    columns = [
-        TextColumn(f"[bold]{label}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-    ]
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task(label, total=n_games)
-        rows = list(
-            player_rows(
-                players,
-                specs,
-                seed,
-                range(n_games),
-                the_deck,
-                the_rules,
-                on_game=lambda: progress.advance(task),
+
+def _play_in_memory(arm_dict: dict, seed: int, label: str) -> pl.DataFrame:
+    """Play one arm chunk by chunk without writing files; return the players table."""
+    from sims.core.study import parse_study
+    from sims.games import plugin_for
+
+    study = parse_study({"seed": seed, "name": "cli", "arms": [arm_dict]}, source="command line")
+    arm = study.arms[0]
+    plugin = plugin_for(arm.game)
+    engine = plugin.engine_for(arm)
+    kind = "compiled kernel" if engine == "kernel" else "Python reference"
+    err.print(f"{label}: engine {engine} ({kind})")
+    frames = []
+    step = 2000 if engine == "kernel" else 200
+    with _progress() as progress:
+        task = progress.add_task(label, total=arm.games)
+        for first in range(0, arm.games, step):
+            count = min(step, arm.games - first)
+            tables = plugin.run_chunk(arm, first, count, decisions=False)
+            frames.append(
+                pl.from_arrow(tables["players"]).with_columns(pl.lit(arm.players).alias("players"))
             )
-        )
-    return pl.DataFrame(rows)
+            progress.advance(task, count)
+    return pl.concat(frames)
+
+
+class _GamesPerSecond(ProgressColumn):
+    """Throughput in games per second."""
+
+    def render(self, task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.0f} games/s" if speed else "– games/s", style="progress.data.speed")
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        _GamesPerSecond(), TimeRemainingColumn(), console=err, transient=False,
+    )  # fmt: skip
 
 
 def _print_summary(rows: pl.DataFrame, title: str) -> None:
@@ -172,32 +222,16 @@ def _print_summary(rows: pl.DataFrame, title: str) -> None:
 
     summary = seat_summary(rows)
     table = Table(title=title)
-    heads = [
-        "players",
-        "seat",
-        "strategy",
-        "games",
-        "win",
-        "95% CI",
-        "majorities",
-        "specials",
-        "diet",
-        "pepperoni",
-        "anchovies",
-        "total",
-    ]
+    heads = ["players", "seat", "strategy", "games", "win", "95% CI", "majorities", "specials",
+             "diet", "pepperoni", "anchovies", "score"]  # fmt: skip
     for col in heads:
         table.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
     for r in summary.iter_rows(named=True):
         table.add_row(
-            str(r["players"]),
-            str(r["seat"]),
-            r["strategy"],
-            str(r["games"]),
-            f"{r['win_share']:.1%}",
-            f"{r['win_low']:.1%}–{r['win_high']:.1%}",
+            str(r["players"]), str(r["seat"]), r["strategy"], str(r["games"]),
+            f"{r['win_share']:.1%}", f"{r['win_low']:.1%}–{r['win_high']:.1%}",
             *[f"{r[c]:.2f}" for c in COMPONENTS],
-        )
+        )  # fmt: skip
     console.print(table)
 
 
@@ -220,6 +254,13 @@ def _print_summary(rows: pl.DataFrame, title: str) -> None:
     show_default=True,
     help="One spec per seat, or one for all.",
 )
+@click.option(
+    "--engine",
+    type=click.Choice(["auto", "kernel", "reference"]),
+    default="auto",
+    show_default=True,
+    help="auto: the compiled kernel when every strategy is built in.",
+)
 @_game_options
 def play(
     game: str,
@@ -227,16 +268,14 @@ def play(
     n_games: int,
     seed: int,
     specs: str,
+    engine: str,
     deck: Path | None,
     rules: tuple[str, ...],
 ) -> None:
-    """Play a batch of games with the reference engine and print a per-seat summary."""
-    the_deck, the_rules = _setup(game, deck, rules)
-    from sims.games.nyslice.game import seat_strategies
-
-    names = [str(s.spec) for s in seat_strategies(split_specs(specs), players)]
-    rows = _run_batch(players, names, seed, n_games, the_deck, the_rules, f"{players} players")
-    _print_summary(rows, f"New York Slice — {n_games} games, seed {seed} (reference engine)")
+    """Play a batch in memory (no files) and print a per-seat summary."""
+    arm = _arm(game, players, specs, n_games, seed, deck, rules, engine)
+    rows = _play_in_memory(arm, seed, f"{players} players")
+    _print_summary(rows, f"New York Slice — {n_games} games, seed {seed}")
 
 
 @cli.command()
@@ -245,7 +284,7 @@ def play(
     "--games",
     "n_games",
     type=click.IntRange(min=1),
-    default=300,
+    default=20000,
     show_default=True,
     help="Games per player count.",
 )
@@ -255,14 +294,10 @@ def play(
 )
 def demo(game: str, n_games: int, seed: int, specs: str) -> None:
     """Play a batch at every player count (2-6) and print win share and mean score by seat."""
-    the_deck, the_rules = _setup(game, None, ())
     frames = []
     for players in range(2, 7):
-        frames.append(
-            _run_batch(
-                players, [specs] * players, seed, n_games, the_deck, the_rules, f"{players} players"
-            )
-        )
+        arm = _arm(game, players, specs, n_games, seed, None, ())
+        frames.append(_play_in_memory(arm, seed, f"{players} players"))
     _print_summary(
         pl.concat(frames),
         f"New York Slice — {n_games} games per player count, all seats {specs}, seed {seed}",
@@ -271,6 +306,160 @@ def demo(game: str, n_games: int, seed: int, specs: str) -> None:
         "Win share counts a shared win as 1/k; intervals are Wilson 95%. "
         "Seats slice in order 0, 1, ...; at 4 players seats 0 and 1 slice twice."
     )
+
+
+def _run(study, out: Path, jobs: int, backend: str, scheduler: str | None) -> None:
+    from sims.batch import run_study
+    from sims.games import plugin_for
+
+    for arm in study.arms:
+        engine = plugin_for(arm.game).engine_for(arm)
+        kind = "compiled kernel" if engine == "kernel" else "Python reference engine"
+        err.print(f"arm {arm.name}: {arm.game}, {arm.players} players, {arm.games:,} games, "
+                  f"{', '.join(arm.strategies)}; engine: {kind}")  # fmt: skip
+    where = f"Dask cluster {scheduler}" if backend == "dask" else f"{jobs} joblib worker(s)"
+    err.print(f"writing {out} with {where}")
+    with _progress() as progress:
+        task = progress.add_task(study.name, total=study.total_games)
+
+        def update(done: int, total: int, played: int) -> None:
+            progress.update(task, completed=done)
+
+        try:
+            summary = run_study(
+                study, out, jobs=jobs, backend=backend, scheduler=scheduler, on_progress=update
+            )
+        except KeyboardInterrupt:
+            err.print(
+                f"interrupted: finished chunks are kept in {out}; run the same command to resume"
+            )
+            raise SystemExit(130) from None
+    rate = summary.games_played / summary.seconds if summary.seconds > 0 else 0
+    skipped = f" ({summary.games_skipped:,} already done)" if summary.games_skipped else ""
+    console.print(
+        f"{summary.games_played:,} games played{skipped} in {summary.seconds:.1f} s "
+        f"({rate:,.0f} games/s); rows: "
+        + ", ".join(f"{k} {v:,}" for k, v in sorted(summary.rows.items()))
+    )
+    console.print(f"dataset: {out}  (read it with polars: analysis.load.scan('{out}', 'players'))")
+
+
+_run_options = [
+    click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(min=1),
+        default=1,
+        show_default=True,
+        help="Worker processes (joblib backend).",
+    ),
+    click.option(
+        "--backend",
+        type=click.Choice(["joblib", "dask"]),
+        default="joblib",
+        show_default=True,
+        help="joblib: local processes; dask: an existing Dask cluster.",
+    ),
+    click.option(
+        "--scheduler",
+        default=None,
+        metavar="tcp://HOST:PORT",
+        help="Dask scheduler address (with --backend dask).",
+    ),
+]
+
+
+def _with_run_options(fn):
+    for opt in reversed(_run_options):
+        fn = opt(fn)
+    return fn
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--players", "-p", type=int, required=True, help="Number of players (2-6).")
+@click.option(
+    "--games", "n_games", type=click.IntRange(min=1), required=True, help="Games to play."
+)
+@click.option(
+    "--strategies",
+    "specs",
+    default="greedy",
+    show_default=True,
+    help="One spec per seat, or one for all.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Study seed (0 to 2**32-1).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="Dataset directory.",
+)
+@click.option(
+    "--chunk-size",
+    type=click.IntRange(min=1),
+    default=10_000,
+    show_default=True,
+    help="Games per Parquet file.",
+)
+@click.option("--decisions", is_flag=True, help="Also write the per-decision table.")
+@click.option(
+    "--engine",
+    type=click.Choice(["auto", "kernel", "reference"]),
+    default="auto",
+    show_default=True,
+    help="auto: the compiled kernel when every strategy is built in.",
+)
+@_with_run_options
+@_game_options
+def simulate(
+    game,
+    players,
+    n_games,
+    specs,
+    seed,
+    out,
+    chunk_size,
+    decisions,
+    engine,
+    jobs,
+    backend,
+    scheduler,
+    deck,
+    rules,
+) -> None:
+    """Simulate games in parallel and write a Parquet dataset (resumable: rerun to continue)."""
+    from sims.core.study import parse_study
+
+    arm = _arm(game, players, specs, n_games, seed, deck, rules, engine)
+    data = {
+        "name": out.name or "run",
+        "seed": seed,
+        "chunk_size": chunk_size,
+        "decisions": decisions,
+        "arms": [arm],
+    }
+    study = parse_study(data, source="command line")
+    _run(study, out, jobs, backend, scheduler)
+
+
+@cli.command()
+@click.argument("study_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Dataset directory (default: data/<study name>).",
+)
+@_with_run_options
+def study(
+    study_file: Path, out: Path | None, jobs: int, backend: str, scheduler: str | None
+) -> None:
+    """Run every arm of a study file (validated first) into a Parquet dataset; rerun to resume."""
+    from sims.core.study import load_study
+
+    the_study = load_study(study_file)
+    _run(the_study, out or Path("data") / the_study.name, jobs, backend, scheduler)
 
 
 def main() -> None:

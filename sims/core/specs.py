@@ -7,7 +7,10 @@ from dataclasses import dataclass, field
 
 from sims.core.errors import StrategySpecError
 
-_SPEC = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_-]*)\s*(?:\((.*)\))?\s*$")
+# A name is a built-in strategy (``greedy``) or a Python object ``package.module:Name``.
+_SPEC = re.compile(
+    r"^\s*([A-Za-z_][A-Za-z0-9_.-]*(?::[A-Za-z_][A-Za-z0-9_]*)?)\s*(?:\((.*)\))?\s*$"
+)
 _PARAM = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.+?)\s*$")
 
 

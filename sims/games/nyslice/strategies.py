@@ -379,8 +379,27 @@ STRATEGIES: dict[str, StrategyInfo] = {
 }
 
 
+def _import_strategy(spec: StrategySpec) -> Strategy:
+    """A strategy written in Python: ``package.module:Factory(key=value)`` calls
+    ``Factory(spec)``; such strategies run on the reference engine."""
+    import importlib
+
+    module_name, attr = spec.name.split(":", 1)
+    try:
+        factory = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise StrategySpecError(
+            f"cannot load strategy {spec.name!r} ({exc}); a Python strategy is named "
+            "'package.module:Name' and must be importable"
+        ) from None
+    strategy = factory(spec)
+    if not callable(getattr(strategy, "choose", None)):
+        raise StrategySpecError(f"{spec.name} did not build a strategy with a choose() method")
+    return strategy
+
+
 def make_strategy(text: str | StrategySpec) -> Strategy:
-    """Build a strategy from a spec string such as ``greedy``.
+    """Build a strategy from a spec string such as ``greedy`` or ``mypkg.mod:Mine(x=1)``.
 
     Raises
     ------
@@ -388,6 +407,8 @@ def make_strategy(text: str | StrategySpec) -> Strategy:
         Naming an unknown strategy or parameter, and what is known.
     """
     spec = parse_spec(text) if isinstance(text, str) else text
+    if ":" in spec.name:
+        return _import_strategy(spec)
     info = STRATEGIES.get(spec.name)
     if info is None:
         raise StrategySpecError(

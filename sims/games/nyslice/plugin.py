@@ -1,0 +1,237 @@
+"""New York Slice's plugin for the batch runner: validate an arm, play a chunk, build tables.
+
+A chunk is played by the compiled kernel when every seat uses a built-in strategy the
+kernel knows (``engine = "auto"`` or ``"kernel"``), else by the reference engine. Both
+give identical rows for the same games (``tests/test_nyslice_kernel.py``), so the
+engine is recorded for provenance only.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+import numpy as np
+import pyarrow as pa
+
+from sims.core.errors import SlicelabError
+from sims.core.study import Arm
+from sims.games.nyslice.deck import Deck, Special, default_deck, load_deck
+from sims.games.nyslice.engine import Phase
+from sims.games.nyslice.kernel import DECISION_COLUMNS, SCORE_COLUMNS, STRATEGY_CODES, KernelRunner
+from sims.games.nyslice.rules import RULES_VERSION, Rules, rounds_for, variant_id
+from sims.games.nyslice.strategies import make_strategy
+
+SPECIAL_SLUGS = [s.slug for s in Special]
+PHASE_NAMES = [p.name.lower() for p in Phase]
+
+
+@lru_cache(maxsize=16)
+def _deck(path: str | None) -> Deck:
+    return default_deck() if path is None else load_deck(path)
+
+
+@lru_cache(maxsize=16)
+def _runner(path: str | None, rules_json: str) -> KernelRunner:
+    return KernelRunner(_deck(path), Rules.from_dict(json.loads(rules_json)))
+
+
+def _rules(arm: Arm) -> Rules:
+    return Rules.from_dict(arm.rules)
+
+
+def check_arm(arm: Arm) -> None:
+    """Refuse an arm whose strategies, deck or rule options are invalid."""
+    for spec in arm.strategies:
+        make_strategy(spec)
+    _deck(arm.deck)
+    rules = _rules(arm)
+    if rules.first_slicer >= arm.players:
+        raise SlicelabError(
+            f"rule option first_slicer={rules.first_slicer} is not a seat of {arm.players} players"
+        )
+    if arm.engine == "kernel" and not _kernel_ok(arm):
+        raise SlicelabError(
+            f"engine 'kernel' plays only {sorted(STRATEGY_CODES)}; "
+            "use engine = 'auto' or 'reference' for other strategies"
+        )
+
+
+def _kernel_ok(arm: Arm) -> bool:
+    return all(s in STRATEGY_CODES for s in arm.strategies)
+
+
+def engine_for(arm: Arm) -> str:
+    """``"kernel"`` (compiled) or ``"reference"`` (Python) for this arm."""
+    if arm.engine == "reference" or not _kernel_ok(arm):
+        return "reference"
+    return "kernel"
+
+
+def fingerprint(arm: Arm) -> dict:
+    """What besides the study text determines this arm's data."""
+    deck = _deck(arm.deck)
+    return {
+        "deck": deck.name,
+        "deck_digest": deck.digest,
+        "rules_version": RULES_VERSION,
+        "variant_id": variant_id(_rules(arm), deck.digest),
+    }
+
+
+def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
+    from sims.games.nyslice.game import play_game
+    from sims.games.nyslice.records import special_masks
+
+    deck, rules = _deck(arm.deck), _rules(arm)
+    strategies = [make_strategy(s) for s in arm.strategies]
+    n = arm.players
+    scores = np.zeros((count, n, len(SCORE_COLUMNS)), dtype=np.int64)
+    ndec = np.zeros(count, dtype=np.int64)
+    rows: list[list[int]] = []
+    for g in range(count):
+        state = play_game(
+            n, strategies, arm.seed, first + g, deck, rules, records=rows if decisions else None
+        )
+        for p, b in enumerate(state.scores()):
+            owned, used = special_masks(state, p)
+            scores[g, p] = [
+                b.majorities,
+                b.specials,
+                b.diet,
+                b.pepperoni,
+                b.anchovies,
+                b.total,
+                b.eaten_count,
+                b.collected_count,
+                owned,
+                used,
+            ]
+        ndec[g] = len(state.trace)
+    recs = np.array(rows, dtype=np.int64).reshape(-1, len(DECISION_COLUMNS))
+    return scores, ndec, recs
+
+
+def _mask_lists(masks: np.ndarray) -> pa.Array:
+    """list<string> of special slugs for each bit mask (one Python list per distinct mask)."""
+    uniq, inverse = np.unique(masks, return_inverse=True)
+    lists = [[SPECIAL_SLUGS[b] for b in range(14) if (int(m) >> b) & 1] for m in uniq]
+    return pa.array(lists, type=pa.list_(pa.string())).take(pa.array(inverse.ravel()))
+
+
+def _labels(codes: np.ndarray, names: list[str]) -> pa.DictionaryArray:
+    """Dictionary-encoded labels for integer codes (-1 is null)."""
+    idx = pa.array(codes.astype(np.int8), mask=codes < 0)
+    return pa.DictionaryArray.from_arrays(idx, pa.array(names, pa.string()))
+
+
+def win_shares(totals: np.ndarray, eaten: np.ndarray) -> np.ndarray:
+    """Win share per seat: highest total, then most eaten slices; shared wins count 1/k."""
+    key = totals.astype(np.int64) * 10_000 + eaten
+    best = key.max(axis=1, keepdims=True)
+    won = key == best
+    return won / won.sum(axis=1, keepdims=True)
+
+
+def run_chunk(arm: Arm, first: int, count: int, decisions: bool) -> dict[str, pa.Table]:
+    """Play games ``first .. first + count - 1`` of an arm and return its tables.
+
+    Returns
+    -------
+    dict of pyarrow.Table
+        ``games`` (one row per game), ``players`` (one row per seat per game) and, when
+        ``decisions`` is true, ``decisions`` (one row per decision). Columns are documented
+        in ``docs/dataset.md``.
+    """
+    n = arm.players
+    engine = engine_for(arm)
+    if engine == "kernel":
+        runner = _runner(arm.deck, json.dumps(arm.rules, sort_keys=True))
+        codes = np.array([STRATEGY_CODES[s] for s in arm.strategies], dtype=np.int64)
+        out = runner.play_many(n, codes, arm.seed, first, count, records=decisions)
+        scores, ndec = out[0], out[1]
+        recs = out[2] if decisions else None
+    else:
+        scores, ndec, recs = _play_reference(arm, first, count, decisions)
+    fp = fingerprint(arm)
+    rules = _rules(arm)
+    rounds = rounds_for(n)
+    idx = np.arange(first, first + count, dtype=np.int64)
+    col = {c: scores[:, :, i] for i, c in enumerate(SCORE_COLUMNS)}
+    shares = win_shares(col["total"], col["eaten"])
+    won = shares > 0
+    offsets = np.concatenate([[0], np.cumsum(won.sum(axis=1))]).astype(np.int32)
+    winners = pa.ListArray.from_arrays(
+        pa.array(offsets), pa.array(np.nonzero(won)[1].astype(np.int8))
+    )
+    games = pa.table(
+        {
+            "arm": pa.array([arm.name] * count, pa.string()),
+            "game_index": idx,
+            "study_seed": np.full(count, arm.seed, dtype=np.int64),
+            "variant_id": pa.array([fp["variant_id"]] * count, pa.string()),
+            "rules_version": pa.array([fp["rules_version"]] * count, pa.string()),
+            "engine": pa.array([engine] * count, pa.string()),
+            "rounds": np.full(count, rounds, dtype=np.int8),
+            "winner_seats": winners,
+            "n_winners": won.sum(axis=1).astype(np.int8),
+            "decisions": ndec.astype(np.int32),
+        }
+    )
+    slicer_counts = np.bincount([(rules.first_slicer + r) % n for r in range(rounds)], minlength=n)
+    specs = [make_strategy(s).spec for s in arm.strategies]
+    rep = count * n
+    players = pa.table(
+        {
+            "arm": pa.array([arm.name] * rep, pa.string()),
+            "game_index": np.repeat(idx, n),
+            "seat": np.tile(np.arange(n, dtype=np.int8), count),
+            "strategy": pa.array([str(s) for s in specs] * count, pa.string()),
+            "strategy_family": pa.array([s.name for s in specs] * count, pa.string()),
+            "strategy_params": pa.array(
+                [json.dumps(s.params, sort_keys=True) for s in specs] * count, pa.string()
+            ),
+            "score": col["total"].ravel().astype(np.int16),
+            "majorities": col["majorities"].ravel().astype(np.int16),
+            "specials": col["specials"].ravel().astype(np.int16),
+            "diet": col["diet"].ravel().astype(np.int16),
+            "pepperoni": col["pepperoni"].ravel().astype(np.int16),
+            "anchovies": col["anchovies"].ravel().astype(np.int16),
+            "eaten": col["eaten"].ravel().astype(np.int16),
+            "collected": col["collected"].ravel().astype(np.int16),
+            "specials_owned": _mask_lists(col["owned_mask"].ravel()),
+            "specials_used": _mask_lists(col["used_mask"].ravel()),
+            "specials_owned_mask": col["owned_mask"].ravel().astype(np.int32),
+            "specials_used_mask": col["used_mask"].ravel().astype(np.int32),
+            "win_share": shares.ravel(),
+            "times_slicer": np.tile(slicer_counts.astype(np.int8), count),
+        }
+    )
+    tables = {"games": games, "players": players}
+    if decisions:
+        d = {c: recs[:, i] for i, c in enumerate(DECISION_COLUMNS)}
+        nd = len(recs)
+        tables["decisions"] = pa.table(
+            {
+                "arm": pa.array([arm.name] * nd, pa.string()),
+                "game_index": d["game_index"],
+                "round": d["round"].astype(np.int8),
+                "slicer": d["slicer"].astype(np.int8),
+                "seat": d["seat"].astype(np.int8),
+                "phase": _labels(d["phase"], PHASE_NAMES),
+                "action": d["action"].astype(np.int32),
+                "n_legal": d["n_legal"].astype(np.int32),
+                "slice": d["slice"].astype(np.int16),
+                "slice_kind": d["slice_kind"].astype(np.int8),
+                "type_a": d["type_a"].astype(np.int8),
+                "type_b": d["type_b"].astype(np.int8),
+                "pepperoni": d["pepperoni"].astype(np.int8),
+                "anchovies": d["anchovies"].astype(np.int8),
+                "own_count2": d["own_count2"].astype(np.int16),
+                "rival_count2": d["rival_count2"].astype(np.int16),
+                "unclaimed": d["unclaimed"].astype(np.int16),
+                "portion_special": _labels(d["portion_special"], SPECIAL_SLUGS),
+                "portions_left": d["portions_left"].astype(np.int8),
+            }
+        )
+    return tables

@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install demo test lint fmt clean
+.PHONY: help install demo bench test lint fmt clean
 
 help: ## List every target with one line
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-10s %s\n", $$1, $$2}'
@@ -20,6 +20,9 @@ install: $(STAMP) ## Create .venv and install slicelab with its dev tools
 
 demo: $(STAMP) ## Play a batch of New York Slice games at 2-6 players and print a summary
 	$(BIN)/slicelab demo nyslice --games 20000 --seed 1
+
+bench: $(STAMP) ## Throughput benchmarks (kernel vs reference, workers, Parquet, memory, 1M games)
+	$(BIN)/python benchmarks/bench_simulator.py
 
 test: $(STAMP) ## Run the test suite (creates the environment on first use)
 	$(BIN)/python -m pytest -q

@@ -54,13 +54,15 @@ class Chunk:
 
 @dataclass
 class ChunkResult:
-    """What a worker reports back: row counts per table and its wall time."""
+    """What a worker reports back: row counts per table and where its time went."""
 
     arm: str
     first: int
     count: int
     rows: dict[str, int]
     seconds: float
+    play_seconds: float = 0.0
+    write_seconds: float = 0.0
 
 
 @dataclass
@@ -74,6 +76,8 @@ class RunSummary:
     engines: dict[str, str]
     chunks: int = 0
     rows: dict[str, int] = field(default_factory=dict)
+    play_seconds: float = 0.0  # summed over chunks (worker time playing and building tables)
+    write_seconds: float = 0.0  # summed over chunks (worker time writing Parquet)
 
 
 def plan(study: Study) -> list[Chunk]:
@@ -112,6 +116,7 @@ def run_and_write(out: str, chunk: Chunk, decisions: bool) -> ChunkResult:
     """Play one chunk and write its tables atomically (runs in a worker)."""
     t0 = time.perf_counter()
     tables = plugin_for(chunk.arm.game).run_chunk(chunk.arm, chunk.first, chunk.count, decisions)
+    t1 = time.perf_counter()
     rows = {}
     for name in _tables(decisions):
         path = chunk_path(Path(out), name, chunk.arm, chunk.first)
@@ -120,7 +125,8 @@ def run_and_write(out: str, chunk: Chunk, decisions: bool) -> ChunkResult:
         pq.write_table(tables[name], tmp, compression="zstd")
         os.replace(tmp, path)
         rows[name] = tables[name].num_rows
-    return ChunkResult(chunk.arm.name, chunk.first, chunk.count, rows, time.perf_counter() - t0)
+    t2 = time.perf_counter()
+    return ChunkResult(chunk.arm.name, chunk.first, chunk.count, rows, t2 - t0, t1 - t0, t2 - t1)
 
 
 def code_version() -> str:
@@ -347,7 +353,10 @@ def run_study(
         on_progress(done_games, total, 0)
     t0 = time.perf_counter()
     played = 0
+    play_s = write_s = 0.0
     for res in _execute(todo, out, study.decisions, jobs, backend, scheduler):
+        play_s += res.play_seconds
+        write_s += res.write_seconds
         manifest.mark(res.arm, res.first, res.rows)
         manifest.save(complete=False)
         played += res.count
@@ -361,5 +370,5 @@ def run_study(
             rows[k] = rows.get(k, 0) + v
     return RunSummary(
         out=out, games_played=played, games_skipped=skipped, seconds=time.perf_counter() - t0,
-        engines=engines, chunks=len(chunks), rows=rows,
+        engines=engines, chunks=len(chunks), rows=rows, play_seconds=play_s, write_seconds=write_s,
     )  # fmt: skip

@@ -1,0 +1,164 @@
+"""Throughput benchmarks of the New York Slice simulator, measured side by side in one run.
+
+Run with ``make bench`` (or ``python benchmarks/bench_simulator.py [--quick]``). Prints:
+
+1. kernel vs reference engine on the same matchups (random×4, greedy×4 at 4 players),
+   single core, as games/s and their ratio;
+2. games/s of a full run (play + Parquet) on 1 and 2 workers, and parallel efficiency;
+3. the share of a run's worker time spent writing Parquet;
+4. peak resident memory of runs of growing size (it must not grow with the game count);
+5. the headline: 1,000,000 four-player greedy games simulated and written on 2 workers.
+
+Timings on a shared machine are noisy: compare the ratios printed in one run, not
+absolute numbers across runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from sims.batch import run_study
+from sims.core.study import parse_study
+from sims.games.nyslice.deck import default_deck
+from sims.games.nyslice.game import play_game, seat_strategies
+from sims.games.nyslice.kernel import KernelRunner, strategy_codes
+from sims.games.nyslice.rules import Rules
+
+
+def _rate(fn, games: int) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return games / (time.perf_counter() - t0)
+
+
+def engines(quick: bool) -> list[tuple[str, float, float]]:
+    """Single-core games/s of the reference engine and the kernel on the same games."""
+    deck, rules = default_deck(), Rules()
+    runner = KernelRunner(deck, rules)
+    runner.play_many(4, strategy_codes(["random"] * 4), 1, 0, 10)  # load the compiled kernel
+    out = []
+    for name, n_ref, n_kernel in (("random", 200, 100_000), ("greedy", 60, 20_000)):
+        if quick:
+            n_ref, n_kernel = n_ref // 4, n_kernel // 10
+        specs = [name] * 4
+        strategies = seat_strategies(specs, 4)
+        ref = _rate(
+            lambda s=strategies, k=n_ref: [play_game(4, s, 1, g, deck, rules) for g in range(k)],
+            n_ref,
+        )
+        codes = strategy_codes(specs)
+        ker = _rate(lambda c=codes, k=n_kernel: runner.play_many(4, c, 1, 0, k), n_kernel)
+        out.append((f"{name}×4", ref, ker))
+    return out
+
+
+class PeakRSS:
+    """Samples the resident memory of this process and its children (from /proc)."""
+
+    def __init__(self, interval: float = 0.05) -> None:
+        self.interval = interval
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _tree_rss(self) -> int:
+        me = os.getpid()
+        parents: dict[int, int] = {}
+        rss: dict[int, int] = {}
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                parents[int(entry)] = int(fields[1])
+                rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+            except (OSError, IndexError, ValueError):
+                continue
+        total, stack = 0, [me]
+        while stack:
+            pid = stack.pop()
+            total += rss.get(pid, 0)
+            stack.extend(p for p, parent in parents.items() if parent == pid)
+        return total
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, self._tree_rss())
+            time.sleep(self.interval)
+
+    def __enter__(self) -> PeakRSS:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def run(games: int, jobs: int, chunk: int, root: Path) -> tuple[float, float, int]:
+    """A full greedy×4 run into Parquet: (games/s, Parquet share of worker time, peak RSS)."""
+    out = root / f"g{games}-j{jobs}"
+    shutil.rmtree(out, ignore_errors=True)
+    arm = {"name": "g4", "game": "nyslice", "players": 4, "strategies": "greedy", "games": games}
+    study = parse_study({"name": "bench", "seed": 1, "chunk_size": chunk, "arms": [arm]})
+    with PeakRSS() as mem:
+        t0 = time.perf_counter()
+        summary = run_study(study, out, jobs=jobs)
+        wall = time.perf_counter() - t0
+    shutil.rmtree(out, ignore_errors=True)
+    share = summary.write_seconds / (summary.play_seconds + summary.write_seconds)
+    return games / wall, share, mem.peak
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument(
+        "--quick", action="store_true", help="smaller runs (a smoke test of the benchmark)"
+    )
+    args = ap.parse_args()
+    quick = args.quick
+    print("# slicelab simulator benchmark" + (" (quick)" if quick else ""))
+    print(f"cores: {os.cpu_count()}\n")
+
+    print("## 1. Kernel vs reference engine (4 players, one core)")
+    print(f"{'matchup':<10}{'reference games/s':>20}{'kernel games/s':>18}{'ratio':>10}")
+    for name, ref, ker in engines(quick):
+        print(f"{name:<10}{ref:>20,.0f}{ker:>18,.0f}{ker / ref:>9,.0f}×")
+
+    root = Path(tempfile.mkdtemp(prefix="slicelab-bench-"))
+    try:
+        n = 20_000 if quick else 200_000
+        chunk = 5_000 if quick else 20_000
+        print(f"\n## 2-3. Full runs: greedy×4, {n:,} games in chunks of {chunk:,}, with Parquet")
+        r1, s1, m1 = run(n, 1, chunk, root)
+        r2, s2, m2 = run(n, 2, chunk, root)
+        print(f"1 worker : {r1:>10,.0f} games/s   Parquet share {s1:.1%}")
+        print(f"2 workers: {r2:>10,.0f} games/s   Parquet share {s2:.1%}")
+        print(f"parallel efficiency on 2 workers: {r2 / (2 * r1):.0%}")
+
+        print("\n## 4. Peak memory (main process + workers), 2 workers")
+        sizes = (10_000, 40_000) if quick else (100_000, 1_000_000)
+        peaks = []
+        for size in sizes:
+            rate, share, peak = run(size, 2, chunk, root)
+            peaks.append((size, rate, peak))
+            print(f"{size:>10,} games: peak RSS {peak / 2**20:,.0f} MiB  ({rate:,.0f} games/s)")
+        growth = peaks[-1][2] / peaks[0][2]
+        print(f"peak memory ratio {sizes[-1]:,} vs {sizes[0]:,} games: {growth:.2f}")
+        if not quick:
+            size, rate, _ = peaks[-1]
+            print(f"\n## 5. Headline: {size:,} four-player greedy games on 2 workers: "
+                  f"{size / rate:,.0f} s ({rate:,.0f} games/s); target < 300 s")  # fmt: skip
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

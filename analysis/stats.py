@@ -30,3 +30,10 @@ def mean_interval(values: np.ndarray, level: float = 0.95) -> tuple[float, float
         return (m, float("nan"), float("nan"))
     half = stats.t.ppf(0.5 + level / 2, n - 1) * values.std(ddof=1) / np.sqrt(n)
     return (m, float(m - half), float(m + half))
+
+
+def paired_difference(
+    a: np.ndarray, b: np.ndarray, level: float = 0.95
+) -> tuple[float, float, float]:
+    """Mean of ``a - b`` over paired units with a t interval: ``(mean, low, high)``."""
+    return mean_interval(np.asarray(a, dtype=float) - np.asarray(b, dtype=float), level)

@@ -108,13 +108,25 @@ def games() -> None:
 def strategies(game: str) -> None:
     """List a game's built-in strategies and their parameters."""
     get_game(game)
+    from sims.games.nyslice.heuristic import load_presets
+    from sims.games.nyslice.kernel import STRATEGY_CODES
     from sims.games.nyslice.strategies import STRATEGIES
 
-    table = Table("strategy", "parameters (default)", "summary")
+    table = Table("strategy", "parameters (default)", "kernel", "summary")
     for info in STRATEGIES.values():
-        params = ", ".join(f"{k}={v}" for k, v in info.params.items()) or "-"
-        table.add_row(info.name, params, info.summary)
+        params = ", ".join(f"{k}={v:g}" for k, v in info.params.items()) or "-"
+        kernel = "yes" if info.name in STRATEGY_CODES else "no"
+        table.add_row(info.name, params, kernel, info.summary)
+    for name, params in sorted(load_presets().items()):
+        values = ", ".join(f"{k}={v:g}" for k, v in params.items())
+        kernel = "yes" if "heuristic" in STRATEGY_CODES else "no"
+        table.add_row(name, values, kernel, "preset of heuristic (parameters can be overridden)")
     console.print(table)
+    console.print(
+        "A spec is NAME or NAME(key=value,...), e.g. heuristic(theta=0.8,deny=0.3); "
+        "heuristic's defaults at N players are the preset heuristic-pN when present. "
+        "A Python strategy is package.module:Name(...)."
+    )
 
 
 @cli.command()
@@ -460,6 +472,110 @@ def study(
 
     the_study = load_study(study_file)
     _run(the_study, out or Path("data") / the_study.name, jobs, backend, scheduler)
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--players", "-p", type=int, required=True, help="Number of players (2-6).")
+@click.option("--family", default="heuristic", show_default=True, help="Strategy family to tune.")
+@click.option(
+    "--field",
+    "field_spec",
+    default="greedy",
+    show_default=True,
+    help="Strategy in the other seats.",
+)
+@click.option(
+    "--candidates",
+    type=click.IntRange(min=2),
+    default=16,
+    show_default=True,
+    help="Parameter sets in the first round of successive halving.",
+)
+@click.option(
+    "--games",
+    "n_games",
+    type=click.IntRange(min=1),
+    default=200,
+    show_default=True,
+    help="Seat-rotated games per candidate in the first round (doubling each round).",
+)
+@click.option(
+    "--validation-games",
+    type=click.IntRange(min=10),
+    default=2000,
+    show_default=True,
+    help="Fresh games on which the winner is measured.",
+)
+@click.option(
+    "--seed", type=int, default=1, show_default=True, help="Seed of the sampling and the games."
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes.",
+)
+@click.option(
+    "--save-preset",
+    default=None,
+    metavar="NAME",
+    help="Store the winner as a named preset (heuristic-pN: heuristic's default at N players).",
+)
+def tune(
+    game,
+    players,
+    family,
+    field_spec,
+    candidates,
+    n_games,
+    validation_games,
+    seed,
+    jobs,
+    save_preset,
+) -> None:
+    """Search a strategy family's parameters for the best win share against a field."""
+    get_game(game)
+    from sims.games.nyslice.game import seat_strategies
+    from sims.tune import tune as run_tune
+
+    seat_strategies([field_spec], players)  # validates the field spec and player count
+
+    def show(i, pool, games):
+        best = pool[0]
+        err.print(
+            f"round {i}: {len(pool)} candidates after {games:,} games each; "
+            f"best {best.share:.1%}: {best.spec}"
+        )
+
+    result = run_tune(
+        players,
+        field_spec,
+        family,
+        candidates,
+        n_games,
+        validation_games,
+        seed,
+        jobs,
+        on_round=show,
+    )
+    console.print(
+        f"best {family} at {players} players vs {field_spec}: {result.best.spec}\n"
+        f"win share on {result.validation_games:,} fresh seat-rotated games "
+        f"(seed {result.validation_seed}): {result.share:.1%} "
+        f"[95% CI {result.low:.1%}, {result.high:.1%}] (fair share {result.fair:.1%})"
+    )
+    if save_preset:
+        from sims.games.nyslice.heuristic import save_preset as save
+
+        note = (
+            f"tuned vs {field_spec} at {players} players: {result.share:.3f} "
+            f"[{result.low:.3f}, {result.high:.3f}] on {result.validation_games} games, seed {seed}"
+        )
+        save(save_preset, result.best.params, note)
+        console.print(f"saved preset {save_preset!r}")
 
 
 def main() -> None:

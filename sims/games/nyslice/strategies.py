@@ -368,6 +368,12 @@ class StrategyInfo:
     summary: str
 
 
+def _heuristic(spec: StrategySpec) -> Strategy:
+    from sims.games.nyslice.heuristic import HeuristicStrategy
+
+    return HeuristicStrategy(spec)
+
+
 STRATEGIES: dict[str, StrategyInfo] = {
     "random": StrategyInfo("random", RandomStrategy, {}, "uniform over the legal actions"),
     "greedy": StrategyInfo(
@@ -375,6 +381,12 @@ STRATEGIES: dict[str, StrategyInfo] = {
         GreedyStrategy,
         {},
         "eats when pepperoni beats a slice's collection value; maximin cuts; best portion",
+    ),
+    "heuristic": StrategyInfo(
+        "heuristic",
+        _heuristic,
+        {},  # filled below (heuristic.py imports this module)
+        "majority-chance valuation; predicts choosers when cutting; every decision tunable",
     ),
 }
 
@@ -411,14 +423,41 @@ def make_strategy(text: str | StrategySpec) -> Strategy:
         return _import_strategy(spec)
     info = STRATEGIES.get(spec.name)
     if info is None:
+        from sims.games.nyslice.heuristic import load_presets
+
+        if spec.name in load_presets():
+            info = STRATEGIES["heuristic"]
+            _check_params(spec, info)
+            from sims.games.nyslice.heuristic import HeuristicStrategy
+
+            return HeuristicStrategy(spec, preset=spec.name)
+    if info is None:
         raise StrategySpecError(
             f"unknown New York Slice strategy {spec.name!r}; "
             f"known: {', '.join(sorted(STRATEGIES))} (see `slicelab strategies nyslice`)"
         )
+    _check_params(spec, info)
+    return info.factory(spec)
+
+
+def _check_params(spec: StrategySpec, info: StrategyInfo) -> None:
     unknown = set(spec.params) - set(info.params)
     if unknown:
         known = ", ".join(sorted(info.params)) or "none"
         raise StrategySpecError(
             f"strategy {spec.name!r} has no parameter(s) {sorted(unknown)}; its parameters: {known}"
         )
-    return info.factory(spec)
+    for key, value in spec.params.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise StrategySpecError(
+                f"strategy {spec.name!r}: parameter {key} must be a number, got {value!r}"
+            )
+
+
+def _register_heuristic_params() -> None:
+    from sims.games.nyslice.heuristic import HEURISTIC_DEFAULTS
+
+    STRATEGIES["heuristic"].params.update(HEURISTIC_DEFAULTS)
+
+
+_register_heuristic_params()

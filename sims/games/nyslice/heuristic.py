@@ -1,0 +1,451 @@
+"""The ``heuristic(...)`` strategy family for New York Slice: every decision, parameterised.
+
+Valuation
+---------
+A seat's chance of ending with type ``t``'s majority is modelled from its count ``a``, the
+best rival's count ``b`` and the ``u`` copies still unclaimed::
+
+    m = a - b - 0.25 + 0.5·[owns Tie-Breaker]      (a tie scores nothing without it)
+    z = sharp · m / (1 + horizon · u)              (more supply left, less certainty)
+    P = 0.5 + 0.5 · z / (1 + |z|)                  (a smooth step from 0 to 1)
+
+Collecting one more slice of weight ``w`` (1; ½ per combo number, 2 with Super-Sized
+Combos) is worth ``t · (P(a + w) − P(a))``, plus Buffet's +1 for a new type, minus the
+slice's anchovies (plus with You Like Anchovies!). A waiting Supreme is worth ``supreme``.
+Eating is worth the pepperoni (+3 for a combo under Combo Cravings or a Veggie under You
+Love Veggies).
+
+Decisions
+---------
+- **eat or collect** — eat when the eat value exceeds ``theta`` × the collection value;
+- **choose** — the portion maximising own value + ``deny`` × its value to the next seat
+  clockwise still to choose (taking it denies them); specials are valued at
+  ``specials`` × greedy's flat table;
+- **cut** — for every legal cut, predict that each later chooser takes the portion best
+  by *its own* valuation; score ``trust`` × the portion predicted to be left for the
+  slicer + (1 − ``trust``) × its worst portion − ``deny`` × the best portion an opponent
+  is predicted to get;
+- **Dibs!** the most valuable slice when worth at least ``dibs``; **Cut in Line** when the
+  best portion beats the one expected in normal order by at least ``cil``;
+  **Sneak-a-Slice** the move raising its best portion by at least ``sneak``;
+  **Supreme** the type it raises the majority chance of most (in points);
+  **Seconds** by exact end-of-game scoring (as ``greedy``).
+
+Ties go to the lowest action. The arithmetic is written so the compiled kernel can repeat
+it operation for operation.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from sims.core.specs import StrategySpec
+from sims.games.nyslice.deck import VEGGIE, Kind, Special
+from sims.games.nyslice.engine import Decision, Phase
+from sims.games.nyslice.view import PlayerView
+
+HEURISTIC_DEFAULTS: dict[str, float] = {
+    "theta": 1.0,
+    "sharp": 1.5,
+    "horizon": 0.15,
+    "deny": 0.25,
+    "trust": 0.75,
+    "specials": 1.0,
+    "supreme": 1.5,
+    "dibs": 0.5,
+    "cil": 1.0,
+    "sneak": 0.5,
+}
+"""Parameters of ``heuristic`` and their defaults (see the module docstring)."""
+
+PARAM_ORDER = tuple(HEURISTIC_DEFAULTS)
+"""Order of the parameters in the kernel's parameter array."""
+
+PARAM_RANGES: dict[str, tuple[float, float]] = {
+    "theta": (0.3, 3.0),
+    "sharp": (0.5, 6.0),
+    "horizon": (0.0, 0.5),
+    "deny": (0.0, 1.0),
+    "trust": (0.0, 1.0),
+    "specials": (0.0, 2.0),
+    "supreme": (0.0, 3.0),
+    "dibs": (0.0, 3.0),
+    "cil": (0.0, 4.0),
+    "sneak": (0.0, 3.0),
+}
+"""The box that tuning searches."""
+
+PRESETS_FILE = Path(__file__).parent / "data" / "presets.toml"
+
+
+def _read_presets(path: Path | None) -> dict[str, dict]:
+    path = path or PRESETS_FILE
+    return tomllib.loads(path.read_text()) if path.is_file() else {}
+
+
+def load_presets(path: Path | None = None) -> dict[str, dict[str, float]]:
+    """Named heuristic parameter sets (``heuristic-p4``, tuned presets, ...)."""
+    return {
+        name: {k: float(v) for k, v in table.items() if k in HEURISTIC_DEFAULTS}
+        for name, table in _read_presets(path).items()
+    }
+
+
+def save_preset(name: str, params: dict[str, float], note: str, path: Path | None = None) -> None:
+    """Add or replace a preset (with a ``note`` on where it came from), keeping the others."""
+    path = path or PRESETS_FILE
+    text = path.read_text() if path.is_file() else ""
+    header = [line for line in text.splitlines() if line.startswith("#")]
+    tables = _read_presets(path)
+    tables[name] = {"note": note, **{k: float(params[k]) for k in PARAM_ORDER if k in params}}
+    lines = [*header, ""]
+    for key in sorted(tables):
+        lines.append(f"[{key}]")
+        for k, v in tables[key].items():
+            lines.append(f"{k} = {json.dumps(v) if isinstance(v, str) else repr(float(v))}")
+        lines.append("")
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text("\n".join(lines))
+    os.replace(tmp, path)
+
+
+def params_for(
+    n_players: int, overrides: dict[str, float], preset: str | None = None
+) -> dict[str, float]:
+    """Resolved parameters: defaults, then the player-count preset (or a named preset),
+    then explicit overrides."""
+    presets = load_presets()
+    base = dict(HEURISTIC_DEFAULTS)
+    base.update(presets.get(preset or f"heuristic-p{n_players}", {}))
+    base.update({k: float(v) for k, v in overrides.items()})
+    return base
+
+
+def chance(m: float, u: float, sharp: float, horizon: float) -> float:
+    """Modelled chance of holding a majority with lead ``m`` and ``u`` copies unclaimed."""
+    z = sharp * m / (1.0 + horizon * u)
+    return 0.5 + 0.5 * z / (1.0 + abs(z))
+
+
+class Valuer:
+    """Heuristic valuations from one seat's point of view at one moment."""
+
+    def __init__(self, view: PlayerView, seat: int, p: dict[str, float]) -> None:
+        from sims.games.nyslice.strategies import SPECIAL_VALUE
+
+        self.view = view
+        self.seat = seat
+        self.p = p
+        self.special_table = SPECIAL_VALUE
+        self.unclaimed = view.unclaimed()
+        n = view.n_players
+        self.counts = [[view.type_count(q, t) for t in range(12)] for q in range(n)]
+        self.owned = [view.specials(q) for q in range(n)]
+        self.anchovy_slice = [
+            any(view.deck.slices[s].kind == Kind.ANCHOVY for s in view.collected(q))
+            for q in range(n)
+        ]
+
+    def _rival(self, seat: int, t: int) -> float:
+        best = 0.0
+        for q in range(self.view.n_players):
+            if q != seat and self.counts[q][t] > best:
+                best = self.counts[q][t]
+        return best
+
+    def gain(self, seat: int, t: int, w: float, already: bool) -> float:
+        """Points from raising (or, ``already``, from having added) ``w`` of type ``t``."""
+        a = self.counts[seat][t]
+        if already:
+            a = a - w
+        b = self._rival(seat, t)
+        u = float(self.unclaimed[t])
+        shift = -0.25
+        if Special.TIE_BREAKER in self.owned[seat]:
+            shift = 0.25
+        sharp, horizon = self.p["sharp"], self.p["horizon"]
+        before = chance(a - b + shift, u, sharp, horizon)
+        after = chance(a + w - b + shift, u, sharp, horizon)
+        return t * (after - before)
+
+    def collect_value(self, seat: int, sid: int, already: bool = False) -> float:
+        s = self.view.deck.slices[sid]
+        owned = self.owned[seat]
+        anch = float(s.anchovies)
+        if Special.YOU_LIKE_ANCHOVIES not in owned:
+            anch = -anch
+        buffet = Special.BUFFET in owned
+        if s.kind == Kind.NUMBERED:
+            v = self.gain(seat, s.type, 1.0, already)
+            if buffet and not self.counts[seat][s.type] > 0:
+                v += 1.0
+            return v + anch
+        if s.kind == Kind.COMBO:
+            w = 0.5
+            if Special.SUPER_SIZED_COMBOS in owned:
+                w = 2.0
+            v = 0.0
+            for t in s.types:
+                v += self.gain(seat, t, w, already)
+                if buffet and not self.counts[seat][t] > 0:
+                    v += 1.0
+            return v + anch
+        if s.kind == Kind.ANCHOVY:
+            if buffet and not self.anchovy_slice[seat]:
+                anch += 1.0
+            return anch
+        best = self.p["supreme"]
+        found = False
+        for t in range(3, 12):
+            if self.counts[seat][t] > 0:
+                g = self.gain(seat, t, 1.0, False)
+                if not found or g > best:
+                    best = g
+                    found = True
+        return best + anch
+
+    def eat_value(self, seat: int, sid: int, ps: Special | None) -> float:
+        s = self.view.deck.slices[sid]
+        owned = self.owned[seat]
+        v = float(s.pepperoni)
+        if s.kind == Kind.COMBO and (
+            Special.COMBO_CRAVINGS in owned or ps == Special.COMBO_CRAVINGS
+        ):
+            v += 3.0
+        if (
+            s.kind == Kind.NUMBERED
+            and s.type == VEGGIE
+            and (Special.YOU_LOVE_VEGGIES in owned or ps == Special.YOU_LOVE_VEGGIES)
+        ):
+            v += 3.0
+        return v
+
+    def edible(self, seat: int, sid: int, ps: Special | None) -> bool:
+        s = self.view.deck.slices[sid]
+        owned = self.owned[seat]
+        if s.kind == Kind.ANCHOVY:
+            return False
+        if s.kind == Kind.COMBO and (
+            Special.COMBO_CRAVINGS in owned or ps == Special.COMBO_CRAVINGS
+        ):
+            return True
+        if s.kind == Kind.NUMBERED and s.type == VEGGIE and ps == Special.YOU_LOVE_VEGGIES:
+            return True
+        return s.pepperoni >= 1
+
+    def slice_value(self, seat: int, sid: int, ps: Special | None) -> float:
+        c = self.collect_value(seat, sid)
+        if self.edible(seat, sid, ps):
+            e = self.eat_value(seat, sid, ps)
+            if e > self.p["theta"] * c:
+                return e
+        return c
+
+    def special_value(self, sp: Special | None) -> float:
+        if sp is None:
+            return 0.0
+        return self.p["specials"] * self.special_table[sp]
+
+    def portion_value(self, seat: int, slices: Sequence[int], has_special: bool) -> float:
+        sp = self.view.special if has_special else None
+        v = 0.0
+        for sid in slices:
+            v += self.slice_value(seat, sid, sp)
+        if has_special:
+            v += self.special_value(sp)
+        return v
+
+
+def _arc_starts(m: int, k: int, circular: bool):
+    from sims.games.nyslice.strategies import _arc_starts as starts
+
+    return starts(m, k, circular)
+
+
+def _arc_sums(prefix: list[float], m: int, starts: Sequence[int], circular: bool) -> list[float]:
+    from sims.games.nyslice.strategies import _arc_sums as sums
+
+    return sums(prefix, m, starts, circular)
+
+
+def best_predicted_cut(val: Valuer, view: PlayerView) -> int:
+    """Rank of the cut with the best heuristic score (see the module docstring)."""
+    n = view.n_players
+    me = view.seat
+    m = len(view.pizza)
+    circular = view.circular
+    sp = view.special
+    order = [(view.slicer + 1 + i) % n for i in range(n)]
+    prefixes = []
+    for q in range(n):
+        pre = [0.0]
+        for sid in view.pizza:
+            pre.append(pre[-1] + val.slice_value(q, sid, sp))
+        prefixes.append(pre)
+    spv = val.special_value(sp)
+    trust, deny = val.p["trust"], val.p["deny"]
+    best, best_rank, rank = -float("inf"), 0, 0
+    for alone in (True, False):
+        k = n - 1 if alone else n
+        for starts in _arc_starts(m, k, circular):
+            sums = [_arc_sums(prefixes[q], m, starts, circular) for q in range(n)]
+            for j in range(1) if alone else range(n):
+                # values[q][i]: portion i's value to seat q (the special alone is portion k).
+                values = []
+                for q in range(n):
+                    row = list(sums[q])
+                    if alone:
+                        row.append(spv)
+                    else:
+                        row[j] = row[j] + spv
+                    values.append(row)
+                taken = [False] * n
+                opp_best = -float("inf")
+                for q in order[:-1]:
+                    pick, pv = -1, -float("inf")
+                    for i in range(n):
+                        if not taken[i] and values[q][i] > pv:
+                            pick, pv = i, values[q][i]
+                    taken[pick] = True
+                    if pv > opp_best:
+                        opp_best = pv
+                left = taken.index(False)
+                worst = min(values[me])
+                score = trust * values[me][left] + (1.0 - trust) * worst - deny * opp_best
+                if score > best:
+                    best, best_rank = score, rank
+                rank += 1
+    return best_rank
+
+
+@dataclass
+class HeuristicStrategy:
+    """The parameterised heuristic player (see the module docstring).
+
+    ``preset`` names the parameter set the spec builds on (``None``: the player-count
+    default ``heuristic-pN``); the spec's own parameters override it.
+    """
+
+    spec: StrategySpec
+    preset: str | None = None
+    p: dict[str, float] = field(default_factory=dict)
+    _n: int = -1
+
+    def params(self, n_players: int) -> dict[str, float]:
+        """The resolved parameters at a player count."""
+        return params_for(n_players, self.spec.params, self.preset)
+
+    def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
+        from sims.games.nyslice.strategies import _own_total, _seconds_candidates
+
+        if self._n != view.n_players:
+            self._n = view.n_players
+            self.p = self.params(view.n_players)
+        seat = decision.player
+        val = Valuer(view, seat, self.p)
+        ph = decision.phase
+        if ph == Phase.EAT:
+            e = val.eat_value(seat, decision.slice, decision.portion_special)
+            return int(e > self.p["theta"] * val.collect_value(seat, decision.slice))
+        if ph == Phase.RECEIVE_EAT:
+            e = val.eat_value(seat, decision.slice, decision.portion_special)
+            return int(e > self.p["theta"] * val.collect_value(seat, decision.slice, True))
+        if ph == Phase.CHOOSE:
+            return self._choose(view, val, seat, decision.legal)
+        if ph == Phase.CUT:
+            return best_predicted_cut(val, view)
+        if ph == Phase.SUPREME:
+            best_t, best_v = decision.legal[0], -float("inf")
+            for t in decision.legal:
+                v = val.gain(seat, t, 1.0, False)
+                if v > best_v:
+                    best_t, best_v = t, v
+            return best_t
+        if ph == Phase.DIBS:
+            bi, bv = 0, -float("inf")
+            for i, sid in enumerate(view.pizza):
+                v = val.slice_value(seat, sid, None)
+                if v > bv:
+                    bi, bv = i, v
+            return 1 + bi if bv >= self.p["dibs"] else 0
+        if ph == Phase.CUT_IN_LINE:
+            free = sorted(
+                (
+                    val.portion_value(seat, p.slices, p.special)
+                    for p in view.portions
+                    if p.taken_by < 0
+                ),
+                reverse=True,
+            )
+            before = (seat - view.slicer - 1) % view.n_players
+            expected = free[min(before, len(free) - 1)]
+            return int(free[0] - expected >= self.p["cil"])
+        if ph == Phase.SNEAK:
+            return self._sneak(view, val, seat)
+        if ph == Phase.SECONDS_TYPE:
+            base = _own_total(view, seat)
+            best_t, best_gain = 0, 0
+            for t in decision.legal:
+                if t == 0:
+                    continue
+                eaten: tuple[int, ...] = ()
+                current = base
+                for sid in _seconds_candidates(view, seat, t):
+                    trial = _own_total(view, seat, eat=(*eaten, sid))
+                    if trial > current:
+                        eaten, current = (*eaten, sid), trial
+                if current - base > best_gain:
+                    best_t, best_gain = t, current - base
+            return best_t
+        if ph == Phase.SECONDS_EAT:
+            base = _own_total(view, seat)
+            return int(_own_total(view, seat, eat=(decision.slice,)) > base)
+        raise AssertionError(f"unhandled phase {ph}")
+
+    def _choose(self, view: PlayerView, val: Valuer, seat: int, legal: Sequence[int]) -> int:
+        portions = view.portions
+        n = view.n_players
+        # The seat choosing after this one in normal order, if any still chooses.
+        nxt = -1
+        taken_by = {p.taken_by for p in portions if p.taken_by >= 0}
+        for i in range(1, n):
+            q = (seat + i) % n
+            if q not in taken_by and q != seat:
+                nxt = q
+                break
+        best_i, best_v = legal[0], -float("inf")
+        for i in legal:
+            v = val.portion_value(seat, portions[i].slices, portions[i].special)
+            if nxt >= 0 and len(legal) > 1:
+                v += self.p["deny"] * val.portion_value(
+                    nxt, portions[i].slices, portions[i].special
+                )
+            if v > best_v:
+                best_i, best_v = i, v
+        return best_i
+
+    def _sneak(self, view: PlayerView, val: Valuer, seat: int) -> int:
+        portions = view.portions
+        free = [i for i, p in enumerate(portions) if p.taken_by < 0]
+        current = max(
+            val.portion_value(seat, portions[i].slices, portions[i].special) for i in free
+        )
+        best_a, best_v = 0, -float("inf")
+        for j, (src, dst, from_end) in enumerate(view.sneak_moves()):
+            moved = [list(p.slices) for p in portions]
+            sid = moved[src].pop() if from_end else moved[src].pop(0)
+            if from_end:
+                moved[dst].insert(0, sid)
+            else:
+                moved[dst].append(sid)
+            v = max(val.portion_value(seat, moved[i], portions[i].special) for i in free)
+            if v > best_v:
+                best_a, best_v = 1 + j, v
+        return best_a if best_v - current >= self.p["sneak"] else 0

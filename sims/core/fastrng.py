@@ -36,12 +36,12 @@ _PCG_MULT_LO = 4865540595714422341
 
 @njit(cache=True)
 def _hashmix(value, hash_const):
-    """One hashmix step; hash_const is a 1-element uint32 array updated in place."""
-    value = uint32(value ^ hash_const[0])
-    hash_const[0] = uint32(hash_const[0] * uint32(_MULT_A))
-    value = uint32(value * hash_const[0])
+    """One hashmix step: the mixed value and the next hash constant."""
+    value = uint32(value ^ hash_const)
+    hash_const = uint32(hash_const * uint32(_MULT_A))
+    value = uint32(value * hash_const)
     value = uint32(value ^ (value >> uint32(16)))
-    return value
+    return value, hash_const
 
 
 @njit(cache=True)
@@ -52,42 +52,59 @@ def _mix(x, y):
 
 
 @njit(cache=True)
-def seed_pool(entropy):
-    """The 4-word pool of ``SeedSequence`` for an assembled uint32 entropy array."""
-    mixer = np.zeros(_POOL, dtype=np.uint32)
-    hc = np.zeros(1, dtype=np.uint32)
-    hc[0] = uint32(_INIT_A)
+def _mix_pool(entropy, mixer):
+    """Fill ``mixer`` (uint32[4]) with the pool of ``SeedSequence`` for uint32 ``entropy``."""
+    hc = uint32(_INIT_A)
     n = entropy.shape[0]
     for i in range(_POOL):
-        if i < n:
-            mixer[i] = _hashmix(entropy[i], hc)
-        else:
-            mixer[i] = _hashmix(uint32(0), hc)
+        mixer[i], hc = _hashmix(entropy[i] if i < n else uint32(0), hc)
     for i_src in range(_POOL):
         for i_dst in range(_POOL):
             if i_src != i_dst:
-                mixer[i_dst] = _mix(mixer[i_dst], _hashmix(mixer[i_src], hc))
+                h, hc = _hashmix(mixer[i_src], hc)
+                mixer[i_dst] = _mix(mixer[i_dst], h)
     for i_src in range(_POOL, n):
         for i_dst in range(_POOL):
-            mixer[i_dst] = _mix(mixer[i_dst], _hashmix(entropy[i_src], hc))
+            h, hc = _hashmix(entropy[i_src], hc)
+            mixer[i_dst] = _mix(mixer[i_dst], h)
+
+
+@njit(cache=True)
+def seed_pool(entropy):
+    """The 4-word pool of ``SeedSequence`` for an assembled uint32 entropy array."""
+    mixer = np.zeros(_POOL, dtype=np.uint32)
+    _mix_pool(entropy, mixer)
     return mixer
+
+
+@njit(cache=True)
+def _state_word32(pool, i, hash_const):
+    """uint32 word i of ``SeedSequence.generate_state`` and the next hash constant."""
+    v = uint32(pool[i % _POOL] ^ hash_const)
+    hash_const = uint32(hash_const * uint32(_MULT_B))
+    v = uint32(v * hash_const)
+    v = uint32(v ^ (v >> uint32(16)))
+    return v, hash_const
+
+
+@njit(cache=True)
+def _state_word64(pool, j, hash_const):
+    """uint64 word j of ``generate_state(k, np.uint64)`` and the next hash constant.
+
+    Words are generated in order: word j continues from word j - 1's hash constant.
+    """
+    lo, hash_const = _state_word32(pool, 2 * j, hash_const)
+    hi, hash_const = _state_word32(pool, 2 * j + 1, hash_const)
+    return uint64(lo) | (uint64(hi) << uint64(32)), hash_const
 
 
 @njit(cache=True)
 def generate_state64(pool, n_words64):
     """``SeedSequence.generate_state(n_words64, np.uint64)`` from a pool."""
-    n32 = n_words64 * 2
-    st = np.zeros(n32, dtype=np.uint32)
-    hc = uint32(_INIT_B)
-    for i in range(n32):
-        v = uint32(pool[i % _POOL] ^ hc)
-        hc = uint32(hc * uint32(_MULT_B))
-        v = uint32(v * hc)
-        v = uint32(v ^ (v >> uint32(16)))
-        st[i] = v
     out = np.zeros(n_words64, dtype=np.uint64)
-    for i in range(n_words64):
-        out[i] = uint64(st[2 * i]) | (uint64(st[2 * i + 1]) << uint64(32))
+    hc = uint32(_INIT_B)
+    for j in range(n_words64):
+        out[j], hc = _state_word64(pool, j, hc)
     return out
 
 
@@ -121,10 +138,8 @@ def _step(s):
 
 
 @njit(cache=True)
-def pcg64_init(state_words, s):
-    """Seed stream ``s`` (uint64[5]) from ``generate_state(4, uint64)`` words (pcg64_set_seed)."""
-    init_hi, init_lo = state_words[0], state_words[1]
-    seq_hi, seq_lo = state_words[2], state_words[3]
+def _pcg64_seed(s, init_hi, init_lo, seq_hi, seq_lo):
+    """pcg64_set_seed: seed stream ``s`` from the four ``generate_state(4, uint64)`` words."""
     # inc = (initseq << 1) | 1
     s[2] = (seq_hi << uint64(1)) | (seq_lo >> uint64(63))
     s[3] = (seq_lo << uint64(1)) | uint64(1)
@@ -137,6 +152,12 @@ def pcg64_init(state_words, s):
     s[1] = lo
     _step(s)
     s[4] = uint64(0)
+
+
+@njit(cache=True)
+def pcg64_init(state_words, s):
+    """Seed stream ``s`` (uint64[5]) from ``generate_state(4, uint64)`` words (pcg64_set_seed)."""
+    _pcg64_seed(s, state_words[0], state_words[1], state_words[2], state_words[3])
 
 
 @njit(cache=True)
@@ -185,7 +206,7 @@ def integers(s, n):
     return int64(m >> uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _interval(s, max_val):
     """numpy's random_interval for max_val < 2**32 (masked rejection on 32-bit draws)."""
     if max_val == 0:
@@ -224,11 +245,17 @@ def game_streams_into(study_seed, game_index, n_children, out):
     Both numbers must be in [0, 2**32) (one uint32 word each, as NumPy coerces them).
     """
     entropy = np.zeros(_POOL + 1, dtype=np.uint32)
+    pool = np.zeros(_POOL, dtype=np.uint32)
     entropy[0] = uint32(game_index)
     entropy[1] = uint32(study_seed)
     # entropy[2:4] stay 0: NumPy pads spawned children's run entropy to the pool size.
     for c in range(n_children):
         entropy[_POOL] = uint32(c)
-        pool = seed_pool(entropy)
-        words = generate_state64(pool, 4)
-        pcg64_init(words, out[c])
+        _mix_pool(entropy, pool)
+        # generate_state(4, uint64) word by word, without allocating (this runs per game).
+        hc = uint32(_INIT_B)
+        w0, hc = _state_word64(pool, 0, hc)
+        w1, hc = _state_word64(pool, 1, hc)
+        w2, hc = _state_word64(pool, 2, hc)
+        w3, hc = _state_word64(pool, 3, hc)
+        _pcg64_seed(out[c], w0, w1, w2, w3)

@@ -3,34 +3,58 @@
 The kernel is the fast twin of the reference engine (``engine.py``) and of the built-in
 strategies (``strategies.py``): for the same deal stream, seat streams and strategies it
 makes the same decisions in the same order and reaches the same scores. It takes only
-arrays, scalars and ``numpy.random.Generator`` objects (numba draws the same numbers as
-NumPy for ``integers``, ``random`` and ``shuffle``), so both engines consume one stream
-identically. ``tests/test_nyslice_kernel.py`` checks the agreement on thousands of games.
+arrays and scalars; its random streams are :mod:`sims.core.fastrng`'s bit-exact copy of
+NumPy's ``integers`` and ``shuffle``, so both engines consume one stream identically.
+``tests/test_nyslice_kernel.py`` checks the agreement on thousands of games.
 
-State encoding (all int64 unless noted), bundled in the ``KState`` namedtuple:
+Why the state is laid out as it is: numba reference-counts every array a compiled function
+or inlined helper receives (an atomic increment and decrement per array and per call),
+which made a bundle of thirty state arrays cost more than the game itself. So the whole
+state lives in one int64 table ``tab`` and one float64 table ``ftab``, which ``_play``
+passes on as borrowed views that are not counted (``_borrow``); a round is one compiled
+function with its small helpers inlined; and greedy reads majority counts and unclaimed
+counts from tallies kept up to date as slices move, instead of rescanning every hand at
+every decision.
 
-- ``g``: scalars, indexed by the ``G_*`` constants below.
-- ``kind, ta, tb, pep, anch``: the deck by slice id (``Deck.arrays``).
-- ``where``: per slice: ``W_BOX`` removed at setup, ``W_HIDDEN`` in a stack or the mystery
-  pool, ``W_TABLE`` in the pizza or a portion, ``W_COLL``/``W_EAT`` in a hand.
-- ``hidden``: 1 for a Mystery slice eaten face down.
-- ``coll[p, :ncoll[p]]``, ``eat[p, :neat[p]]``: each seat's collected and eaten slices in
-  the order they arrived (the order matters: decisions iterate over it).
-- ``sp_owner, sp_round, sp_used``: per special code, owner seat (-1), round acquired, used.
-- ``pizza[:g[G_M]]``: the circle; ``por[i, :por_len[i]]`` the portions in circle order,
-  ``por_sp[i]`` 1 if portion i holds the special, ``por_taken[i]`` its taker or -1.
-- ``stacks[r]``, ``stack_sp[r]``: the deal; ``repl`` the replacement pile (head/tail in
-  ``g``); ``myst`` the mystery pool (head in ``g``).
-- ``rules``: the ``Rules`` options by the ``R_*`` indices; ``strat``: strategy code per seat.
-- ``trace[k] = (player, phase, action)`` of every real decision.
+State encoding: ``tab[T_X]`` is row ``T_X``; a group ``T_X + i`` has one row per seat,
+portion or round. All int64.
+
+- ``T_KIND, T_TA, T_TB, T_PEP, T_ANCH``: the deck by slice id (``Deck.arrays``);
+  ``T_INMYST``: 1 for the slices dealt to the mystery pool.
+- ``T_G``: scalars, indexed by the ``G_*`` constants.
+- ``T_RULES``: the ``Rules`` options by the ``R_*`` indices; ``T_STRAT``: strategy per seat.
+- ``T_COLL + p``, ``T_EAT + p``: seat p's collected and eaten slices in the order they
+  arrived (the order matters: decisions iterate over it); ``T_NCOLL[p]``, ``T_NEAT[p]``
+  their lengths.
+- Tallies per type t: ``T_NUM + p`` seat p's collected numbered slices, ``T_CMB + p`` its
+  collected combos showing t, ``T_HID + p`` its numbered slices eaten face down (Mystery);
+  ``T_UNC`` the numbered slices in play that no one has collected or eaten.
+  ``T_NANCH[p]``: seat p's collected Anchovy slices.
+- ``T_SP_OWNER, T_SP_ROUND, T_SP_USED``: per special code, owner seat (-1), round acquired
+  (-1), used (0/1).
+- ``T_PIZZA[:g[G_M]]``: the circle; ``T_POR + i``: portion i's slices in circle order,
+  ``T_POR_LEN[i]`` their count, ``T_POR_SP[i]`` 1 if it holds the special,
+  ``T_POR_TAKEN[i]`` its taker or -1.
+- ``T_STACKS + r``, ``T_STACK_SP[r]``: the deal; ``T_REPL`` the replacement pile (head and
+  tail in g); ``T_MYST`` the mystery pool (head and size in g).
+- The other rows are scratch (listed with the ``T_*`` constants): the lists a decision is
+  asked about (legal actions, free portions, slices being taken, sneak moves), greedy's
+  work rows, and scoring's (``T_OUT + p`` holds seat p's ``SCORE_COLUMNS`` from the last
+  ``_score``).
+
+``ftab`` (float64): ``F_SPV`` greedy's special values; ``F_MINE``, ``F_RIVAL`` greedy's
+per-type counts of the deciding seat and of its best rival; the rest is cut-search scratch.
+``trace[k] = (player, phase, action)`` of every real decision.
 """
 
 from __future__ import annotations
 
-from collections import namedtuple
+import math
 
 import numpy as np
-from numba import njit
+from numba import carray, int64, njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from sims.core.fastrng import game_streams_into, integers, shuffle
 from sims.games.nyslice.deck import Special
@@ -47,22 +71,58 @@ K_NUM, K_COMBO, K_ANCH, K_SUP = 0, 1, 2, 3
 # Special codes (deck.Special).
 S_CIL, S_DIBS, S_SNEAK, S_MYST, S_CRAV, S_YLV, S_SECONDS, S_SUPER, S_TIE, S_YLA = range(10)
 S_BUFFET, S_DAYOLD, S_DIET, S_STUFFED = range(10, 14)
+N_SPECIALS = 14
 NO_SPECIAL = -1
 
 # Strategy codes.
 STRAT_RANDOM, STRAT_GREEDY = 0, 1
 STRATEGY_CODES = {"random": STRAT_RANDOM, "greedy": STRAT_GREEDY}
 
-# Scalars in g.
+# Scalars in tab[T_G].
 G_N, G_ROUNDS, G_ROUND, G_SLICER, G_SPECIAL, G_M, G_CIRC, G_NPOR = range(8)
-G_SUPH, G_SUPT, G_MYH, G_RPH, G_RPT, G_NTRACE, G_GAME = range(8, 15)
-G_SIZE = 15
+G_SUPH, G_SUPT, G_MYH, G_RPH, G_RPT, G_NTRACE, G_GAME, G_NMYST = range(8, 16)
+G_SIZE = 16
 
-# Rules options in `rules` (order of the Rules fields that matter here).
+# Rules options in tab[T_RULES] (order of the Rules fields that matter here).
 R_FIRST, R_BOTTOM, R_DIBS_SLICER, R_DIBS_CLOSE, R_SNEAK_SPONLY = range(5)
 R_VEG_LATER, R_SUP_COMBO, R_SUP_SAME, R_SUP_LATE, R_SEC_SUP, R_SEC_ALONE = range(5, 11)
 
-W_BOX, W_HIDDEN, W_TABLE, W_COLL, W_EAT = range(5)
+MAX_SEATS, MAX_ROUNDS, MAX_PORTIONS = 6, 6, 7
+
+# Rows of the state table (see the module docstring). Scratch rows: T_DEAL, T_SPORD the
+# deal's shuffles; T_ROT the circle while Dibs! opens it; T_STARTS the cut's arc starts;
+# T_ORDER seats in choosing order; T_FREE untaken portions (CHOOSE's actions); T_LEGAL the
+# Supreme's or Seconds' actions; T_TAKE the slices a seat is taking; T_SNAP its collection
+# when Combo Cravings or You Love Veggies arrives; T_FLAGS types eligible for the Supreme;
+# T_CAND Seconds' candidates; T_LIVE, T_MV_SRC/DST/END Sneak-a-Slice's moves. Greedy's:
+# T_UNCL unclaimed per type; T_COMB the cut search's positions; T_GCAND and T_MASK Seconds
+# trials; T_TMP_SRC/DST a sneak move's two portions. Scoring's: T_WIN majority winners.
+(
+    T_KIND, T_TA, T_TB, T_PEP, T_ANCH, T_INMYST,
+    T_G, T_RULES, T_STRAT,
+    T_NCOLL, T_NEAT, T_NANCH, T_UNC,
+    T_SP_OWNER, T_SP_ROUND, T_SP_USED,
+    T_PIZZA, T_POR_LEN, T_POR_SP, T_POR_TAKEN,
+    T_STACK_SP, T_REPL, T_MYST,
+    # scratch
+    T_DEAL, T_SPORD, T_ROT, T_STARTS, T_ORDER, T_FREE, T_LEGAL, T_TAKE, T_SNAP, T_FLAGS,
+    T_CAND, T_LIVE, T_MV_SRC, T_MV_DST, T_MV_END,
+    T_UNCL, T_COMB, T_GCAND, T_MASK, T_TMP_SRC, T_TMP_DST, T_WIN,
+) = range(45)  # fmt: skip
+T_STACKS = 45
+T_COLL = T_STACKS + MAX_ROUNDS
+T_EAT = T_COLL + MAX_SEATS
+T_NUM = T_EAT + MAX_SEATS
+T_CMB = T_NUM + MAX_SEATS
+T_HID = T_CMB + MAX_SEATS
+T_POR = T_HID + MAX_SEATS
+T_SCNT = T_POR + MAX_PORTIONS  # scoring: majority counts in halves per seat and type
+T_OUT = T_SCNT + MAX_SEATS  # scoring: SCORE_COLUMNS per seat
+T_ROWS = T_OUT + MAX_SEATS
+
+# Rows of the float table; its width holds the 14 specials and a pizza's 11 + 1 prefix sums.
+F_SPV, F_MINE, F_RIVAL, F_VAL, F_PREFIX, F_SUMS, F_PV = range(7)
+F_ROWS, F_WIDTH = 7, 16
 
 # Score columns of the kernel's output; the masks have bit s set for special code s.
 SCORE_COLUMNS = (
@@ -100,16 +160,8 @@ DECISION_COLUMNS = (
     "portions_left",
 )
 MAX_TRACE = 512
-HAND = 80
 
-KState = namedtuple(
-    "KState",
-    "g kind ta tb pep anch where hidden coll ncoll eat neat sp_owner sp_round sp_used "
-    "pizza por por_len por_sp por_taken stacks stack_sp repl myst rules strat trace "
-    "spv scratch moves drec dcount",
-)
-
-SPECIAL_VALUES = np.array([SPECIAL_VALUE[Special(i)] for i in range(14)], dtype=np.float64)
+SPECIAL_VALUES = np.array([SPECIAL_VALUE[Special(i)] for i in range(N_SPECIALS)], dtype=np.float64)
 
 
 def rules_array(rules: Rules) -> np.ndarray:
@@ -132,11 +184,43 @@ def rules_array(rules: Rules) -> np.ndarray:
     )
 
 
+# ----------------------------------------------------------------------------- borrowed arrays
+@intrinsic
+def _voidptr(typingctx, address):
+    """An integer address as a ``void *`` (for ``carray``)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
+
+    return types.voidptr(types.uintp), codegen
+
+
+@njit(cache=True)
+def _borrow(a):
+    """A view of ``a`` that numba does not reference-count (it has no memory owner).
+
+    Every compiled function increments and decrements, atomically, the count of each
+    array it receives; on the hot paths that cost more than the game itself. A borrowed
+    view skips it (the count calls see no owner and return at once). The caller must keep
+    ``a`` alive while the view is in use: ``_play`` borrows its arguments, which its caller
+    holds until it returns.
+    """
+    if not a.flags.c_contiguous:
+        raise ValueError("the kernel's arrays must be C-contiguous")
+    return carray(_voidptr(a.ctypes.data), a.shape, a.dtype)
+
+
 # ----------------------------------------------------------------------------- combinatorics
+# C(n, k) for n < 16: a cut chooses among at most 11 positions (numba freezes it as a constant).
+_BINOM = np.array([[math.comb(n, k) for k in range(16)] for n in range(16)], dtype=np.int64)
+
+
 @njit(cache=True)
 def _comb(n, k):
     if k < 0 or k > n:
         return 0
+    if n < _BINOM.shape[0]:
+        return _BINOM[n, k]
     if k > n - k:
         k = n - k
     r = 1
@@ -185,343 +269,324 @@ def _arc_starts(m, k, circ, rank, starts):
                 starts[i] += 1
 
 
-@njit(cache=True)
-def _next_comb(c, k, m):
-    """Advance c[:k] to the next lexicographic k-subset of range(m); False when done."""
-    i = k - 1
-    while i >= 0 and c[i] == m - k + i:
-        i -= 1
-    if i < 0:
-        return False
-    c[i] += 1
-    for j in range(i + 1, k):
-        c[j] = c[j - 1] + 1
-    return True
-
-
 # ----------------------------------------------------------------------------- state helpers
 @njit(cache=True, inline="always")
-def _owns(st, seat, sp):
-    return st.sp_owner[sp] == seat
+def _owns(tab, seat, sp):
+    return tab[T_SP_OWNER, sp] == seat
 
 
 @njit(cache=True, inline="always")
-def _can_use(st, seat, sp):
-    return st.sp_owner[sp] == seat and st.sp_used[sp] == 0 and st.sp_round[sp] < st.g[G_ROUND]
+def _can_use(tab, seat, sp):
+    return (
+        tab[T_SP_OWNER, sp] == seat
+        and tab[T_SP_USED, sp] == 0
+        and tab[T_SP_ROUND, sp] < tab[T_G, G_ROUND]
+    )
 
 
-@njit(cache=True)
-def _record(st, player, phase, action, nlegal, sid, ps):
-    k = st.g[G_NTRACE]
-    if k < st.trace.shape[0]:
-        st.trace[k, 0] = player
-        st.trace[k, 1] = phase
-        st.trace[k, 2] = action
-    st.g[G_NTRACE] = k + 1
-    if st.drec.shape[0] > 0:
-        _decision_row(st, player, phase, action, nlegal, sid, ps)
-
-
-@njit(cache=True)
-def _count2(st, seat, t):
-    """Majority count of type t in halves (scoring.type_counts_halves for one type)."""
-    per_combo = 4 if st.sp_owner[S_SUPER] == seat else 1
-    c = 0
-    for i in range(st.ncoll[seat]):
-        sid = st.coll[seat, i]
-        k = st.kind[sid]
-        if k == K_NUM and st.ta[sid] == t:
-            c += 2
-        elif k == K_COMBO and (st.ta[sid] == t or st.tb[sid] == t):
-            c += per_combo
-        elif k == K_SUP and st.g[G_SUPH] == seat and st.g[G_SUPT] == t:
-            c += 2
+@njit(cache=True, inline="always")
+def _count2(tab, seat, t):
+    """Seat's majority count of type t (3..11) in halves (scoring.type_counts_halves)."""
+    per_combo = 4 if tab[T_SP_OWNER, S_SUPER] == seat else 1
+    c = 2 * tab[T_NUM + seat, t] + per_combo * tab[T_CMB + seat, t]
+    if tab[T_G, G_SUPH] == seat and tab[T_G, G_SUPT] == t:
+        c += 2
     return c
 
 
-@njit(cache=True)
-def _decision_row(st, player, phase, action, nlegal, sid, ps):
-    """Append one row of DECISION_COLUMNS to st.drec (rows beyond its size are counted only)."""
-    r = st.dcount[0]
-    st.dcount[0] = r + 1
-    if r >= st.drec.shape[0]:
-        return
-    row = st.drec[r]
-    row[:] = -1
-    row[0] = st.g[G_GAME]
-    row[1] = st.g[G_ROUND]
-    row[2] = st.g[G_SLICER]
-    row[3] = player
-    row[4] = phase
-    row[5] = action
-    row[6] = nlegal
-    row[16] = ps
-    left = 0
-    for i in range(st.g[G_NPOR]):
-        if st.por_taken[i] < 0:
-            left += 1
-    row[17] = left
-    if sid >= 0:
-        row[7] = sid
-        row[8] = st.kind[sid]
-        t = st.ta[sid]
-        if st.kind[sid] == K_NUM or st.kind[sid] == K_COMBO:
-            row[9] = t
-        if st.kind[sid] == K_COMBO:
-            row[10] = st.tb[sid]
-        row[11] = st.pep[sid]
-        row[12] = st.anch[sid]
-        if row[9] > 0:
-            row[13] = _count2(st, player, t)
-            best = 0
-            for q in range(st.g[G_N]):
-                if q != player:
-                    c = _count2(st, q, t)
-                    if c > best:
-                        best = c
-            row[14] = best
-            u = 0
-            for x in range(st.kind.shape[0]):
-                if st.kind[x] != K_NUM or st.ta[x] != t:
-                    continue
-                w = st.where[x]
-                if w == W_BOX or w == W_COLL:
-                    continue
-                if w == W_EAT and not (st.hidden[x] == 1 and _eater(st, x) != player):
-                    continue
-                u += 1
-            row[15] = u
-
-
-@njit(cache=True)
-def _add_coll(st, seat, sid):
-    st.coll[seat, st.ncoll[seat]] = sid
-    st.ncoll[seat] += 1
-    st.where[sid] = W_COLL
-
-
-@njit(cache=True)
-def _add_eat(st, seat, sid):
-    st.eat[seat, st.neat[seat]] = sid
-    st.neat[seat] += 1
-    st.where[sid] = W_EAT
-
-
-@njit(cache=True)
-def _remove_coll(st, seat, sid):
-    n = st.ncoll[seat]
-    j = 0
-    for i in range(n):
-        if st.coll[seat, i] != sid:
-            st.coll[seat, j] = st.coll[seat, i]
-            j += 1
-    st.ncoll[seat] = j
+@njit(cache=True, inline="always")
+def _unclaimed(tab, seat, t):
+    """Numbered slices of type t that seat does not see claimed (view.unclaimed): in play and
+    neither collected nor eaten, or eaten face down by another seat."""
+    u = tab[T_UNC, t]
+    for q in range(tab[T_G, G_N]):
+        if q != seat:
+            u += tab[T_HID + q, t]
+    return u
 
 
 @njit(cache=True, inline="always")
-def _edible(st, seat, sid, portion_special):
-    k = st.kind[sid]
+def _tally(tab, seat, sid, d):
+    """Add d to seat's collection tallies for slice sid."""
+    k = tab[T_KIND, sid]
+    if k == K_NUM:
+        tab[T_NUM + seat, tab[T_TA, sid]] += d
+    elif k == K_COMBO:
+        tab[T_CMB + seat, tab[T_TA, sid]] += d
+        tab[T_CMB + seat, tab[T_TB, sid]] += d
+    elif k == K_ANCH:
+        tab[T_NANCH, seat] += d
+
+
+@njit(cache=True, inline="always")
+def _collect(tab, seat, sid):
+    """Seat collects slice sid from the table."""
+    tab[T_COLL + seat, tab[T_NCOLL, seat]] = sid
+    tab[T_NCOLL, seat] += 1
+    _tally(tab, seat, sid, 1)
+    if tab[T_KIND, sid] == K_NUM:
+        tab[T_UNC, tab[T_TA, sid]] -= 1
+
+
+@njit(cache=True, inline="always")
+def _eat(tab, seat, sid):
+    """Seat eats slice sid from the table; from the mystery pool it goes face down."""
+    tab[T_EAT + seat, tab[T_NEAT, seat]] = sid
+    tab[T_NEAT, seat] += 1
+    if tab[T_KIND, sid] == K_NUM:
+        t = tab[T_TA, sid]
+        tab[T_UNC, t] -= 1
+        if tab[T_INMYST, sid] == 1:
+            tab[T_HID + seat, t] += 1
+
+
+@njit(cache=True)
+def _move_to_eaten(tab, seat, sid):
+    """Seat eats slice sid from its collection (the others keep their order)."""
+    j = 0
+    for i in range(tab[T_NCOLL, seat]):
+        x = tab[T_COLL + seat, i]
+        if x != sid:
+            tab[T_COLL + seat, j] = x
+            j += 1
+    tab[T_NCOLL, seat] = j
+    _tally(tab, seat, sid, -1)
+    tab[T_EAT + seat, tab[T_NEAT, seat]] = sid
+    tab[T_NEAT, seat] += 1
+
+
+@njit(cache=True, inline="always")
+def _edible(tab, seat, sid, portion_special):
+    k = tab[T_KIND, sid]
     if k == K_ANCH:
         return False
-    if k == K_COMBO and _owns(st, seat, S_CRAV):
+    if k == K_COMBO and _owns(tab, seat, S_CRAV):
         return True
-    if k == K_NUM and st.ta[sid] == 3:
-        if portion_special == S_YLV or (st.rules[R_VEG_LATER] == 1 and _owns(st, seat, S_YLV)):
+    if k == K_NUM and tab[T_TA, sid] == 3:
+        if portion_special == S_YLV or (tab[T_RULES, R_VEG_LATER] == 1 and _owns(tab, seat, S_YLV)):
             return True
-    return st.pep[sid] >= 1
+    return tab[T_PEP, sid] >= 1
+
+
+@njit(cache=True, inline="always")
+def _may_give(tab, idx):
+    return tab[T_POR_LEN, idx] > 1 or (
+        tab[T_POR_SP, idx] == 1 and tab[T_RULES, R_SNEAK_SPONLY] == 1
+    )
+
+
+@njit(cache=True)
+def _sneak_moves(tab):
+    """Fill T_MV_SRC/DST/END with engine.sneak_moves (src, dst, from_end); return the count."""
+    nl = 0
+    for i in range(tab[T_G, G_NPOR]):
+        if tab[T_POR_TAKEN, i] < 0 and tab[T_POR_LEN, i] > 0:
+            tab[T_LIVE, nl] = i
+            nl += 1
+    if tab[T_G, G_CIRC] == 1:
+        npairs = nl if nl >= 2 else 0
+    else:
+        npairs = nl - 1 if nl >= 1 else 0
+    nm = 0
+    for j in range(npairs):
+        x = tab[T_LIVE, j]
+        y = tab[T_LIVE, (j + 1) % nl]
+        if _may_give(tab, x):
+            tab[T_MV_SRC, nm] = x
+            tab[T_MV_DST, nm] = y
+            tab[T_MV_END, nm] = 1
+            nm += 1
+        if _may_give(tab, y):
+            tab[T_MV_SRC, nm] = y
+            tab[T_MV_DST, nm] = x
+            tab[T_MV_END, nm] = 0
+            nm += 1
+    return nm
+
+
+@njit(cache=True)
+def _seconds_candidates(tab, seat, t, row):
+    """Write engine._seconds_candidates(seat, t) into tab[row]; return their count."""
+    n = 0
+    for i in range(tab[T_NCOLL, seat]):
+        sid = tab[T_COLL + seat, i]
+        k = tab[T_KIND, sid]
+        if (k == K_NUM and tab[T_TA, sid] == t and tab[T_PEP, sid] >= 1) or (
+            k == K_SUP
+            and tab[T_RULES, R_SEC_SUP] == 1
+            and tab[T_G, G_SUPH] == seat
+            and tab[T_G, G_SUPT] == t
+        ):
+            tab[row, n] = sid
+            n += 1
+    return n
 
 
 # ----------------------------------------------------------------------------- scoring
 @njit(cache=True)
-def _type_counts_halves(st, p, mseat, mask, counts):
-    """Majority counts in halves; slices of seat mseat flagged in mask count as eaten."""
-    for t in range(12):
-        counts[t] = 0
-    per_combo = 4 if _owns(st, p, S_SUPER) else 1
-    for i in range(st.ncoll[p]):
-        sid = st.coll[p, i]
-        if p == mseat and mask[sid]:
-            continue
-        k = st.kind[sid]
-        if k == K_NUM:
-            counts[st.ta[sid]] += 2
-        elif k == K_COMBO:
-            counts[st.ta[sid]] += per_combo
-            counts[st.tb[sid]] += per_combo
-        elif k == K_SUP and st.g[G_SUPH] == p and st.g[G_SUPT] > 0:
-            counts[st.g[G_SUPT]] += 2
+def _score(tab, mseat, only):
+    """Score every seat (only seat ``only`` if >= 0) into tab[T_OUT + p, SCORE_COLUMNS].
 
-
-@njit(cache=True)
-def _score(st, mseat, mask, out):
-    """Score every seat into out[p, SCORE_COLUMNS]; seat mseat's masked slices count eaten."""
-    n = st.g[G_N]
-    counts = np.zeros((n, 12), dtype=np.int64)
+    If mseat >= 0, its collected slices flagged in tab[T_MASK] count as eaten (greedy's
+    Seconds trials).
+    """
+    n = tab[T_G, G_N]
     for p in range(n):
-        _type_counts_halves(st, p, mseat, mask, counts[p])
-    winner = np.full(12, -1, dtype=np.int64)
+        for t in range(3, 12):
+            tab[T_SCNT + p, t] = _count2(tab, p, t)
+    moved = 0
+    if mseat >= 0:
+        per_combo = 4 if _owns(tab, mseat, S_SUPER) else 1
+        for i in range(tab[T_NCOLL, mseat]):
+            sid = tab[T_COLL + mseat, i]
+            if tab[T_MASK, sid] == 0:
+                continue
+            moved += 1
+            k = tab[T_KIND, sid]
+            if k == K_NUM:
+                tab[T_SCNT + mseat, tab[T_TA, sid]] -= 2
+            elif k == K_COMBO:
+                tab[T_SCNT + mseat, tab[T_TA, sid]] -= per_combo
+                tab[T_SCNT + mseat, tab[T_TB, sid]] -= per_combo
+            elif k == K_SUP and tab[T_G, G_SUPH] == mseat and tab[T_G, G_SUPT] > 0:
+                tab[T_SCNT + mseat, tab[T_G, G_SUPT]] -= 2
     for t in range(3, 12):
+        tab[T_WIN, t] = -1
         best = 0
         for p in range(n):
-            if counts[p, t] > best:
-                best = counts[p, t]
+            if tab[T_SCNT + p, t] > best:
+                best = tab[T_SCNT + p, t]
         if best <= 0:
             continue
         nlead = 0
         lead = -1
         for p in range(n):
-            if counts[p, t] == best:
+            if tab[T_SCNT + p, t] == best:
                 nlead += 1
                 lead = p
         if nlead == 1:
-            winner[t] = lead
+            tab[T_WIN, t] = lead
         else:
             for p in range(n):
-                if counts[p, t] == best and _owns(st, p, S_TIE):
-                    winner[t] = p
+                if tab[T_SCNT + p, t] == best and _owns(tab, p, S_TIE):
+                    tab[T_WIN, t] = p
                     break
-    eaten_n = np.zeros(n, dtype=np.int64)
-    coll_n = np.zeros(n, dtype=np.int64)
     for p in range(n):
-        moved = 0
-        if p == mseat:
-            for i in range(st.ncoll[p]):
-                if mask[st.coll[p, i]]:
-                    moved += 1
-        eaten_n[p] = st.neat[p] + moved
-        coll_n[p] = st.ncoll[p] - moved
-    for p in range(n):
+        if only >= 0 and p != only:
+            continue
         maj = 0
         for t in range(3, 12):
-            if winner[t] == p:
+            if tab[T_WIN, t] == p:
                 maj += t
         pepper = 0
         eaten_combo = 0
         eaten_veg = 0
         anch = 0
         anch_slice = 0
-        for i in range(st.neat[p]):
-            sid = st.eat[p, i]
-            pepper += st.pep[sid]
-            if st.kind[sid] == K_COMBO:
+        for i in range(tab[T_NEAT, p]):
+            sid = tab[T_EAT + p, i]
+            pepper += tab[T_PEP, sid]
+            if tab[T_KIND, sid] == K_COMBO:
                 eaten_combo += 1
-            elif st.kind[sid] == K_NUM and st.ta[sid] == 3:
+            elif tab[T_KIND, sid] == K_NUM and tab[T_TA, sid] == 3:
                 eaten_veg += 1
-        for i in range(st.ncoll[p]):
-            sid = st.coll[p, i]
-            if p == mseat and mask[sid]:
-                pepper += st.pep[sid]
-                if st.kind[sid] == K_COMBO:
+        for i in range(tab[T_NCOLL, p]):
+            sid = tab[T_COLL + p, i]
+            if p == mseat and tab[T_MASK, sid] == 1:
+                pepper += tab[T_PEP, sid]
+                if tab[T_KIND, sid] == K_COMBO:
                     eaten_combo += 1
-                elif st.kind[sid] == K_NUM and st.ta[sid] == 3:
+                elif tab[T_KIND, sid] == K_NUM and tab[T_TA, sid] == 3:
                     eaten_veg += 1
             else:
-                anch += st.anch[sid]
-                if st.kind[sid] == K_ANCH:
+                anch += tab[T_ANCH, sid]
+                if tab[T_KIND, sid] == K_ANCH:
                     anch_slice = 1
         spec = 0
-        if _owns(st, p, S_BUFFET):
+        if _owns(tab, p, S_BUFFET):
             held = 0
             for t in range(3, 12):
-                if counts[p, t] > 0:
+                if tab[T_SCNT + p, t] > 0:
                     held += 1
             spec += held + anch_slice
-        if _owns(st, p, S_CRAV):
+        if _owns(tab, p, S_CRAV):
             spec += 3 * eaten_combo
-        if _owns(st, p, S_DAYOLD):
+        if _owns(tab, p, S_DAYOLD):
             spec -= 2
-        if _owns(st, p, S_STUFFED):
+        if _owns(tab, p, S_STUFFED):
             spec += 5
-        if _owns(st, p, S_YLV):
+        if _owns(tab, p, S_YLV):
             spec += 3 * eaten_veg
+        m = moved if p == mseat else 0
+        eaten_n = tab[T_NEAT, p] + m
         diet = 0
-        q = st.sp_owner[S_DIET]
+        q = tab[T_SP_OWNER, S_DIET]
         if q >= 0 and q != p:
-            diet = -(eaten_n[p] // 2)
-        anchovies = anch if _owns(st, p, S_YLA) else -anch
-        out[p, 0] = maj
-        out[p, 1] = spec
-        out[p, 2] = diet
-        out[p, 3] = pepper
-        out[p, 4] = anchovies
-        out[p, 5] = maj + spec + diet + pepper + anchovies
-        out[p, 6] = eaten_n[p]
-        out[p, 7] = coll_n[p]
-        if out.shape[1] > 8:
-            owned = 0
-            used = 0
-            for x in range(14):
-                if st.sp_owner[x] == p:
-                    owned |= 1 << x
-                    if st.sp_used[x] == 1:
-                        used |= 1 << x
-            out[p, 8] = owned
-            out[p, 9] = used
-
-
-# ----------------------------------------------------------------------------- greedy valuer
-@njit(cache=True, inline="always")
-def _type_count(st, seat, t):
-    per_combo = 2.0 if _owns(st, seat, S_SUPER) else 0.5
-    c = 0.0
-    for i in range(st.ncoll[seat]):
-        sid = st.coll[seat, i]
-        k = st.kind[sid]
-        if k == K_NUM and st.ta[sid] == t:
-            c += 1.0
-        elif k == K_COMBO and (st.ta[sid] == t or st.tb[sid] == t):
-            c += per_combo
-    if st.g[G_SUPH] == seat and st.g[G_SUPT] == t:
-        c += 1.0
-    return c
+            diet = -(eaten_n // 2)
+        anchovies = anch if _owns(tab, p, S_YLA) else -anch
+        out = T_OUT + p
+        tab[out, 0] = maj
+        tab[out, 1] = spec
+        tab[out, 2] = diet
+        tab[out, 3] = pepper
+        tab[out, 4] = anchovies
+        tab[out, 5] = maj + spec + diet + pepper + anchovies
+        tab[out, 6] = eaten_n
+        tab[out, 7] = tab[T_NCOLL, p] - m
+        owned = 0
+        used = 0
+        for x in range(N_SPECIALS):
+            if tab[T_SP_OWNER, x] == p:
+                owned |= 1 << x
+                if tab[T_SP_USED, x] == 1:
+                    used |= 1 << x
+        tab[out, 8] = owned
+        tab[out, 9] = used
 
 
 @njit(cache=True)
-def _valuer(st, seat, mine, rival, unclaimed):
-    """Fill greedy's per-type tables; return 1 if the seat holds the Anchovy slice."""
-    n = st.g[G_N]
+def _own_total(tab, seat):
+    """Seat's final total if it ate its collected slices flagged in tab[T_MASK] now."""
+    _score(tab, seat, seat)
+    return tab[T_OUT + seat, 5]
+
+
+# ----------------------------------------------------------------------------- greedy
+# The valuations below repeat strategies._Valuer's float operations in the same order, so
+# greedy's comparisons (and ties) come out exactly as in the reference.
+@njit(cache=True, inline="always")
+def _value_type(tab, ftab, seat, t):
+    """Fill greedy's tables for type t: F_MINE, F_RIVAL and T_UNCL (view.unclaimed).
+
+    Counts in halves are exact, so half of one equals the reference's float sum of its
+    1.0 / 0.5 / 2.0 steps.
+    """
+    ftab[F_MINE, t] = 0.5 * _count2(tab, seat, t)
+    r = 0.0
+    for q in range(tab[T_G, G_N]):
+        if q != seat:
+            c = 0.5 * _count2(tab, q, t)
+            if c > r:
+                r = c
+    ftab[F_RIVAL, t] = r
+    tab[T_UNCL, t] = _unclaimed(tab, seat, t)
+
+
+@njit(cache=True, inline="always")
+def _valuer(tab, ftab, seat):
+    """Greedy's tables for every type (strategies._Valuer)."""
     for t in range(3, 12):
-        mine[t] = _type_count(st, seat, t)
-        r = 0.0
-        for q in range(n):
-            if q != seat:
-                c = _type_count(st, q, t)
-                if c > r:
-                    r = c
-        rival[t] = r
-        unclaimed[t] = 0
-    for sid in range(st.kind.shape[0]):
-        if st.kind[sid] != K_NUM:
-            continue
-        w = st.where[sid]
-        if w == W_BOX or w == W_COLL:
-            continue
-        if w == W_EAT and not (st.hidden[sid] == 1 and _eater(st, sid) != seat):
-            continue
-        unclaimed[st.ta[sid]] += 1
-    has_anch = 0
-    for i in range(st.ncoll[seat]):
-        if st.kind[st.coll[seat, i]] == K_ANCH:
-            has_anch = 1
-    return has_anch
-
-
-@njit(cache=True)
-def _eater(st, sid):
-    for p in range(st.g[G_N]):
-        for i in range(st.neat[p]):
-            if st.eat[p, i] == sid:
-                return p
-    return -1
+        _value_type(tab, ftab, seat, t)
 
 
 @njit(cache=True, inline="always")
-def _type_value(st, seat, mine, rival, unclaimed, t, w, minus):
-    a = mine[t] - minus
-    b = rival[t]
-    u = unclaimed[t]
+def _type_value(tab, ftab, seat, t, w, minus):
+    """_Valuer.type_value: one more ``w`` of type t (0 if the majority is lost or safe)."""
+    a = ftab[F_MINE, t] - minus
+    b = ftab[F_RIVAL, t]
+    u = tab[T_UNCL, t]
     reach = a + w + u
-    if reach < b or (reach == b and not _owns(st, seat, S_TIE)):
+    if reach < b or (reach == b and not _owns(tab, seat, S_TIE)):
         return 0.0
     if a - b > u:
         return 0.0
@@ -529,505 +594,559 @@ def _type_value(st, seat, mine, rival, unclaimed, t, w, minus):
 
 
 @njit(cache=True)
-def _collect_value(st, seat, mine, rival, unclaimed, has_anch, sid, already):
-    a_ = float(st.anch[sid])
-    anch = a_ if _owns(st, seat, S_YLA) else -a_
-    buffet = _owns(st, seat, S_BUFFET)
-    k = st.kind[sid]
+def _collect_value(tab, ftab, seat, has_anch, sid, already):
+    """_Valuer.collect_value of slice sid (``already``: it is counted among the seat's)."""
+    a_ = float(tab[T_ANCH, sid])
+    anch = a_ if _owns(tab, seat, S_YLA) else -a_
+    buffet = _owns(tab, seat, S_BUFFET)
+    k = tab[T_KIND, sid]
     if k == K_NUM:
-        t = st.ta[sid]
-        v = _type_value(st, seat, mine, rival, unclaimed, t, 1.0, 1.0 if already else 0.0)
-        if buffet and not mine[t] > 0:
+        t = tab[T_TA, sid]
+        v = _type_value(tab, ftab, seat, t, 1.0, 1.0 if already else 0.0)
+        if buffet and not ftab[F_MINE, t] > 0:
             v += 1.0
         return v + anch
     if k == K_COMBO:
-        w = 2.0 if _owns(st, seat, S_SUPER) else 0.5
+        w = 2.0 if _owns(tab, seat, S_SUPER) else 0.5
         v = 0.0
-        t = st.ta[sid]
-        v += _type_value(st, seat, mine, rival, unclaimed, t, w, w if already else 0.0)
-        if buffet and not mine[t] > 0:
+        t = tab[T_TA, sid]
+        v += _type_value(tab, ftab, seat, t, w, w if already else 0.0)
+        if buffet and not ftab[F_MINE, t] > 0:
             v += 1.0
-        t = st.tb[sid]
-        v += _type_value(st, seat, mine, rival, unclaimed, t, w, w if already else 0.0)
-        if buffet and not mine[t] > 0:
+        t = tab[T_TB, sid]
+        v += _type_value(tab, ftab, seat, t, w, w if already else 0.0)
+        if buffet and not ftab[F_MINE, t] > 0:
             v += 1.0
         return v + anch
     if k == K_ANCH:
         return anch + (1.0 if buffet and has_anch == 0 else 0.0)
     best = 1.0
     for t in range(3, 12):
-        if mine[t] > 0:
-            v = _type_value(st, seat, mine, rival, unclaimed, t, 1.0, 0.0)
+        if ftab[F_MINE, t] > 0:
+            v = _type_value(tab, ftab, seat, t, 1.0, 0.0)
             if v > best:
                 best = v
     return best + anch
 
 
 @njit(cache=True, inline="always")
-def _eat_value(st, seat, sid, ps):
-    v = float(st.pep[sid])
-    k = st.kind[sid]
-    if k == K_COMBO and (_owns(st, seat, S_CRAV) or ps == S_CRAV):
+def _eat_value(tab, seat, sid, ps):
+    """_Valuer.eat_value of slice sid arriving with special ps."""
+    v = float(tab[T_PEP, sid])
+    k = tab[T_KIND, sid]
+    if k == K_COMBO and (_owns(tab, seat, S_CRAV) or ps == S_CRAV):
         v += 3.0
-    if k == K_NUM and st.ta[sid] == 3 and (_owns(st, seat, S_YLV) or ps == S_YLV):
+    if k == K_NUM and tab[T_TA, sid] == 3 and (_owns(tab, seat, S_YLV) or ps == S_YLV):
         v += 3.0
     return v
 
 
 @njit(cache=True, inline="always")
-def _g_edible(st, seat, sid, ps):
-    k = st.kind[sid]
+def _g_edible(tab, seat, sid, ps):
+    """Greedy's own edibility test (_Valuer.edible: no later-Veggies ruling)."""
+    k = tab[T_KIND, sid]
     if k == K_ANCH:
         return False
-    if k == K_COMBO and (_owns(st, seat, S_CRAV) or ps == S_CRAV):
+    if k == K_COMBO and (_owns(tab, seat, S_CRAV) or ps == S_CRAV):
         return True
-    if k == K_NUM and st.ta[sid] == 3 and ps == S_YLV:
+    if k == K_NUM and tab[T_TA, sid] == 3 and ps == S_YLV:
         return True
-    return st.pep[sid] >= 1
+    return tab[T_PEP, sid] >= 1
 
 
 @njit(cache=True)
-def _slice_value(st, seat, mine, rival, unclaimed, has_anch, sid, ps):
-    c = _collect_value(st, seat, mine, rival, unclaimed, has_anch, sid, False)
-    if _g_edible(st, seat, sid, ps):
-        e = _eat_value(st, seat, sid, ps)
+def _slice_value(tab, ftab, seat, has_anch, sid, ps):
+    """_Valuer.slice_value: collecting it, or eating it if that is worth more and allowed."""
+    c = _collect_value(tab, ftab, seat, has_anch, sid, False)
+    if _g_edible(tab, seat, sid, ps):
+        e = _eat_value(tab, seat, sid, ps)
         return e if e > c else c
     return c
 
 
 @njit(cache=True)
-def _portion_value(st, seat, mine, rival, unclaimed, has_anch, slices, length, has_sp):
-    ps = st.g[G_SPECIAL] if has_sp else NO_SPECIAL
+def _portion_value(tab, ftab, seat, has_anch, row, length, has_sp):
+    """Value of the slices tab[row, :length] (with the round's special if has_sp)."""
+    ps = tab[T_G, G_SPECIAL] if has_sp else NO_SPECIAL
     v = 0.0
     for i in range(length):
-        v += _slice_value(st, seat, mine, rival, unclaimed, has_anch, slices[i], ps)
+        v += _slice_value(tab, ftab, seat, has_anch, tab[row, i], ps)
     if has_sp:
-        v += st.spv[ps] if ps >= 0 else 0.0
+        v += ftab[F_SPV, ps] if ps >= 0 else 0.0
     return v
 
 
-@njit(cache=True)
-def _arc_sums(prefix, m, starts, k, circ, sums):
-    total = prefix[m]
-    acc = 0.0
-    for i in range(k - 1):
-        sums[i] = prefix[starts[i + 1]] - prefix[starts[i]]
-    if circ:
-        sums[k - 1] = prefix[m] - prefix[starts[k - 1]] + prefix[starts[0]]
-    else:
-        # sum() of the others, left to right, as strategies._arc_sums does
-        for i in range(k - 1):
-            acc += sums[i]
-        sums[k - 1] = total - acc
+@njit(cache=True, inline="always")
+def _judge_cut(ftab, k, n, attached, sv, best, best_rank, rank):
+    """Weigh one cut's arc sums ftab[F_SUMS, :k] as best_maximin_cut does.
+
+    Returns the updated (best, best_rank); the cut's ranks start at ``rank``.
+    """
+    if not attached:
+        worst = ftab[F_SUMS, 0]
+        for i in range(1, k):
+            if ftab[F_SUMS, i] < worst:
+                worst = ftab[F_SUMS, i]
+        if sv < worst:
+            worst = sv
+        if worst > best:
+            return worst, rank
+        return best, best_rank
+    # The least arc other than j is the least arc, or the second least when j is the least.
+    lo1 = np.inf
+    lo2 = np.inf
+    i1 = -1
+    for i in range(k):
+        s = ftab[F_SUMS, i]
+        if s < lo1:
+            lo2 = lo1
+            lo1 = s
+            i1 = i
+        elif s < lo2:
+            lo2 = s
+    if lo2 <= best:
+        return best, best_rank  # whichever arc takes the special, one worth <= best is left
+    for j in range(n):
+        others = lo2 if j == i1 else lo1
+        mine = ftab[F_SUMS, j] + sv
+        worst = others if others < mine else mine
+        if worst > best:
+            best = worst
+            best_rank = rank + j
+    return best, best_rank
+
+
+@njit(cache=True, inline="always")
+def _hopeless(ftab, fixed, attached, sv, best):
+    """Whether no cut whose first arcs sum to ftab[F_SUMS, :fixed] can beat best.
+
+    Special apart: its least portion is at most any arc and the special. Attached: some
+    arc other than the special's is left, so two arcs <= best, or one that is <= best even
+    with the special, leave a portion worth <= best whatever arc takes the special.
+    """
+    if not attached:
+        if sv <= best:
+            return True
+        for i in range(fixed):
+            if ftab[F_SUMS, i] <= best:
+                return True
+        return False
+    low = 0
+    for i in range(fixed):
+        s = ftab[F_SUMS, i]
+        if s <= best:
+            if s + sv <= best:
+                return True
+            low += 1
+    return low >= 2
 
 
 @njit(cache=True)
-def _best_maximin_cut(values, m, n, circ, special_value):
-    prefix = np.zeros(m + 1)
+def _best_maximin_cut(tab, ftab, m, n, circ, sv):
+    """strategies.best_maximin_cut of the slice values ftab[F_VAL, :m].
+
+    Walks the cuts in rank order, with the reference's float operations on the same
+    prefix sums, so the same first best cut wins. A cut is a lexicographic combination of
+    positions (tab[T_COMB]) fixed left to right, each fixing one more arc; once the fixed
+    arcs show that no completion can beat the best so far (``_hopeless``), every cut
+    sharing them is skipped and only counted into the rank.
+    """
+    ftab[F_PREFIX, 0] = 0.0
     for i in range(m):
-        prefix[i + 1] = prefix[i] + values[i]
+        ftab[F_PREFIX, i + 1] = ftab[F_PREFIX, i] + ftab[F_VAL, i]
+    total = ftab[F_PREFIX, m]
     best = -np.inf
     best_rank = 0
     rank = 0
-    starts = np.zeros(n, dtype=np.int64)
-    sums = np.zeros(n)
-    c = np.zeros(n, dtype=np.int64)
-    for phase in range(2):
-        k = n - 1 if phase == 0 else n
+    for attached in (False, True):
+        k = n if attached else n - 1
         if k < 1:
             continue
-        # Enumerate combinations in lexicographic (rank) order.
-        if circ and k == 1:
-            kk = 0
-            mm = 0
-        elif circ:
-            kk = k
+        per_cut = n if attached else 1  # ranks per cut: one per arc the special may join
+        # A circle cut is k of m boundary positions; a line's first arc starts at 0 and
+        # the other starts are 1 + (k - 1 of m - 1 positions).
+        if circ:
+            kk = k if k > 1 else 0
             mm = m
         else:
             kk = k - 1
             mm = m - 1
-        for i in range(kk):
-            c[i] = i
-        more = True
-        while more:
-            if circ and k == 1:
-                starts[0] = 0
-            elif circ:
-                for i in range(k):
-                    starts[i] = c[i]
+        if kk == 0:  # one arc: the whole pizza
+            if circ:
+                ftab[F_SUMS, 0] = total - ftab[F_PREFIX, 0] + ftab[F_PREFIX, 0]
             else:
-                starts[0] = 0
-                for i in range(k - 1):
-                    starts[i + 1] = c[i] + 1
-            _arc_sums(prefix, m, starts, k, circ, sums)
-            if phase == 0:
-                worst = sums[0]
-                for i in range(1, k):
-                    if sums[i] < worst:
-                        worst = sums[i]
-                if special_value < worst:
-                    worst = special_value
-                if worst > best:
-                    best = worst
-                    best_rank = rank
-                rank += 1
+                ftab[F_SUMS, 0] = total - 0.0
+            best, best_rank = _judge_cut(ftab, k, n, attached, sv, best, best_rank, rank)
+            rank += per_cut
+            continue
+        i = 0
+        tab[T_COMB, 0] = 0
+        while i >= 0:
+            c = tab[T_COMB, i]
+            if c > mm - kk + i:  # no room left for the later positions: back up
+                i -= 1
+                if i >= 0:
+                    tab[T_COMB, i] += 1
+                continue
+            # The arc this position closes (a circle's last arc wraps to its first start).
+            if circ:
+                if i > 0:
+                    ftab[F_SUMS, i - 1] = ftab[F_PREFIX, c] - ftab[F_PREFIX, tab[T_COMB, i - 1]]
+                fixed = i
             else:
-                for j in range(n):
-                    others = np.inf
-                    for i in range(n):
-                        if i != j and sums[i] < others:
-                            others = sums[i]
-                    mine = sums[j] + special_value
-                    worst = others if others < mine else mine
-                    if worst > best:
-                        best = worst
-                        best_rank = rank
-                    rank += 1
-            if kk == 0:
-                more = False
+                lo = tab[T_COMB, i - 1] + 1 if i > 0 else 0
+                ftab[F_SUMS, i] = ftab[F_PREFIX, c + 1] - ftab[F_PREFIX, lo]
+                fixed = i + 1
+            if i == kk - 1:
+                if circ:
+                    ftab[F_SUMS, k - 1] = total - ftab[F_PREFIX, c] + ftab[F_PREFIX, tab[T_COMB, 0]]
+                else:
+                    acc = 0.0  # sum() of the others, left to right, as strategies._arc_sums
+                    for j in range(k - 1):
+                        acc += ftab[F_SUMS, j]
+                    ftab[F_SUMS, k - 1] = total - acc
+                best, best_rank = _judge_cut(ftab, k, n, attached, sv, best, best_rank, rank)
+                rank += per_cut
+                tab[T_COMB, i] += 1
+            elif _hopeless(ftab, fixed, attached, sv, best):
+                rank += _comb(mm - 1 - c, kk - 1 - i) * per_cut
+                tab[T_COMB, i] += 1
             else:
-                more = _next_comb(c, kk, mm)
+                i += 1
+                tab[T_COMB, i] = c + 1
     return best_rank
 
 
 @njit(cache=True)
-def _sneak_moves(st, moves):
-    """Fill moves[j] = (src, dst, from_end) as engine.sneak_moves; return the count."""
-    live = np.zeros(8, dtype=np.int64)
-    nl = 0
-    for i in range(st.g[G_NPOR]):
-        if st.por_taken[i] < 0 and st.por_len[i] > 0:
-            live[nl] = i
-            nl += 1
-    nm = 0
-    npairs = 0
-    if st.g[G_CIRC] == 1:
-        npairs = nl if nl >= 2 else 0
-    else:
-        npairs = nl - 1 if nl >= 1 else 0
-    for j in range(npairs):
-        x = live[j]
-        y = live[(j + 1) % nl]
-        if _may_give(st, x):
-            moves[nm, 0] = x
-            moves[nm, 1] = y
-            moves[nm, 2] = 1
-            nm += 1
-        if _may_give(st, y):
-            moves[nm, 0] = y
-            moves[nm, 1] = x
-            moves[nm, 2] = 0
-            nm += 1
-    return nm
-
-
-@njit(cache=True, inline="always")
-def _may_give(st, idx):
-    return st.por_len[idx] > 1 or (st.por_sp[idx] == 1 and st.rules[R_SNEAK_SPONLY] == 1)
-
-
-@njit(cache=True)
-def _seconds_candidates(st, seat, t, out):
-    n = 0
-    for i in range(st.ncoll[seat]):
-        sid = st.coll[seat, i]
-        k = st.kind[sid]
-        if (k == K_NUM and st.ta[sid] == t and st.pep[sid] >= 1) or (
-            k == K_SUP and st.rules[R_SEC_SUP] == 1 and st.g[G_SUPH] == seat and st.g[G_SUPT] == t
-        ):
-            out[n] = sid
-            n += 1
-    return n
+def _greedy_seconds(tab, seat, phase, nlegal, lrow, sid):
+    """Greedy's Seconds decisions: exact end-of-game scoring of what eating would give."""
+    tab[T_MASK, : tab.shape[1]] = 0
+    base = _own_total(tab, seat)
+    if phase == P_SEC_EAT:
+        tab[T_MASK, sid] = 1
+        trial = _own_total(tab, seat)
+        tab[T_MASK, sid] = 0
+        return 1 if trial > base else 0
+    best_t = 0
+    best_gain = 0
+    for j in range(nlegal):
+        t = tab[lrow, j]
+        if t == 0:
+            continue
+        tab[T_MASK, : tab.shape[1]] = 0
+        current = base
+        nc = _seconds_candidates(tab, seat, t, T_GCAND)
+        for i in range(nc):
+            x = tab[T_GCAND, i]
+            tab[T_MASK, x] = 1
+            trial = _own_total(tab, seat)
+            if trial > current:
+                current = trial
+            else:
+                tab[T_MASK, x] = 0
+        if current - base > best_gain:
+            best_t = t
+            best_gain = current - base
+    tab[T_MASK, : tab.shape[1]] = 0
+    return best_t
 
 
 @njit(cache=True)
-def _own_total(st, seat, mask):
-    out = np.zeros((st.g[G_N], 8), dtype=np.int64)
-    _score(st, seat, mask, out)
-    return out[seat, 5]
+def _greedy_sneak(tab, ftab, seat, has_anch):
+    """Greedy's Sneak-a-Slice: the move that most raises its best free portion."""
+    npor = tab[T_G, G_NPOR]
+    current = -np.inf
+    for i in range(npor):
+        if tab[T_POR_TAKEN, i] < 0:
+            v = _portion_value(
+                tab, ftab, seat, has_anch, T_POR + i, tab[T_POR_LEN, i], tab[T_POR_SP, i] == 1
+            )
+            ftab[F_PV, i] = v
+            if v > current:
+                current = v
+    best_a = 0
+    best_v = current
+    nm = _sneak_moves(tab)
+    for j in range(nm):
+        # A move changes only its two portions: value their moved copies, reuse the rest.
+        src = tab[T_MV_SRC, j]
+        dst = tab[T_MV_DST, j]
+        ls = tab[T_POR_LEN, src] - 1
+        ld = tab[T_POR_LEN, dst] + 1
+        if tab[T_MV_END, j] == 1:
+            for q in range(ls):
+                tab[T_TMP_SRC, q] = tab[T_POR + src, q]
+            tab[T_TMP_DST, 0] = tab[T_POR + src, ls]
+            for q in range(ld - 1):
+                tab[T_TMP_DST, q + 1] = tab[T_POR + dst, q]
+        else:
+            for q in range(ls):
+                tab[T_TMP_SRC, q] = tab[T_POR + src, q + 1]
+            for q in range(ld - 1):
+                tab[T_TMP_DST, q] = tab[T_POR + dst, q]
+            tab[T_TMP_DST, ld - 1] = tab[T_POR + src, 0]
+        v = -np.inf
+        for i in range(npor):
+            if tab[T_POR_TAKEN, i] < 0:
+                sp = tab[T_POR_SP, i] == 1
+                if i == src:
+                    pv = _portion_value(tab, ftab, seat, has_anch, int64(T_TMP_SRC), ls, sp)
+                elif i == dst:
+                    pv = _portion_value(tab, ftab, seat, has_anch, int64(T_TMP_DST), ld, sp)
+                else:
+                    pv = ftab[F_PV, i]
+                if pv > v:
+                    v = pv
+        if v > best_v:
+            best_a = 1 + j
+            best_v = v
+    return best_a
 
 
 @njit(cache=True)
-def _greedy(st, seat, phase, nlegal, legal, sid, ps):
-    """Greedy's action (strategies.GreedyStrategy, decision for decision)."""
-    mine = np.zeros(12)
-    rival = np.zeros(12)
-    unclaimed = np.zeros(12, dtype=np.int64)
-    has_anch = _valuer(st, seat, mine, rival, unclaimed)
-    n = st.g[G_N]
-    if phase == P_EAT:
-        e = _eat_value(st, seat, sid, ps)
-        return (
-            1 if e > _collect_value(st, seat, mine, rival, unclaimed, has_anch, sid, False) else 0
-        )
-    if phase == P_RECV:
-        e = _eat_value(st, seat, sid, ps)
-        return 1 if e > _collect_value(st, seat, mine, rival, unclaimed, has_anch, sid, True) else 0
+def _greedy(tab, ftab, seat, phase, nlegal, lrow, sid, ps):
+    """Greedy's action (strategies.GreedyStrategy, decision for decision).
+
+    The legal actions are tab[lrow, :nlegal], or range(nlegal) when lrow < 0.
+    """
+    if phase == P_SEC_TYPE or phase == P_SEC_EAT:
+        return _greedy_seconds(tab, seat, phase, nlegal, lrow, sid)
+    has_anch = 1 if tab[T_NANCH, seat] > 0 else 0
+    if phase == P_EAT or phase == P_RECV:
+        # Only the slice's own types enter its collection value (every type for the Supreme).
+        k = tab[T_KIND, sid]
+        if k == K_NUM or k == K_COMBO:
+            _value_type(tab, ftab, seat, tab[T_TA, sid])
+            if k == K_COMBO:
+                _value_type(tab, ftab, seat, tab[T_TB, sid])
+        elif k == K_SUP:
+            _valuer(tab, ftab, seat)
+        e = _eat_value(tab, seat, sid, ps)
+        c = _collect_value(tab, ftab, seat, has_anch, sid, phase == P_RECV)
+        return 1 if e > c else 0
+    _valuer(tab, ftab, seat)
+    n = tab[T_G, G_N]
     if phase == P_CHOOSE:
-        best_i = legal[0]
+        best_i = tab[lrow, 0]
         best_v = -np.inf
         for j in range(nlegal):
-            i = legal[j]
+            i = tab[lrow, j]
             v = _portion_value(
-                st,
-                seat,
-                mine,
-                rival,
-                unclaimed,
-                has_anch,
-                st.por[i],
-                st.por_len[i],
-                st.por_sp[i] == 1,
+                tab, ftab, seat, has_anch, T_POR + i, tab[T_POR_LEN, i], tab[T_POR_SP, i] == 1
             )
             if v > best_v:
                 best_i = i
                 best_v = v
         return best_i
     if phase == P_CUT:
-        m = st.g[G_M]
-        values = np.zeros(m)
-        sp = st.g[G_SPECIAL]
+        m = tab[T_G, G_M]
+        sp = tab[T_G, G_SPECIAL]
         for i in range(m):
-            values[i] = _slice_value(st, seat, mine, rival, unclaimed, has_anch, st.pizza[i], sp)
-        spv = st.spv[sp] if sp >= 0 else 0.0
-        return _best_maximin_cut(values, m, n, st.g[G_CIRC] == 1, spv)
+            ftab[F_VAL, i] = _slice_value(tab, ftab, seat, has_anch, tab[T_PIZZA, i], sp)
+        spv = ftab[F_SPV, sp] if sp >= 0 else 0.0
+        return _best_maximin_cut(tab, ftab, m, n, tab[T_G, G_CIRC] == 1, spv)
     if phase == P_SUPREME:
-        best_t = legal[0]
+        best_t = tab[lrow, 0]
         best_v = -np.inf
         for j in range(nlegal):
-            t = legal[j]
-            v = _type_value(st, seat, mine, rival, unclaimed, t, 1.0, 0.0)
+            t = tab[lrow, j]
+            v = _type_value(tab, ftab, seat, t, 1.0, 0.0)
             if v >= best_v:
                 best_t = t
                 best_v = v
         return best_t
     if phase == P_DIBS:
-        m = st.g[G_M]
         bi = 0
         bv = -np.inf
-        for i in range(m):
-            v = _slice_value(st, seat, mine, rival, unclaimed, has_anch, st.pizza[i], NO_SPECIAL)
+        for i in range(tab[T_G, G_M]):
+            v = _slice_value(tab, ftab, seat, has_anch, tab[T_PIZZA, i], NO_SPECIAL)
             if v > bv:
                 bi = i
                 bv = v
         return 1 + bi if bv > 0 else 0
     if phase == P_CIL:
-        vals = np.zeros(8)
+        # Values of the free portions, sorted high to low (insertion sort in F_PV).
         nf = 0
-        for i in range(st.g[G_NPOR]):
-            if st.por_taken[i] < 0:
-                vals[nf] = _portion_value(
-                    st,
-                    seat,
-                    mine,
-                    rival,
-                    unclaimed,
-                    has_anch,
-                    st.por[i],
-                    st.por_len[i],
-                    st.por_sp[i] == 1,
-                )
-                nf += 1
-        srt = np.sort(vals[:nf])[::-1]
-        before = (seat - st.g[G_SLICER] - 1) % n
-        j = before if before < nf - 1 else nf - 1
-        return 1 if srt[0] > srt[j] else 0
-    if phase == P_SNEAK:
-        npor = st.g[G_NPOR]
-        current = -np.inf
-        for i in range(npor):
-            if st.por_taken[i] < 0:
+        for i in range(tab[T_G, G_NPOR]):
+            if tab[T_POR_TAKEN, i] < 0:
                 v = _portion_value(
-                    st,
-                    seat,
-                    mine,
-                    rival,
-                    unclaimed,
-                    has_anch,
-                    st.por[i],
-                    st.por_len[i],
-                    st.por_sp[i] == 1,
+                    tab, ftab, seat, has_anch, T_POR + i, tab[T_POR_LEN, i], tab[T_POR_SP, i] == 1
                 )
-                if v > current:
-                    current = v
-        best_a = 0
-        best_v = current
-        nm = _sneak_moves(st, st.moves)
-        tmp = np.zeros((npor, 16), dtype=np.int64)
-        tlen = np.zeros(npor, dtype=np.int64)
-        for j in range(nm):
-            for i in range(npor):
-                tlen[i] = st.por_len[i]
-                for q in range(st.por_len[i]):
-                    tmp[i, q] = st.por[i, q]
-            src = st.moves[j, 0]
-            dst = st.moves[j, 1]
-            if st.moves[j, 2] == 1:
-                s_ = tmp[src, tlen[src] - 1]
-                tlen[src] -= 1
-                for q in range(tlen[dst], 0, -1):
-                    tmp[dst, q] = tmp[dst, q - 1]
-                tmp[dst, 0] = s_
-                tlen[dst] += 1
-            else:
-                s_ = tmp[src, 0]
-                for q in range(tlen[src] - 1):
-                    tmp[src, q] = tmp[src, q + 1]
-                tlen[src] -= 1
-                tmp[dst, tlen[dst]] = s_
-                tlen[dst] += 1
-            v = -np.inf
-            for i in range(npor):
-                if st.por_taken[i] < 0:
-                    pv = _portion_value(
-                        st,
-                        seat,
-                        mine,
-                        rival,
-                        unclaimed,
-                        has_anch,
-                        tmp[i],
-                        tlen[i],
-                        st.por_sp[i] == 1,
-                    )
-                    if pv > v:
-                        v = pv
-            if v > best_v:
-                best_a = 1 + j
-                best_v = v
-        return best_a
-    if phase == P_SEC_TYPE:
-        mask = st.scratch
-        mask[:] = 0
-        base = _own_total(st, seat, mask)
-        best_t = 0
-        best_gain = 0
-        cand = np.zeros(HAND, dtype=np.int64)
-        for j in range(nlegal):
-            t = legal[j]
-            if t == 0:
-                continue
-            mask[:] = 0
-            current = base
-            nc = _seconds_candidates(st, seat, t, cand)
-            for i in range(nc):
-                mask[cand[i]] = 1
-                trial = _own_total(st, seat, mask)
-                if trial > current:
-                    current = trial
-                else:
-                    mask[cand[i]] = 0
-            if current - base > best_gain:
-                best_t = t
-                best_gain = current - base
-        mask[:] = 0
-        return best_t
-    if phase == P_SEC_EAT:
-        mask = st.scratch
-        mask[:] = 0
-        base = _own_total(st, seat, mask)
-        mask[sid] = 1
-        trial = _own_total(st, seat, mask)
-        mask[:] = 0
-        return 1 if trial > base else 0
-    return legal[0]
+                j = nf
+                while j > 0 and ftab[F_PV, j - 1] < v:
+                    ftab[F_PV, j] = ftab[F_PV, j - 1]
+                    j -= 1
+                ftab[F_PV, j] = v
+                nf += 1
+        before = (seat - tab[T_G, G_SLICER] - 1) % n
+        j = before if before < nf - 1 else nf - 1
+        return 1 if ftab[F_PV, 0] > ftab[F_PV, j] else 0
+    if phase == P_SNEAK:
+        return _greedy_sneak(tab, ftab, seat, has_anch)
+    return tab[lrow, 0] if lrow >= 0 else 0
 
 
 # ----------------------------------------------------------------------------- decisions
 @njit(cache=True)
-def _decide(st, rngs, player, phase, nlegal, legal, sid, ps):
-    """A real decision; a single legal action is taken silently (engine._decide)."""
-    if nlegal == 1:
-        return legal[0]
-    if st.strat[player] == STRAT_RANDOM:
-        a = legal[integers(rngs[1 + player], nlegal)]
-    else:
-        a = _greedy(st, player, phase, nlegal, legal, sid, ps)
-    _record(st, player, phase, a, nlegal, sid, ps)
-    return a
-
-
-@njit(cache=True)
-def _decide_range(st, rngs, player, phase, count, sid, ps):
-    """A decision whose legal actions are range(count)."""
-    if count == 1:
-        return 0
-    if st.strat[player] == STRAT_RANDOM:
-        a = integers(rngs[1 + player], count)
-    else:
-        a = _greedy(st, player, phase, count, st.scratch[:0], sid, ps)
-    _record(st, player, phase, a, count, sid, ps)
-    return a
-
-
-@njit(cache=True)
-def _types_of_coll(st, seat, start, flags):
-    """Flag types eligible for the Supreme among seat's collected slices from index start."""
-    for i in range(start, st.ncoll[seat]):
-        sid = st.coll[seat, i]
-        k = st.kind[sid]
-        if k == K_NUM:
-            flags[st.ta[sid]] = 1
-        elif k == K_COMBO and st.rules[R_SUP_COMBO] == 1:
-            flags[st.ta[sid]] = 1
-            flags[st.tb[sid]] = 1
-
-
-@njit(cache=True)
-def _take_slices(st, rngs, seat, slices, nslices, ps):
-    held_before = np.zeros(12, dtype=np.int64)
-    _types_of_coll(st, seat, 0, held_before)
-    start = st.ncoll[seat]
-    sup_now = False
-    two = np.arange(2)
-    for j in range(nslices):
-        sid = slices[j]
-        eat = 0
-        if _edible(st, seat, sid, ps):
-            eat = _decide(st, rngs, seat, P_EAT, 2, two, sid, ps)
-        if eat:
-            _add_eat(st, seat, sid)
-            if _in_mystery(st, sid):
-                st.hidden[sid] = 1
-        else:
-            _add_coll(st, seat, sid)
-            if st.kind[sid] == K_SUP:
-                st.g[G_SUPH] = seat
-                sup_now = True
-    if st.g[G_SUPH] != seat or st.g[G_SUPT] != 0 or st.ncoll[seat] == start:
+def _decision_row(tab, drec, dcount, player, phase, action, nlegal, sid, ps):
+    """Append one row of DECISION_COLUMNS to drec (rows beyond its size are counted only)."""
+    r = dcount[0]
+    dcount[0] = r + 1
+    if r >= drec.shape[0]:
         return
-    flags = np.zeros(12, dtype=np.int64)
-    if sup_now:
-        if st.rules[R_SUP_SAME] == 1:
-            _types_of_coll(st, seat, 0, flags)
-        else:
-            flags[:] = held_before
-    elif st.rules[R_SUP_LATE] == 1:
-        _types_of_coll(st, seat, 0, flags)
+    for c in range(drec.shape[1]):
+        drec[r, c] = -1
+    drec[r, 0] = tab[T_G, G_GAME]
+    drec[r, 1] = tab[T_G, G_ROUND]
+    drec[r, 2] = tab[T_G, G_SLICER]
+    drec[r, 3] = player
+    drec[r, 4] = phase
+    drec[r, 5] = action
+    drec[r, 6] = nlegal
+    drec[r, 16] = ps
+    left = 0
+    for i in range(tab[T_G, G_NPOR]):
+        if tab[T_POR_TAKEN, i] < 0:
+            left += 1
+    drec[r, 17] = left
+    if sid >= 0:
+        k = tab[T_KIND, sid]
+        t = tab[T_TA, sid]
+        drec[r, 7] = sid
+        drec[r, 8] = k
+        if k == K_NUM or k == K_COMBO:
+            drec[r, 9] = t
+        if k == K_COMBO:
+            drec[r, 10] = tab[T_TB, sid]
+        drec[r, 11] = tab[T_PEP, sid]
+        drec[r, 12] = tab[T_ANCH, sid]
+        if drec[r, 9] > 0:
+            drec[r, 13] = _count2(tab, player, t)
+            best = 0
+            for q in range(tab[T_G, G_N]):
+                if q != player:
+                    c = _count2(tab, q, t)
+                    if c > best:
+                        best = c
+            drec[r, 14] = best
+            drec[r, 15] = _unclaimed(tab, player, t)
+
+
+@njit(cache=True, inline="always")
+def _decide(tab, ftab, io, player, phase, nlegal, lrow, sid, ps):
+    """A decision among tab[lrow, :nlegal] (range(nlegal) when lrow < 0); a single legal
+    action is taken silently (engine._decide). io = (rngs, trace, drec, dcount)."""
+    if nlegal == 1:
+        return tab[lrow, 0] if lrow >= 0 else 0
+    if tab[T_STRAT, player] == STRAT_RANDOM:
+        i = integers(io[0][1 + player], nlegal)
+        a = tab[lrow, i] if lrow >= 0 else i
     else:
-        _types_of_coll(st, seat, start, flags)
-    legal = np.zeros(9, dtype=np.int64)
-    nl = 0
-    for t in range(3, 12):
-        if flags[t]:
-            legal[nl] = t
-            nl += 1
-    if nl > 0:
-        st.g[G_SUPT] = _decide(st, rngs, seat, P_SUPREME, nl, legal, -1, NO_SPECIAL)
+        # int64(): one compiled _greedy for all call sites, not one per literal argument.
+        a = _greedy(
+            tab, ftab, player, int64(phase), int64(nlegal), int64(lrow), int64(sid), int64(ps)
+        )
+    trace = io[1]
+    k = tab[T_G, G_NTRACE]
+    if k < trace.shape[0]:
+        trace[k, 0] = player
+        trace[k, 1] = phase
+        trace[k, 2] = a
+    tab[T_G, G_NTRACE] = k + 1
+    if io[2].shape[0] > 0:
+        _decision_row(
+            tab, io[2], io[3], player, int64(phase), a, int64(nlegal), int64(sid), int64(ps)
+        )
+    return a
 
 
-@njit(cache=True)
-def _in_mystery(st, sid):
-    for i in range(st.myst.shape[0]):
-        if st.myst[i] == sid:
-            return True
-    return False
+# ----------------------------------------------------------------------------- game flow
+@njit(cache=True, inline="always")
+def _types_of_coll(tab, seat, lo, hi):
+    """Flag in T_FLAGS the types eligible for the Supreme among seat's collected slices
+    lo..hi-1 (engine._types_of)."""
+    for i in range(lo, hi):
+        sid = tab[T_COLL + seat, i]
+        k = tab[T_KIND, sid]
+        if k == K_NUM:
+            tab[T_FLAGS, tab[T_TA, sid]] = 1
+        elif k == K_COMBO and tab[T_RULES, R_SUP_COMBO] == 1:
+            tab[T_FLAGS, tab[T_TA, sid]] = 1
+            tab[T_FLAGS, tab[T_TB, sid]] = 1
 
 
-@njit(cache=True)
-def _invalid_special(st, sp):
-    last = st.g[G_ROUND] == st.g[G_ROUNDS] - 1
-    two = st.g[G_N] == 2
+@njit(cache=True, inline="always")
+def _take_slices(tab, ftab, io, seat, nslices, ps):
+    """Seat takes the slices tab[T_TAKE, :nslices] (engine._take_slices)."""
+    start = tab[T_NCOLL, seat]
+    sup_now = False
+    for j in range(nslices):
+        sid = tab[T_TAKE, j]
+        eat = 0
+        if _edible(tab, seat, sid, ps):
+            eat = _decide(tab, ftab, io, seat, P_EAT, 2, -1, sid, ps)
+        if eat:
+            _eat(tab, seat, sid)
+        else:
+            _collect(tab, seat, sid)
+            if tab[T_KIND, sid] == K_SUP:
+                tab[T_G, G_SUPH] = seat
+                sup_now = True
+    end = tab[T_NCOLL, seat]
+    if tab[T_G, G_SUPH] == seat and tab[T_G, G_SUPT] == 0 and end > start:
+        for t in range(12):
+            tab[T_FLAGS, t] = 0
+        # Collection only grew here, so its first `start` slices are what was held before.
+        if sup_now:
+            _types_of_coll(tab, seat, 0, end if tab[T_RULES, R_SUP_SAME] == 1 else start)
+        elif tab[T_RULES, R_SUP_LATE] == 1:
+            _types_of_coll(tab, seat, 0, end)
+        else:
+            _types_of_coll(tab, seat, start, end)
+        nl = 0
+        for t in range(3, 12):
+            if tab[T_FLAGS, t]:
+                tab[T_LEGAL, nl] = t
+                nl += 1
+        if nl > 0:
+            tab[T_G, G_SUPT] = _decide(tab, ftab, io, seat, P_SUPREME, nl, T_LEGAL, -1, NO_SPECIAL)
+
+
+@njit(cache=True, inline="always")
+def _take_portion(tab, ftab, io, seat, idx):
+    """Seat takes portion idx with its special, if any (engine._take_portion)."""
+    tab[T_POR_TAKEN, idx] = seat
+    ns = tab[T_POR_LEN, idx]
+    for i in range(ns):
+        tab[T_TAKE, i] = tab[T_POR + idx, i]
+    ps = NO_SPECIAL
+    if tab[T_POR_SP, idx] == 1:
+        ps = tab[T_G, G_SPECIAL]
+        tab[T_SP_OWNER, ps] = seat
+        tab[T_SP_ROUND, ps] = tab[T_G, G_ROUND]
+        if ps == S_MYST and tab[T_G, G_MYH] < tab[T_G, G_NMYST]:
+            tab[T_TAKE, ns] = tab[T_MYST, tab[T_G, G_MYH]]
+            tab[T_G, G_MYH] += 1
+            ns += 1
+        if ps == S_CRAV or ps == S_YLV:
+            nsnap = tab[T_NCOLL, seat]
+            for i in range(nsnap):
+                tab[T_SNAP, i] = tab[T_COLL + seat, i]
+            for i in range(nsnap):
+                sid = tab[T_SNAP, i]
+                k = tab[T_KIND, sid]
+                fits = k == K_COMBO if ps == S_CRAV else (k == K_NUM and tab[T_TA, sid] == 3)
+                if not fits:
+                    continue
+                if _decide(tab, ftab, io, seat, P_RECV, 2, -1, sid, ps):
+                    _move_to_eaten(tab, seat, sid)
+    _take_slices(tab, ftab, io, seat, ns, ps)
+
+
+@njit(cache=True, inline="always")
+def _invalid_special(tab, sp):
+    last = tab[T_G, G_ROUND] == tab[T_G, G_ROUNDS] - 1
+    two = tab[T_G, G_N] == 2
     return (
         (sp == S_CIL and (last or two))
         or (sp == S_SNEAK and last)
@@ -1036,204 +1155,255 @@ def _invalid_special(st, sp):
 
 
 @njit(cache=True)
-def _take_portion(st, rngs, seat, idx):
-    st.por_taken[idx] = seat
-    slices = np.zeros(16, dtype=np.int64)
-    ns = st.por_len[idx]
-    for i in range(ns):
-        slices[i] = st.por[idx, i]
-        st.where[slices[i]] = W_TABLE
-    ps = NO_SPECIAL
-    if st.por_sp[idx] == 1:
-        ps = st.g[G_SPECIAL]
-        st.sp_owner[ps] = seat
-        st.sp_round[ps] = st.g[G_ROUND]
-        if ps == S_MYST and st.g[G_MYH] < st.myst.shape[0]:
-            sid = st.myst[st.g[G_MYH]]
-            st.g[G_MYH] += 1
-            slices[ns] = sid
-            ns += 1
-        if ps == S_CRAV or ps == S_YLV:
-            snapshot = st.coll[seat, : st.ncoll[seat]].copy()
-            two = np.arange(2)
-            for i in range(snapshot.shape[0]):
-                sid = snapshot[i]
-                k = st.kind[sid]
-                fits = k == K_COMBO if ps == S_CRAV else (k == K_NUM and st.ta[sid] == 3)
-                if not fits:
-                    continue
-                a = _decide(st, rngs, seat, P_RECV, 2, two, sid, ps)
-                if a:
-                    _remove_coll(st, seat, sid)
-                    _add_eat(st, seat, sid)
-    _take_slices(st, rngs, seat, slices, ns, ps)
-
-
-@njit(cache=True)
-def _round(st, rngs):
-    n = st.g[G_N]
-    r = st.g[G_ROUND]
-    sp = st.stack_sp[r]
-    for _ in range(15):
-        if not _invalid_special(st, sp):
+def _round(tab, ftab, io):
+    """Play round tab[T_G, G_ROUND] (engine._round)."""
+    n = tab[T_G, G_N]
+    r = tab[T_G, G_ROUND]
+    sp = tab[T_STACK_SP, r]
+    for _ in range(N_SPECIALS + 1):
+        if not _invalid_special(tab, sp):
             break
-        if st.rules[R_BOTTOM] == 1:
-            st.repl[st.g[G_RPT]] = sp
-            st.g[G_RPT] += 1
-        sp = st.repl[st.g[G_RPH]]
-        st.g[G_RPH] += 1
-    st.g[G_SPECIAL] = sp
+        if tab[T_RULES, R_BOTTOM] == 1:
+            tab[T_REPL, tab[T_G, G_RPT]] = sp
+            tab[T_G, G_RPT] += 1
+        sp = tab[T_REPL, tab[T_G, G_RPH]]
+        tab[T_G, G_RPH] += 1
+    tab[T_G, G_SPECIAL] = sp
     m = 11
     for i in range(m):
-        st.pizza[i] = st.stacks[r, i]
-        st.where[st.pizza[i]] = W_TABLE
-    st.g[G_M] = m
-    st.g[G_CIRC] = 1
-    st.g[G_NPOR] = 0
-    slicer = st.g[G_SLICER]
+        tab[T_PIZZA, i] = tab[T_STACKS + r, i]
+    tab[T_G, G_M] = m
+    tab[T_G, G_CIRC] = 1
+    tab[T_G, G_NPOR] = 0
+    slicer = tab[T_G, G_SLICER]
 
-    dibs = st.sp_owner[S_DIBS]
+    dibs = tab[T_SP_OWNER, S_DIBS]
     if (
         dibs >= 0
-        and _can_use(st, dibs, S_DIBS)
-        and (st.rules[R_DIBS_SLICER] == 1 or dibs != slicer)
+        and _can_use(tab, dibs, S_DIBS)
+        and (tab[T_RULES, R_DIBS_SLICER] == 1 or dibs != slicer)
     ):
-        a = _decide_range(st, rngs, dibs, P_DIBS, m + 1, -1, NO_SPECIAL)
+        a = _decide(tab, ftab, io, dibs, P_DIBS, m + 1, -1, -1, NO_SPECIAL)
         if a:
-            st.sp_used[S_DIBS] = 1
+            tab[T_SP_USED, S_DIBS] = 1
             pos = a - 1
-            sid = st.pizza[pos]
+            sid = tab[T_PIZZA, pos]
             for i in range(pos, m - 1):
-                st.pizza[i] = st.pizza[i + 1]
+                tab[T_PIZZA, i] = tab[T_PIZZA, i + 1]
             m -= 1
-            st.g[G_M] = m
-            if st.rules[R_DIBS_CLOSE] == 0:
-                rot = st.pizza[:m].copy()
+            tab[T_G, G_M] = m
+            if tab[T_RULES, R_DIBS_CLOSE] == 0:  # the gap opens the circle into a line
                 for i in range(m):
-                    st.pizza[i] = rot[(pos + i) % m]
-                st.g[G_CIRC] = 0
-            one = np.zeros(1, dtype=np.int64)
-            one[0] = sid
-            _take_slices(st, rngs, dibs, one, 1, NO_SPECIAL)
+                    tab[T_ROT, i] = tab[T_PIZZA, i]
+                for i in range(m):
+                    tab[T_PIZZA, i] = tab[T_ROT, (pos + i) % m]
+                tab[T_G, G_CIRC] = 0
+            tab[T_TAKE, 0] = sid
+            _take_slices(tab, ftab, io, dibs, 1, NO_SPECIAL)
 
-    circ = st.g[G_CIRC] == 1
+    circ = tab[T_G, G_CIRC] == 1
     alone = _arc_count(m, n - 1, circ)
     count = alone + _arc_count(m, n, circ) * n
-    rank = _decide_range(st, rngs, slicer, P_CUT, count, -1, NO_SPECIAL)
-    starts = np.zeros(n, dtype=np.int64)
+    rank = _decide(tab, ftab, io, slicer, P_CUT, count, -1, -1, NO_SPECIAL)
     if rank < alone:
         k = n - 1
-        _arc_starts(m, k, circ, rank, starts)
+        _arc_starts(m, k, circ, rank, tab[T_STARTS])
         attach = -1
     else:
         k = n
         rr = rank - alone
-        _arc_starts(m, k, circ, rr // n, starts)
+        _arc_starts(m, k, circ, rr // n, tab[T_STARTS])
         attach = rr % n
     for i in range(k):
-        s0 = starts[i]
+        s0 = tab[T_STARTS, i]
         if i + 1 < k:
-            nxt = starts[i + 1]
+            nxt = tab[T_STARTS, i + 1]
         else:
-            nxt = starts[0] + m if circ else m
+            nxt = tab[T_STARTS, 0] + m if circ else m
         length = nxt - s0
         for j in range(length):
-            st.por[i, j] = st.pizza[(s0 + j) % m]
-        st.por_len[i] = length
-        st.por_sp[i] = 1 if i == attach else 0
-        st.por_taken[i] = -1
+            tab[T_POR + i, j] = tab[T_PIZZA, (s0 + j) % m]
+        tab[T_POR_LEN, i] = length
+        tab[T_POR_SP, i] = 1 if i == attach else 0
+        tab[T_POR_TAKEN, i] = -1
     npor = k
     if attach < 0:
-        st.por_len[k] = 0
-        st.por_sp[k] = 1
-        st.por_taken[k] = -1
+        tab[T_POR_LEN, k] = 0
+        tab[T_POR_SP, k] = 1
+        tab[T_POR_TAKEN, k] = -1
         npor = k + 1
-    st.g[G_NPOR] = npor
+    tab[T_G, G_NPOR] = npor
 
-    order = np.zeros(n, dtype=np.int64)
     for i in range(n):
-        order[i] = (slicer + 1 + i) % n
-    cil = st.sp_owner[S_CIL]
-    if cil >= 0 and cil != slicer and _can_use(st, cil, S_CIL):
-        a = _decide_range(st, rngs, cil, P_CIL, 2, -1, NO_SPECIAL)
-        if a:
-            st.sp_used[S_CIL] = 1
+        tab[T_ORDER, i] = (slicer + 1 + i) % n
+    cil = tab[T_SP_OWNER, S_CIL]
+    if cil >= 0 and cil != slicer and _can_use(tab, cil, S_CIL):
+        if _decide(tab, ftab, io, cil, P_CIL, 2, -1, -1, NO_SPECIAL):
+            tab[T_SP_USED, S_CIL] = 1
             j = 0
             for i in range(n):
-                if order[i] == cil:
+                if tab[T_ORDER, i] == cil:
                     j = i
             for i in range(j, 0, -1):
-                order[i] = order[i - 1]
-            order[0] = cil
+                tab[T_ORDER, i] = tab[T_ORDER, i - 1]
+            tab[T_ORDER, 0] = cil
 
-    free = np.zeros(8, dtype=np.int64)
     for oi in range(n):
-        seat = order[oi]
-        if seat != slicer and st.sp_owner[S_SNEAK] == seat and _can_use(st, seat, S_SNEAK):
-            nm = _sneak_moves(st, st.moves)
+        seat = tab[T_ORDER, oi]
+        if seat != slicer and tab[T_SP_OWNER, S_SNEAK] == seat and _can_use(tab, seat, S_SNEAK):
+            nm = _sneak_moves(tab)
             if nm > 0:
-                a = _decide_range(st, rngs, seat, P_SNEAK, nm + 1, -1, NO_SPECIAL)
+                a = _decide(tab, ftab, io, seat, P_SNEAK, nm + 1, -1, -1, NO_SPECIAL)
                 if a:
-                    src = st.moves[a - 1, 0]
-                    dst = st.moves[a - 1, 1]
-                    st.sp_used[S_SNEAK] = 1
-                    if st.moves[a - 1, 2] == 1:
-                        sid = st.por[src, st.por_len[src] - 1]
-                        st.por_len[src] -= 1
-                        for q in range(st.por_len[dst], 0, -1):
-                            st.por[dst, q] = st.por[dst, q - 1]
-                        st.por[dst, 0] = sid
-                        st.por_len[dst] += 1
+                    src = tab[T_MV_SRC, a - 1]
+                    dst = tab[T_MV_DST, a - 1]
+                    tab[T_SP_USED, S_SNEAK] = 1
+                    if tab[T_MV_END, a - 1] == 1:
+                        sid = tab[T_POR + src, tab[T_POR_LEN, src] - 1]
+                        tab[T_POR_LEN, src] -= 1
+                        for q in range(tab[T_POR_LEN, dst], 0, -1):
+                            tab[T_POR + dst, q] = tab[T_POR + dst, q - 1]
+                        tab[T_POR + dst, 0] = sid
+                        tab[T_POR_LEN, dst] += 1
                     else:
-                        sid = st.por[src, 0]
-                        for q in range(st.por_len[src] - 1):
-                            st.por[src, q] = st.por[src, q + 1]
-                        st.por_len[src] -= 1
-                        st.por[dst, st.por_len[dst]] = sid
-                        st.por_len[dst] += 1
+                        sid = tab[T_POR + src, 0]
+                        for q in range(tab[T_POR_LEN, src] - 1):
+                            tab[T_POR + src, q] = tab[T_POR + src, q + 1]
+                        tab[T_POR_LEN, src] -= 1
+                        tab[T_POR + dst, tab[T_POR_LEN, dst]] = sid
+                        tab[T_POR_LEN, dst] += 1
         nf = 0
         for i in range(npor):
-            if st.por_taken[i] < 0:
-                free[nf] = i
+            if tab[T_POR_TAKEN, i] < 0:
+                tab[T_FREE, nf] = i
                 nf += 1
-        idx = _decide(st, rngs, seat, P_CHOOSE, nf, free, -1, NO_SPECIAL)
-        _take_portion(st, rngs, seat, idx)
+        idx = _decide(tab, ftab, io, seat, P_CHOOSE, nf, T_FREE, -1, NO_SPECIAL)
+        _take_portion(tab, ftab, io, seat, idx)
 
 
 @njit(cache=True)
-def _seconds(st, rngs):
-    seat = st.sp_owner[S_SECONDS]
+def _seconds(tab, ftab, io):
+    """The Seconds special at the end of the game (engine._seconds)."""
+    seat = tab[T_SP_OWNER, S_SECONDS]
     if seat < 0:
         return
-    cand = np.zeros(HAND, dtype=np.int64)
-    legal = np.zeros(10, dtype=np.int64)
+    tab[T_LEGAL, 0] = 0
     nl = 1
     for t in range(3, 12):
-        nc = _seconds_candidates(st, seat, t, cand)
-        ok = nc > 0 and st.rules[R_SEC_ALONE] == 1
+        nc = _seconds_candidates(tab, seat, t, T_CAND)
+        ok = nc > 0 and tab[T_RULES, R_SEC_ALONE] == 1
         for i in range(nc):
-            if st.kind[cand[i]] == K_NUM:
+            if tab[T_KIND, tab[T_CAND, i]] == K_NUM:
                 ok = True
         if ok:
-            legal[nl] = t
+            tab[T_LEGAL, nl] = t
             nl += 1
     if nl == 1:
         return
-    t = _decide(st, rngs, seat, P_SEC_TYPE, nl, legal, -1, NO_SPECIAL)
+    t = _decide(tab, ftab, io, seat, P_SEC_TYPE, nl, T_LEGAL, -1, NO_SPECIAL)
     if t == 0:
         return
-    st.sp_used[S_SECONDS] = 1
-    nc = _seconds_candidates(st, seat, t, cand)
-    two = np.arange(2)
+    tab[T_SP_USED, S_SECONDS] = 1
+    nc = _seconds_candidates(tab, seat, t, T_CAND)
     for i in range(nc):
-        sid = cand[i]
-        a = _decide(st, rngs, seat, P_SEC_EAT, 2, two, sid, NO_SPECIAL)
-        if a:
-            _remove_coll(st, seat, sid)
-            _add_eat(st, seat, sid)
-            if st.kind[sid] == K_SUP:
-                st.g[G_SUPT] = 0
-                st.g[G_SUPH] = -1
+        sid = tab[T_CAND, i]
+        if _decide(tab, ftab, io, seat, P_SEC_EAT, 2, -1, sid, NO_SPECIAL):
+            _move_to_eaten(tab, seat, sid)
+            if tab[T_KIND, sid] == K_SUP:
+                tab[T_G, G_SUPT] = 0
+                tab[T_G, G_SUPH] = -1
+
+
+# ----------------------------------------------------------------------------- games
+@njit(cache=True)
+def _new_tables(kind, ta, tb, pep, anch, nsp, rules, strat, spv):
+    """The state tables of a deck, rule set and seating (the per-game rows are set by _play)."""
+    S = kind.shape[0]
+    tab = np.zeros((T_ROWS, max(S, 2 * nsp + 4, 32)), dtype=np.int64)
+    for i in range(S):
+        tab[T_KIND, i] = kind[i]
+        tab[T_TA, i] = ta[i]
+        tab[T_TB, i] = tb[i]
+        tab[T_PEP, i] = pep[i]
+        tab[T_ANCH, i] = anch[i]
+    for j in range(rules.shape[0]):
+        tab[T_RULES, j] = rules[j]
+    for p in range(strat.shape[0]):
+        tab[T_STRAT, p] = strat[p]
+    ftab = np.zeros((F_ROWS, F_WIDTH))
+    for x in range(spv.shape[0]):
+        ftab[F_SPV, x] = spv[x]
+    return tab, ftab
+
+
+@njit(cache=True)
+def _play(tab, ftab, deck_specials, removed, n, rounds, rngs, trace, drec, dcount, game_index):
+    """Deal and play one game on tables from _new_tables; return the decision count.
+
+    The scores are left in tab[T_OUT + p].
+    """
+    tab = _borrow(tab)
+    ftab = _borrow(ftab)
+    rngs = _borrow(rngs)
+    io = (rngs, _borrow(trace), _borrow(drec), _borrow(dcount))
+    S = removed.shape[0]
+    nsp = deck_specials.shape[0]
+    for j in range(G_SIZE):
+        tab[T_G, j] = 0
+    tab[T_G, G_N] = n
+    tab[T_G, G_ROUNDS] = rounds
+    tab[T_G, G_SUPH] = -1
+    tab[T_G, G_GAME] = game_index
+    for x in range(N_SPECIALS):
+        tab[T_SP_OWNER, x] = -1
+        tab[T_SP_ROUND, x] = -1
+        tab[T_SP_USED, x] = 0
+    for p in range(n):
+        tab[T_NCOLL, p] = 0
+        tab[T_NEAT, p] = 0
+        tab[T_NANCH, p] = 0
+        for t in range(12):
+            tab[T_NUM + p, t] = 0
+            tab[T_CMB + p, t] = 0
+            tab[T_HID + p, t] = 0
+    for t in range(12):
+        tab[T_UNC, t] = 0
+    n_in = 0
+    for i in range(S):
+        tab[T_INMYST, i] = 0
+        if not removed[i]:
+            tab[T_DEAL, n_in] = i
+            n_in += 1
+            if tab[T_KIND, i] == K_NUM:
+                tab[T_UNC, tab[T_TA, i]] += 1
+    # The deal: shuffle the slices in play, then the specials (engine.deal's order).
+    shuffle(rngs[0], tab[T_DEAL, :n_in])
+    for i in range(nsp):
+        tab[T_SPORD, i] = i
+    shuffle(rngs[0], tab[T_SPORD, :nsp])
+    for r in range(rounds):
+        for i in range(11):
+            tab[T_STACKS + r, i] = tab[T_DEAL, r * 11 + i]
+        tab[T_STACK_SP, r] = deck_specials[tab[T_SPORD, r]]
+    nmyst = n_in - rounds * 11
+    for i in range(nmyst):
+        sid = tab[T_DEAL, rounds * 11 + i]
+        tab[T_MYST, i] = sid
+        tab[T_INMYST, sid] = 1
+    tab[T_G, G_NMYST] = nmyst
+    for i in range(tab.shape[1]):
+        tab[T_REPL, i] = 0
+    for i in range(rounds, nsp):
+        tab[T_REPL, i - rounds] = deck_specials[tab[T_SPORD, i]]
+    tab[T_G, G_RPT] = nsp - rounds
+
+    for r in range(rounds):
+        tab[T_G, G_ROUND] = r
+        tab[T_G, G_SLICER] = (tab[T_RULES, R_FIRST] + r) % n
+        _round(tab, ftab, io)
+    _seconds(tab, ftab, io)
+    _score(tab, -1, -1)
+    return tab[T_G, G_NTRACE]
 
 
 @njit(cache=True)
@@ -1277,7 +1447,8 @@ def play_game_kernel(
         Greedy's special values.
     rngs : uint64 array (n + 1, 5)
         The game's streams (:mod:`sims.core.fastrng`): row 0 deals, row ``1 + p`` is seat p's.
-    scores : int64 array (n, 8)
+    scores : int64 array (n, 8 or more)
+        Receives the first ``len(SCORE_COLUMNS)`` columns at most.
     trace : int64 array (k, 3)
         Receives the first k decisions (player, phase, action).
     drec : int64 array (rows, len(DECISION_COLUMNS))
@@ -1287,84 +1458,12 @@ def play_game_kernel(
     game_index : int
         Written into the decision records.
     """
-    S = kind.shape[0]
-    g = np.zeros(G_SIZE, dtype=np.int64)
-    g[G_N] = n
-    g[G_ROUNDS] = rounds
-    g[G_SUPH] = -1
-    g[G_GAME] = game_index
-    where = np.zeros(S, dtype=np.int64)
-    n_in = 0
-    for i in range(S):
-        if removed[i]:
-            where[i] = W_BOX
-        else:
-            where[i] = W_HIDDEN
-            n_in += 1
-    in_play = np.zeros(n_in, dtype=np.int64)
-    j = 0
-    for i in range(S):
-        if not removed[i]:
-            in_play[j] = i
-            j += 1
-    shuffle(rngs[0], in_play)
-    order_sp = np.arange(deck_specials.shape[0])
-    shuffle(rngs[0], order_sp)
-    stacks = np.zeros((rounds, 11), dtype=np.int64)
-    for r in range(rounds):
-        for i in range(11):
-            stacks[r, i] = in_play[r * 11 + i]
-    myst = in_play[rounds * 11 :].copy()
-    stack_sp = np.zeros(rounds, dtype=np.int64)
-    for r in range(rounds):
-        stack_sp[r] = deck_specials[order_sp[r]]
-    nsp = deck_specials.shape[0]
-    repl = np.zeros(nsp * 2 + 4, dtype=np.int64)
-    for i in range(rounds, nsp):
-        repl[i - rounds] = deck_specials[order_sp[i]]
-    g[G_RPT] = nsp - rounds
-    st = KState(
-        g,
-        kind,
-        ta,
-        tb,
-        pep,
-        anch,
-        where,
-        np.zeros(S, dtype=np.int64),
-        np.zeros((n, HAND), dtype=np.int64),
-        np.zeros(n, dtype=np.int64),
-        np.zeros((n, HAND), dtype=np.int64),
-        np.zeros(n, dtype=np.int64),
-        np.full(14, -1, dtype=np.int64),
-        np.full(14, -1, dtype=np.int64),
-        np.zeros(14, dtype=np.int64),
-        np.zeros(11, dtype=np.int64),
-        np.zeros((7, 16), dtype=np.int64),
-        np.zeros(7, dtype=np.int64),
-        np.zeros(7, dtype=np.int64),
-        np.full(7, -1, dtype=np.int64),
-        stacks,
-        stack_sp,
-        repl,
-        myst,
-        rules,
-        strat,
-        trace,
-        spv,
-        np.zeros(S, dtype=np.int64),
-        np.zeros((32, 3), dtype=np.int64),
-        drec,
-        dcount,
-    )
-    for r in range(rounds):
-        g[G_ROUND] = r
-        g[G_SLICER] = (rules[R_FIRST] + r) % n
-        _round(st, rngs)
-    _seconds(st, rngs)
-    mask = np.zeros(S, dtype=np.int64)
-    _score(st, -1, mask, scores)
-    return g[G_NTRACE]
+    tab, ftab = _new_tables(kind, ta, tb, pep, anch, deck_specials.shape[0], rules, strat, spv)
+    k = _play(tab, ftab, deck_specials, removed, n, rounds, rngs, trace, drec, dcount, game_index)
+    for p in range(n):
+        for c in range(min(scores.shape[1], len(SCORE_COLUMNS))):
+            scores[p, c] = tab[T_OUT + p, c]
+    return k
 
 
 @njit(cache=True)
@@ -1379,14 +1478,19 @@ def play_games_kernel(
     Fills ``scores[g, p, SCORE_COLUMNS]``, ``decisions[g]`` (decisions taken) and, when
     ``drec`` has rows, the decision records.
     """
+    tab, ftab = _new_tables(kind, ta, tb, pep, anch, deck_specials.shape[0], rules, strat, spv)
     rngs = np.zeros((n + 1, 5), dtype=np.uint64)
     trace = np.zeros((1, 3), dtype=np.int64)
+    ncol = min(scores.shape[2], len(SCORE_COLUMNS))
     for g in range(scores.shape[0]):
         game_streams_into(study_seed, first_index + g, n + 1, rngs)
-        decisions[g] = play_game_kernel(
-            kind, ta, tb, pep, anch, deck_specials, removed, n, rounds, rules, strat, spv,
-            rngs, scores[g], trace, drec, dcount, first_index + g,
+        decisions[g] = _play(
+            tab, ftab, deck_specials, removed, n, rounds, rngs, trace, drec, dcount,
+            first_index + g,
         )  # fmt: skip
+        for p in range(n):
+            for c in range(ncol):
+                scores[g, p, c] = tab[T_OUT + p, c]
 
 
 # ----------------------------------------------------------------------------- Python side

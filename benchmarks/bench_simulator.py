@@ -134,7 +134,7 @@ def main() -> None:
 
     root = Path(tempfile.mkdtemp(prefix="slicelab-bench-"))
     try:
-        n = 20_000 if quick else 200_000
+        n = 20_000 if quick else 500_000
         chunk = 5_000 if quick else 20_000
         print(f"\n## 2-3. Full runs: greedy×4, {n:,} games in chunks of {chunk:,}, with Parquet")
         r1, s1, m1 = run(n, 1, chunk, root)

@@ -276,7 +276,17 @@ def _arc_sums(prefix: list[float], m: int, starts: Sequence[int], circular: bool
 
 
 def best_predicted_cut(val: Valuer, view: PlayerView) -> int:
-    """Rank of the cut with the best heuristic score (see the module docstring)."""
+    """Rank of the cut with the best heuristic score (the first on ties)."""
+    scores = cut_scores(val, view)
+    best, best_rank = -float("inf"), 0
+    for rank, score in enumerate(scores):
+        if score > best:
+            best, best_rank = score, rank
+    return best_rank
+
+
+def cut_scores(val: Valuer, view: PlayerView) -> list[float]:
+    """The heuristic score of every legal cut, by rank (see the module docstring)."""
     n = view.n_players
     me = view.seat
     m = len(view.pizza)
@@ -291,7 +301,7 @@ def best_predicted_cut(val: Valuer, view: PlayerView) -> int:
         prefixes.append(pre)
     spv = val.special_value(sp)
     trust, deny = val.p["trust"], val.p["deny"]
-    best, best_rank, rank = -float("inf"), 0, 0
+    scores: list[float] = []
     for alone in (True, False):
         k = n - 1 if alone else n
         for starts in _arc_starts(m, k, circular):
@@ -318,11 +328,8 @@ def best_predicted_cut(val: Valuer, view: PlayerView) -> int:
                         opp_best = pv
                 left = taken.index(False)
                 worst = min(values[me])
-                score = trust * values[me][left] + (1.0 - trust) * worst - deny * opp_best
-                if score > best:
-                    best, best_rank = score, rank
-                rank += 1
-    return best_rank
+                scores.append(trust * values[me][left] + (1.0 - trust) * worst - deny * opp_best)
+    return scores
 
 
 @dataclass

@@ -368,6 +368,12 @@ class StrategyInfo:
     summary: str
 
 
+def _search(spec: StrategySpec) -> Strategy:
+    from sims.games.nyslice.search import SearchStrategy
+
+    return SearchStrategy(spec)
+
+
 def _heuristic(spec: StrategySpec) -> Strategy:
     from sims.games.nyslice.heuristic import HeuristicStrategy
 
@@ -387,6 +393,12 @@ STRATEGIES: dict[str, StrategyInfo] = {
         _heuristic,
         {},  # filled below (heuristic.py imports this module)
         "majority-chance valuation; predicts choosers when cutting; every decision tunable",
+    ),
+    "search": StrategyInfo(
+        "search",
+        _search,
+        {"budget": 64.0, "cuts": 6.0, "width": 3.0},
+        "determinized Monte-Carlo search with compiled heuristic playouts (strong, slow)",
     ),
 }
 

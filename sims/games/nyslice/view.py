@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from sims.games.nyslice.deck import TYPES, Deck, Kind, Special
-from sims.games.nyslice.engine import Decision, GameState, Portion
+from sims.games.nyslice.engine import Deal, Decision, GameState, Portion
 from sims.games.nyslice.rules import Rules
 
 
@@ -134,6 +136,49 @@ class PlayerView:
             if s.kind == Kind.NUMBERED and sid not in gone and sid not in seen:
                 out[s.type] += 1
         return out
+
+    def determinize(self, rng: np.random.Generator) -> Deal:
+        """A full deal consistent with what this seat has seen, hidden parts resampled.
+
+        The future stacks and the rest of the mystery pool are refilled with the same
+        unseen slices in a random order; the future stacks' specials and the rest of the
+        replacement pile likewise. Replaying the game's decisions on it reproduces
+        everything seen so far. (A Mystery slice another player drew and ate stays what it
+        was, a small simplification: it is the one hidden slice outside the pool.)
+        """
+        s = self._s
+        d = s.deal
+        r = max(s.round, 0)
+        drawn = len(d.mystery) - len(s.mystery)
+        slots = [sid for st in d.stacks[r + 1 :] for sid in st] + list(d.mystery[drawn:])
+        order = np.array(slots, dtype=np.int64)
+        rng.shuffle(order)
+        fill = [int(x) for x in order]
+        rounds = len(d.stacks)
+        stacks = [tuple(st) for st in d.stacks[: r + 1]]
+        for k in range(rounds - r - 1):
+            stacks.append(tuple(fill[k * 11 : (k + 1) * 11]))
+        mystery = tuple(d.mystery[:drawn]) + tuple(fill[(rounds - r - 1) * 11 :])
+        consumed = sum(len(e[4]) for e in s.events if e[0] == "round")
+        consumed = min(consumed, len(d.replacement))
+        hidden_sp = list(d.stack_specials[r + 1 :]) + list(d.replacement[consumed:])
+        idx = np.arange(len(hidden_sp), dtype=np.int64)
+        rng.shuffle(idx)
+        shuffled = [hidden_sp[int(i)] for i in idx]
+        future = rounds - r - 1
+        return Deal(
+            stacks=tuple(stacks),
+            stack_specials=tuple(d.stack_specials[: r + 1]) + tuple(shuffled[:future]),
+            replacement=tuple(d.replacement[:consumed]) + tuple(shuffled[future:]),
+            mystery=mystery,
+            removed=d.removed,
+        )
+
+    @property
+    def history(self) -> tuple[int, ...]:
+        """Actions of every real decision so far (all public except hidden eat choices,
+        which replay identically in any determinization)."""
+        return tuple(self._s.history)
 
     def others(self) -> Sequence[int]:
         return [q for q in range(self.n_players) if q != self.seat]

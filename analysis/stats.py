@@ -37,3 +37,84 @@ def paired_difference(
 ) -> tuple[float, float, float]:
     """Mean of ``a - b`` over paired units with a t interval: ``(mean, low, high)``."""
     return mean_interval(np.asarray(a, dtype=float) - np.asarray(b, dtype=float), level)
+
+
+def bootstrap_interval(
+    values: np.ndarray, statistic=np.mean, n_boot: int = 2000, level: float = 0.95, seed: int = 0
+) -> tuple[float, float, float]:
+    """Percentile bootstrap interval of ``statistic``: ``(estimate, low, high)``.
+
+    Resamples with a generator seeded from ``SeedSequence(seed)`` so the interval is
+    reproducible.
+    """
+    values = np.asarray(values, dtype=float)
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
+    idx = rng.integers(0, len(values), size=(n_boot, len(values)))
+    boots = np.array([statistic(values[i]) for i in idx])
+    alpha = (1 - level) / 2
+    lo, hi = np.quantile(boots, [alpha, 1 - alpha])
+    return float(statistic(values)), float(lo), float(hi)
+
+
+def holm(pvalues: np.ndarray) -> np.ndarray:
+    """Holm–Bonferroni adjusted p-values (step-down, monotone, capped at 1)."""
+    p = np.asarray(pvalues, dtype=float)
+    m = len(p)
+    order = np.argsort(p, kind="stable")
+    adj = np.empty(m)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[i]))
+        adj[i] = running
+    return adj
+
+
+def fair_share_test(wins: np.ndarray, games: int) -> tuple[float, float]:
+    """Chi-square goodness of fit of wins per seat against equal shares: ``(statistic, p)``.
+
+    ``wins`` may be fractional (shared wins count 1/k); each game hands out one win.
+    """
+    wins = np.asarray(wins, dtype=float)
+    expected = np.full(len(wins), games / len(wins))
+    res = stats.chisquare(wins, expected)
+    return float(res.statistic), float(res.pvalue)
+
+
+def games_for_half_width(p: float = 0.5, half_width: float = 0.01, level: float = 0.95) -> int:
+    """Games needed for a proportion near ``p`` to have a ±``half_width`` interval."""
+    z = stats.norm.ppf(0.5 + level / 2)
+    return int(np.ceil(z * z * p * (1 - p) / half_width**2))
+
+
+def games_for_power(
+    edge: float = 0.01, p: float = 0.5, power: float = 0.8, level: float = 0.95
+) -> int:
+    """Games needed to detect a win-share edge ``edge`` over ``p`` (two-sided test)."""
+    za = stats.norm.ppf(0.5 + level / 2)
+    zb = stats.norm.ppf(power)
+    return int(np.ceil((za + zb) ** 2 * p * (1 - p) / edge**2))
+
+
+def bradley_terry(wins: np.ndarray, iters: int = 1000, tol: float = 1e-10) -> np.ndarray:
+    """Bradley–Terry strengths from a matrix ``wins[i, j]`` (i beat j), by Hunter's MM
+    algorithm; returned as log-strengths centred on 0. Every player needs a win and a loss.
+    """
+    w = np.asarray(wins, dtype=float)
+    k = w.shape[0]
+    games = w + w.T
+    total_wins = w.sum(axis=1)
+    if (total_wins <= 0).any() or (w.sum(axis=0) <= 0).any():
+        raise ValueError("every strategy needs at least one win and one loss for Bradley–Terry")
+    s = np.ones(k)
+    for _ in range(iters):
+        denom = np.array(
+            [sum(games[i, j] / (s[i] + s[j]) for j in range(k) if j != i) for i in range(k)]
+        )
+        new = total_wins / denom
+        new /= np.exp(np.mean(np.log(new)))
+        if np.max(np.abs(new - s)) < tol:
+            s = new
+            break
+        s = new
+    log_s = np.log(s)
+    return log_s - log_s.mean()

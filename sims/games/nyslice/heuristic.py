@@ -350,7 +350,7 @@ class HeuristicStrategy:
         return params_for(n_players, self.spec.params, self.preset)
 
     def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
-        from sims.games.nyslice.strategies import _own_total, _seconds_candidates
+        from sims.games.nyslice.strategies import seconds_eat, seconds_type
 
         if self._n != view.n_players:
             self._n = view.n_players
@@ -397,23 +397,9 @@ class HeuristicStrategy:
         if ph == Phase.SNEAK:
             return self._sneak(view, val, seat)
         if ph == Phase.SECONDS_TYPE:
-            base = _own_total(view, seat)
-            best_t, best_gain = 0, 0
-            for t in decision.legal:
-                if t == 0:
-                    continue
-                eaten: tuple[int, ...] = ()
-                current = base
-                for sid in _seconds_candidates(view, seat, t):
-                    trial = _own_total(view, seat, eat=(*eaten, sid))
-                    if trial > current:
-                        eaten, current = (*eaten, sid), trial
-                if current - base > best_gain:
-                    best_t, best_gain = t, current - base
-            return best_t
+            return seconds_type(view, decision)
         if ph == Phase.SECONDS_EAT:
-            base = _own_total(view, seat)
-            return int(_own_total(view, seat, eat=(decision.slice,)) > base)
+            return seconds_eat(view, decision)
         raise AssertionError(f"unhandled phase {ph}")
 
     def _choose(self, view: PlayerView, val: Valuer, seat: int, legal: Sequence[int]) -> int:

@@ -278,10 +278,9 @@ class GreedyStrategy:
         if ph == Phase.SNEAK:
             return self._sneak(view, val)
         if ph == Phase.SECONDS_TYPE:
-            return self._seconds_type(view, decision)
+            return seconds_type(view, decision)
         if ph == Phase.SECONDS_EAT:
-            base = _own_total(view, decision.player)
-            return int(_own_total(view, decision.player, eat=(decision.slice,)) > base)
+            return seconds_eat(view, decision)
         raise AssertionError(f"unhandled phase {ph}")
 
     @staticmethod
@@ -311,22 +310,33 @@ class GreedyStrategy:
                 best_a, best_v = 1 + j, v
         return best_a
 
-    def _seconds_type(self, view: PlayerView, decision: Decision) -> int:
-        seat = decision.player
-        base = _own_total(view, seat)
-        best_t, best_gain = 0, 0
-        for t in decision.legal:
-            if t == 0:
-                continue
-            eaten: tuple[int, ...] = ()
-            current = base
-            for sid in _seconds_candidates(view, seat, t):
-                trial = _own_total(view, seat, eat=(*eaten, sid))
-                if trial > current:
-                    eaten, current = (*eaten, sid), trial
-            if current - base > best_gain:
-                best_t, best_gain = t, current - base
-        return best_t
+
+def seconds_type(view: PlayerView, decision: Decision) -> int:
+    """The Seconds type that most raises the seat's exact final total (0: pass).
+
+    For each type, slices are eaten one by one in order while that raises the total.
+    """
+    seat = decision.player
+    base = _own_total(view, seat)
+    best_t, best_gain = 0, 0
+    for t in decision.legal:
+        if t == 0:
+            continue
+        eaten: tuple[int, ...] = ()
+        current = base
+        for sid in _seconds_candidates(view, seat, t):
+            trial = _own_total(view, seat, eat=(*eaten, sid))
+            if trial > current:
+                eaten, current = (*eaten, sid), trial
+        if current - base > best_gain:
+            best_t, best_gain = t, current - base
+    return best_t
+
+
+def seconds_eat(view: PlayerView, decision: Decision) -> int:
+    """Eat this Seconds slice when that raises the seat's exact final total."""
+    base = _own_total(view, decision.player)
+    return int(_own_total(view, decision.player, eat=(decision.slice,)) > base)
 
 
 def _seconds_candidates(view: PlayerView, seat: int, t: int) -> list[int]:

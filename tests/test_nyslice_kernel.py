@@ -2,7 +2,8 @@
 
 For the same (study seed, game index) and strategies both engines must take the same
 decisions (player, phase, action) in the same order and reach the same score breakdowns.
-A difference fails with the first diverging decision printed.
+A difference fails with the first diverging decision printed. ``random``, ``greedy`` and
+the ``heuristic(...)`` family (default and tuned parameters, per seat) are checked.
 """
 
 from collections import Counter
@@ -13,7 +14,12 @@ import pytest
 from sims.games.nyslice.deck import default_deck
 from sims.games.nyslice.engine import Phase
 from sims.games.nyslice.game import play_game, seat_strategies
-from sims.games.nyslice.kernel import KernelRunner, strategy_codes
+from sims.games.nyslice.kernel import (
+    STRAT_HEURISTIC,
+    KernelRunner,
+    heuristic_params,
+    strategy_codes,
+)
 from sims.games.nyslice.records import special_masks
 from sims.games.nyslice.rules import Rules
 
@@ -25,7 +31,9 @@ MIXED_GAMES = 60
 def _compare(runner: KernelRunner, n: int, specs: list[str], seed: int, index: int, rules: Rules):
     rows: list[list[int]] = []
     state = play_game(n, seat_strategies(specs, n), seed, index, DECK, rules, records=rows)
-    scores, trace, records = runner.play(n, strategy_codes(specs), seed, index, records=True)
+    scores, trace, records = runner.play(
+        n, strategy_codes(specs), seed, index, records=True, hparams=heuristic_params(specs, n)
+    )
     ref = state.trace
     got = [tuple(int(x) for x in row) for row in trace]
     if ref != got:
@@ -110,8 +118,9 @@ def test_kernel_agrees_under_every_ruling_option(rules):
 
 
 def test_kernel_rejects_unknown_strategy():
-    with pytest.raises(KeyError):
-        strategy_codes(["clever"])
+    for spec in ("clever", "search", "search(budget=8)", "greedy(x=1)", "mypkg.mod:Mine"):
+        with pytest.raises(KeyError):
+            strategy_codes([spec])
 
 
 def test_chunked_play_equals_single_games(runner):
@@ -129,3 +138,137 @@ def test_kernel_is_deterministic(runner):
     a = runner.play(4, np.array([0, 1, 0, 1]), 3, 3)
     b = runner.play(4, np.array([0, 1, 0, 1]), 3, 3)
     assert (a[0] == b[0]).all() and (a[1] == b[1]).all()
+
+
+# ----------------------------------------------------------------------------- heuristic
+HEUR_ALT = "heuristic(theta=0.6,deny=0.8,trust=0.2,cil=0.1,sneak=0.1,dibs=0.1)"
+HEURISTIC_GAMES = 40
+
+
+def _heuristic_mixes(n: int) -> list[list[str]]:
+    mixed = ["heuristic", "greedy", "random", HEUR_ALT, "random", "greedy"][:n]
+    return [["heuristic"] * n, [HEUR_ALT] * n, mixed if n > 2 else [HEUR_ALT, "random"]]
+
+
+@pytest.mark.parametrize("n", range(2, 7))
+def test_kernel_agrees_with_reference_heuristic(runner, n):
+    phases = Counter()
+    for k, specs in enumerate(_heuristic_mixes(n)):
+        for g in range(HEURISTIC_GAMES):
+            state = _compare(runner, n, specs, 26 + k, g, Rules())
+            phases.update(
+                t[1] for t in state.trace if "heuristic" in specs[t[0]]
+            )  # the heuristic seats' own decisions
+    expected = set(Phase) - ({Phase.DIBS, Phase.CUT_IN_LINE} if n == 2 else set())
+    assert set(Phase(p) for p in phases) == expected
+
+
+@pytest.mark.parametrize("rules", [ALT_RULES[1], ALT_RULES[2]], ids=["line-cuts", "sneak-veggies"])
+def test_kernel_agrees_heuristic_under_rulings(rules):
+    runner = KernelRunner(DECK, rules)
+    for n in (3, 4, 5):
+        for g in range(12):
+            _compare(runner, n, [HEUR_ALT] * n, 29, g, rules)
+            _compare(runner, n, (["heuristic", "greedy", HEUR_ALT] * 2)[:n], 30, g, rules)
+
+
+def test_heuristic_specs_and_params(monkeypatch, tmp_path):
+    import sims.games.nyslice.heuristic as h
+
+    path = tmp_path / "presets.toml"
+    path.write_text("[tuned-x]\ntheta = 2.0\nnote = 'test'\n\n[heuristic-p3]\ndeny = 0.5\n")
+    monkeypatch.setattr(h, "PRESETS_FILE", path)
+    specs = ["heuristic", "tuned-x(deny=0.1)", "greedy", "random", "heuristic(theta=0.8)"]
+    assert strategy_codes(specs).tolist() == [STRAT_HEURISTIC, STRAT_HEURISTIC, 1, 0, 2]
+    hp = heuristic_params(specs, 5)
+    order = list(h.PARAM_ORDER)
+    assert hp[0].tolist() == [h.params_for(5, {})[k] for k in order]
+    assert hp[1, order.index("theta")] == 2.0 and hp[1, order.index("deny")] == 0.1
+    assert hp[2:4].tolist() == [[0.0] * len(order)] * 2
+    assert hp[4, order.index("theta")] == 0.8
+    # The player-count preset is plain heuristic's default; one spec serves every seat.
+    assert heuristic_params(["heuristic"], 3)[:, order.index("deny")].tolist() == [0.5] * 3
+    # A preset plays in the kernel as in the reference.
+    runner = KernelRunner(DECK, Rules())
+    for g in range(3):
+        _compare(runner, 3, ["tuned-x", "heuristic", "greedy"], 31, g, Rules())
+
+
+def test_hparams_default_and_checks(runner):
+    codes = strategy_codes(["heuristic", "greedy", "heuristic"])
+    a = runner.play(3, codes, 5, 1)
+    b = runner.play(
+        3, codes, 5, 1, hparams=heuristic_params(["heuristic", "greedy", "heuristic"], 3)
+    )
+    assert (a[0] == b[0]).all() and (a[1] == b[1]).all()
+    with pytest.raises(ValueError):
+        runner.play(3, codes, 5, 1, hparams=np.zeros((2, 10)))
+    one = runner.play_many(3, codes, 5, 1, 4, hparams=heuristic_params([HEUR_ALT], 3))
+    for g in range(4):
+        s, _ = runner.play(3, codes, 5, 1 + g, hparams=heuristic_params([HEUR_ALT], 3))
+        assert (one[0][g] == s).all()
+
+
+class _FakeValuer:
+    """Slice values given directly, for heuristic.cut_scores."""
+
+    def __init__(self, values, spv, trust, deny):
+        self.values, self.spv = values, spv
+        self.p = {"trust": trust, "deny": deny}
+
+    def slice_value(self, q, sid, sp):
+        return float(self.values[q][sid])
+
+    def special_value(self, sp):
+        return self.spv
+
+
+class _FakeView:
+    def __init__(self, n, m, circular, slicer):
+        self.n_players, self.seat, self.slicer = n, slicer, slicer
+        self.pizza, self.circular, self.special = tuple(range(m)), circular, 0
+
+
+def test_cut_search_equals_reference_cut_scores():
+    """The pruned cut walk picks exactly heuristic.best_predicted_cut's rank, ties included
+    (small integer values make many), for circles and lines, parameters inside and
+    outside the range where the bounds apply."""
+    from numba import njit
+
+    import sims.games.nyslice.kernel as K
+    from sims.games.nyslice.heuristic import best_predicted_cut
+
+    @njit
+    def search(tab, ftab, n, m, circ, me, first, spv, trust, deny):
+        return K._h_cut_search(
+            K._borrow(tab), K._borrow(ftab), n, m, circ, me, first, spv, trust, deny
+        )
+
+    tab = np.zeros((K.T_ROWS, 32), dtype=np.int64)
+    ftab = np.zeros((K.F_ROWS, K.F_WIDTH))
+    rng = np.random.default_rng(7)
+    for trial in range(500):
+        n = int(rng.integers(2, 7))
+        m = int(rng.integers(n, 12))
+        circ = bool(rng.integers(0, 2))
+        if trial % 3 == 0:
+            values = rng.integers(-1, 4, size=(n, m)).astype(float)
+        elif trial % 3 == 1:
+            values = rng.normal(2, 2, size=(n, m)).round(2)
+        else:
+            values = rng.normal(2, 2, size=m) + rng.normal(0, 0.3, size=(n, m))
+        slicer = int(rng.integers(0, n))
+        spv = float(rng.choice([0.0, 1.0, 2.0, -2.0, 5.0]))
+        trust = float(rng.choice([0.75, 0.0, 1.0, 0.3, 1.5, -0.2]))
+        deny = float(rng.choice([0.25, 0.0, 1.0, -0.5]))
+        ftab[:] = 0.0
+        for q in range(n):
+            for i in range(m):
+                ftab[K.F_HPRE + q, i + 1] = ftab[K.F_HPRE + q, i] + values[q, i]
+        ftab[K.F_VAL, :m] = values[slicer]
+        tab[K.T_G, K.G_N] = n
+        expect = best_predicted_cut(
+            _FakeValuer(values, spv, trust, deny), _FakeView(n, m, circ, slicer)
+        )
+        got = search(tab, ftab, n, m, circ, slicer, (slicer + 1) % n, spv, trust, deny)
+        assert got == expect, (trial, n, m, circ, spv, trust, deny)

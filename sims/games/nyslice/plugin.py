@@ -18,7 +18,14 @@ from sims.core.errors import SlicelabError
 from sims.core.study import Arm
 from sims.games.nyslice.deck import Deck, Special, default_deck, load_deck
 from sims.games.nyslice.engine import Phase
-from sims.games.nyslice.kernel import DECISION_COLUMNS, SCORE_COLUMNS, STRATEGY_CODES, KernelRunner
+from sims.games.nyslice.kernel import (
+    DECISION_COLUMNS,
+    SCORE_COLUMNS,
+    STRATEGY_CODES,
+    KernelRunner,
+    heuristic_params,
+    strategy_codes,
+)
 from sims.games.nyslice.rules import RULES_VERSION, Rules, rounds_for, variant_id
 from sims.games.nyslice.strategies import make_strategy
 
@@ -58,7 +65,11 @@ def check_arm(arm: Arm) -> None:
 
 
 def _kernel_ok(arm: Arm) -> bool:
-    return all(s in STRATEGY_CODES for s in arm.strategies)
+    try:
+        strategy_codes(arm.strategies)
+    except KeyError:
+        return False
+    return True
 
 
 def engine_for(arm: Arm) -> str:
@@ -147,8 +158,9 @@ def run_chunk(arm: Arm, first: int, count: int, decisions: bool) -> dict[str, pa
     engine = engine_for(arm)
     if engine == "kernel":
         runner = _runner(arm.deck, json.dumps(arm.rules, sort_keys=True))
-        codes = np.array([STRATEGY_CODES[s] for s in arm.strategies], dtype=np.int64)
-        out = runner.play_many(n, codes, arm.seed, first, count, records=decisions)
+        codes = strategy_codes(arm.strategies)
+        hparams = heuristic_params(arm.strategies, n)
+        out = runner.play_many(n, codes, arm.seed, first, count, records=decisions, hparams=hparams)
         scores, ndec = out[0], out[1]
         recs = out[2] if decisions else None
     else:

@@ -11,12 +11,11 @@ import numpy as np
 import pytest
 
 from sims.core.seeding import game_streams
-from sims.core.specs import parse_spec
 from sims.games.nyslice.deck import default_deck
 from sims.games.nyslice.engine import GameState, deal
-from sims.games.nyslice.game import play_game
+from sims.games.nyslice.game import play_game, seat_strategies
 from sims.games.nyslice.kernel import KernelRunner, heuristic_params, strategy_codes
-from sims.games.nyslice.records import special_masks
+from sims.games.nyslice.records import score_rows
 from sims.games.nyslice.rules import Rules
 from sims.games.nyslice.strategies import make_strategy
 from sims.games.nyslice.view import PlayerView
@@ -50,38 +49,6 @@ def _finish(state: GameState, spec: str) -> GameState:
     return out
 
 
-def _expected_scores(state: GameState) -> list[list[int]]:
-    rows = []
-    for p, b in enumerate(state.scores()):
-        owned, used = special_masks(state, p)
-        rows.append(
-            [
-                b.majorities,
-                b.specials,
-                b.diet,
-                b.pepperoni,
-                b.anchovies,
-                b.total,
-                b.eaten_count,
-                b.collected_count,
-                owned,
-                used,
-            ]
-        )
-    return rows
-
-
-def _seats(specs: list[str]) -> list:
-    """One strategy per seat (``search(...)`` built directly: it need not be registered)."""
-    from sims.games.nyslice.search import SearchStrategy
-
-    out = []
-    for text in specs:
-        spec = parse_spec(text)
-        out.append(SearchStrategy(spec) if spec.name == "search" else make_strategy(text))
-    return out
-
-
 def _playout(runner, state_deal, n, spec, prefix):
     specs = [spec] * n
     return runner.play_deal(
@@ -99,7 +66,7 @@ def test_playout_finishes_a_game_as_the_reference_does(runner, n):
             ref = _finish(state, spec)
             scores, trace = _playout(runner, state.deal, n, spec, prefix)
             assert [tuple(int(x) for x in t) for t in trace] == ref.trace, (n, g, spec)
-            assert scores.tolist() == _expected_scores(ref), (n, g, spec)
+            assert scores.tolist() == score_rows(ref), (n, g, spec)
 
 
 @pytest.mark.parametrize("n", range(2, 7))
@@ -110,7 +77,7 @@ def test_full_history_replays_the_game(runner, n):
         for spec in ("greedy", "random", "heuristic"):
             scores, trace = _playout(runner, state.deal, n, spec, state.history)
             assert [tuple(int(x) for x in t) for t in trace] == state.trace
-            assert scores.tolist() == _expected_scores(state)
+            assert scores.tolist() == score_rows(state)
 
 
 def test_playout_on_a_determinization(runner):
@@ -133,7 +100,7 @@ def test_playout_on_a_determinization(runner):
             for a in history:
                 replay.apply(a)
             ref = _finish(replay, "heuristic")
-            assert scores.tolist() == _expected_scores(ref)
+            assert scores.tolist() == score_rows(ref)
 
 
 def test_playout_on_a_scripted_short_deal(runner):
@@ -158,7 +125,7 @@ def test_playout_on_a_scripted_short_deal(runner):
                 ref = _finish(state, spec)
                 scores, trace = _playout(runner, short, n, spec, ())
                 assert [tuple(int(x) for x in t) for t in trace] == ref.trace, (n, g, spec)
-                assert scores.tolist() == _expected_scores(ref), (n, g, spec)
+                assert scores.tolist() == score_rows(ref), (n, g, spec)
 
 
 def test_playouts_are_independent_calls(runner):
@@ -191,8 +158,8 @@ def test_illegal_prefix_is_refused(runner):
 @pytest.mark.parametrize("n", [2, 4])
 def test_search_plays_complete_deterministic_games(n):
     specs = ["search(budget=8)"] + ["heuristic"] * (n - 1)
-    a = play_game(n, _seats(specs), 7, 0)
-    b = play_game(n, _seats(specs), 7, 0)
+    a = play_game(n, seat_strategies(specs, n), 7, 0)
+    b = play_game(n, seat_strategies(specs, n), 7, 0)
     assert a.terminal and b.terminal  # play_game refuses illegal actions
     assert a.trace == b.trace
     assert [s.total for s in a.scores()] == [s.total for s in b.scores()]
@@ -207,6 +174,6 @@ def test_search_beats_the_heuristic_field():
         for seat in range(n):
             specs = ["heuristic"] * n
             specs[seat] = "search(budget=64)"
-            state = play_game(n, _seats(specs), 12, g)
+            state = play_game(n, seat_strategies(specs, n), 12, g)
             shares.append(state.win_shares()[seat])
     assert np.mean(shares) > 0.6, shares

@@ -92,7 +92,7 @@ def fingerprint(arm: Arm) -> dict:
 
 def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
     from sims.games.nyslice.game import play_game
-    from sims.games.nyslice.records import special_masks
+    from sims.games.nyslice.records import score_rows
 
     deck, rules = _deck(arm.deck), _rules(arm)
     strategies = [make_strategy(s) for s in arm.strategies]
@@ -104,20 +104,7 @@ def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
         state = play_game(
             n, strategies, arm.seed, first + g, deck, rules, records=rows if decisions else None
         )
-        for p, b in enumerate(state.scores()):
-            owned, used = special_masks(state, p)
-            scores[g, p] = [
-                b.majorities,
-                b.specials,
-                b.diet,
-                b.pepperoni,
-                b.anchovies,
-                b.total,
-                b.eaten_count,
-                b.collected_count,
-                owned,
-                used,
-            ]
+        scores[g] = score_rows(state)
         ndec[g] = len(state.trace)
     recs = np.array(rows, dtype=np.int64).reshape(-1, len(DECISION_COLUMNS))
     return scores, ndec, recs

@@ -45,6 +45,19 @@ def decision_row(state: GameState, decision: Decision, action: int, game_index: 
     return row
 
 
+def score_rows(state: GameState) -> list[list[int]]:
+    """Each seat's final score row in the kernel's ``SCORE_COLUMNS`` order: majorities,
+    specials, diet, pepperoni, anchovies, total, eaten, collected, owned and used masks."""
+    rows = []
+    for p, b in enumerate(state.scores()):
+        owned, used = special_masks(state, p)
+        rows.append([
+            b.majorities, b.specials, b.diet, b.pepperoni, b.anchovies, b.total,
+            b.eaten_count, b.collected_count, owned, used,
+        ])  # fmt: skip
+    return rows
+
+
 def special_masks(state: GameState, seat: int) -> tuple[int, int]:
     """Bit masks (bit = special code) of the specials a seat owns and of those it used."""
     p = state.players[seat]

@@ -63,6 +63,7 @@ class Arm:
     deck: str | None = None
     engine: str = "auto"
     rules: dict[str, Any] = field(default_factory=dict)
+    blank: str | None = None  # a special (slug) replaced by a blank tile in the deck
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -75,6 +76,7 @@ class Arm:
             "deck": self.deck,
             "engine": self.engine,
             "rules": dict(sorted(self.rules.items())),
+            **({"blank": self.blank} if self.blank is not None else {}),
         }
 
 

@@ -101,9 +101,10 @@ def _tables(decisions: bool) -> tuple[str, ...]:
     return TABLES if decisions else TABLES[1:]
 
 
-def chunk_done(out: Path, chunk: Chunk, decisions: bool) -> bool:
+def chunk_done(out: Path, chunk: Chunk) -> bool:
     """Whether every table file of a chunk is in place."""
-    return all(chunk_path(out, t, chunk.arm, chunk.first).is_file() for t in _tables(decisions))
+    tables = _tables(chunk.arm.decisions)
+    return all(chunk_path(out, t, chunk.arm, chunk.first).is_file() for t in tables)
 
 
 def _atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -112,9 +113,10 @@ def _atomic_write_bytes(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def run_and_write(out: str, chunk: Chunk, decisions: bool) -> ChunkResult:
+def run_and_write(out: str, chunk: Chunk) -> ChunkResult:
     """Play one chunk and write its tables atomically (runs in a worker)."""
     t0 = time.perf_counter()
+    decisions = chunk.arm.decisions
     tables = plugin_for(chunk.arm.game).run_chunk(chunk.arm, chunk.first, chunk.count, decisions)
     t1 = time.perf_counter()
     rows = {}
@@ -192,7 +194,7 @@ class _Manifest:
             "created": datetime.now(UTC).isoformat(timespec="seconds"),
             "updated": None,
             "complete": False,
-            "tables": list(_tables(study.decisions)),
+            "tables": list(_tables(study.any_decisions)),
             "chunks": [
                 {"arm": c.arm.name, "first": c.first, "count": c.count, "done": False, "rows": None}
                 for c in plan(study)
@@ -255,7 +257,7 @@ def _remove_temporaries(out: Path) -> None:
 
 
 def _execute(
-    todo: list[Chunk], out: Path, decisions: bool, jobs: int, backend: str, scheduler: str | None
+    todo: list[Chunk], out: Path, jobs: int, backend: str, scheduler: str | None
 ) -> Iterator[ChunkResult]:
     if backend == "dask":
         try:
@@ -269,9 +271,7 @@ def _execute(
                 "--backend dask needs --scheduler tcp://HOST:PORT of a running Dask cluster"
             )
         with Client(scheduler, timeout="20s") as client:
-            futures = [
-                client.submit(run_and_write, str(out), c, decisions, pure=False) for c in todo
-            ]
+            futures = [client.submit(run_and_write, str(out), c, pure=False) for c in todo]
             try:
                 for fut in as_completed(futures):
                     yield fut.result()
@@ -280,12 +280,12 @@ def _execute(
         return
     if jobs == 1:
         for c in todo:
-            yield run_and_write(str(out), c, decisions)
+            yield run_and_write(str(out), c)
         return
     from joblib import Parallel, delayed
 
     parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
-    yield from parallel(delayed(run_and_write)(str(out), c, decisions) for c in todo)
+    yield from parallel(delayed(run_and_write)(str(out), c) for c in todo)
 
 
 def run_study(
@@ -340,7 +340,7 @@ def run_study(
     todo = []
     done_games = 0
     for c in chunks:
-        if chunk_done(out, c, study.decisions):
+        if chunk_done(out, c):
             manifest.mark(c.arm.name, c.first, None)
             done_games += c.count
         else:
@@ -354,7 +354,7 @@ def run_study(
     t0 = time.perf_counter()
     played = 0
     play_s = write_s = 0.0
-    for res in _execute(todo, out, study.decisions, jobs, backend, scheduler):
+    for res in _execute(todo, out, jobs, backend, scheduler):
         play_s += res.play_seconds
         write_s += res.write_seconds
         manifest.mark(res.arm, res.first, res.rows)

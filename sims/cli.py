@@ -463,14 +463,25 @@ def simulate(
     default=None,
     help="Dataset directory (default: data/<study name>).",
 )
+@click.option(
+    "--size",
+    default=None,
+    metavar="NAME",
+    help="One of the study's sizes (e.g. quick): scales every arm's games.",
+)
 @_with_run_options
 def study(
-    study_file: Path, out: Path | None, jobs: int, backend: str, scheduler: str | None
+    study_file: Path,
+    out: Path | None,
+    size: str | None,
+    jobs: int,
+    backend: str,
+    scheduler: str | None,
 ) -> None:
     """Run every arm of a study file (validated first) into a Parquet dataset; rerun to resume."""
     from sims.core.study import load_study
 
-    the_study = load_study(study_file)
+    the_study = load_study(study_file, size)
     _run(the_study, out or Path("data") / the_study.name, jobs, backend, scheduler)
 
 

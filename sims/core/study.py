@@ -23,12 +23,31 @@ Example::
     # engine = "auto"       # auto | kernel | reference
     # [arms.rules]          # optional rule options (see the README)
     # veggies_edible_later = true
+
+An arm block may stand for several arms (the balance studies use this), expanded in
+this order and named ``<name>[.p<N>][.<key><value>...][.blank-<slug>][.r<k>]``:
+
+- ``players = [2, 3, 4]``: one arm per player count. ``games`` may then be a table by
+  count (``games = { 2 = 20000, 6 = 5000 }``) and a ``strategies`` list may be shorter
+  than a count: its last spec fills the remaining seats.
+- ``grid = { theta = [0.2, 0.5] }``: one arm per value (per combination for several
+  keys), substituted for ``{theta}`` in the strategy specs.
+- ``blank = "dibs"``, a list of slugs, or ``"each"``: the same deals with that special
+  replaced by a blank tile (``"each"``: one arm per special in play at the count).
+- ``rotate = true``: one arm per rotation ``k``; seat ``s`` plays spec ``(s - k) mod n``,
+  so the first spec sits in seat ``k``. Every rotation is dealt the same cards.
+- ``decisions = true``: write the per-decision table for this block only.
+
+A study may declare sizes, ``sizes = { quick = 0.01 }``: ``--size quick`` multiplies every
+arm's games by the factor and names the study ``<name>-quick``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -42,8 +61,12 @@ MAX_SEED = 2**32 - 1
 ENGINES = ("auto", "kernel", "reference")
 DEFAULT_CHUNK = 10_000
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-_STUDY_KEYS = {"name", "seed", "chunk_size", "decisions", "arms", "description"}
-_ARM_KEYS = {"name", "game", "players", "strategies", "games", "seed", "deck", "engine", "rules"}
+_STUDY_KEYS = {"name", "seed", "chunk_size", "decisions", "arms", "description", "sizes"}
+_ARM_KEYS = {
+    "name", "game", "players", "strategies", "games", "seed", "deck", "engine", "rules",
+    "blank", "rotate", "grid", "decisions",
+}  # fmt: skip
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 class StudyError(SlicelabError):
@@ -64,6 +87,10 @@ class Arm:
     engine: str = "auto"
     rules: dict[str, Any] = field(default_factory=dict)
     blank: str | None = None  # a special (slug) replaced by a blank tile in the deck
+    decisions: bool = False  # also write the per-decision table
+    group: str = ""  # the arm block this arm was expanded from ("" = its own name)
+    rotation: int = 0  # seat of the block's first spec (rotate = true)
+    grid: dict[str, Any] = field(default_factory=dict)  # grid values substituted in the specs
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -77,6 +104,10 @@ class Arm:
             "engine": self.engine,
             "rules": dict(sorted(self.rules.items())),
             **({"blank": self.blank} if self.blank is not None else {}),
+            **({"decisions": True} if self.decisions else {}),
+            **({"group": self.group} if self.group and self.group != self.name else {}),
+            **({"rotation": self.rotation} if self.rotation else {}),
+            **({"grid": dict(self.grid)} if self.grid else {}),
         }
 
 
@@ -105,6 +136,11 @@ class Study:
     def total_games(self) -> int:
         return sum(a.games for a in self.arms)
 
+    @property
+    def any_decisions(self) -> bool:
+        """Whether some arm writes the per-decision table."""
+        return any(a.decisions for a in self.arms)
+
 
 def study_hash(study: Study, fingerprint: dict[str, Any]) -> str:
     """Hash of what determines a study's data: its resolved content plus a fingerprint
@@ -126,9 +162,27 @@ def _int(value: Any, source: str, where: str, key: str, lo: int, hi: int) -> int
 
 
 def parse_study(
-    data: dict[str, Any], source: str = "<study>", base: Path | None = None, text: str = ""
+    data: dict[str, Any],
+    source: str = "<study>",
+    base: Path | None = None,
+    text: str = "",
+    size: str | None = None,
 ) -> Study:
-    """Validate parsed study data; every problem is reported before any game is played.
+    """Validate parsed study data and expand its arm blocks; every problem is reported
+    before any game is played.
+
+    Parameters
+    ----------
+    data : dict
+        The parsed TOML.
+    source : str
+        The file name, for messages.
+    base : Path, optional
+        Directory that relative deck paths are resolved against.
+    text : str
+        The study file's text, kept in the manifest.
+    size : str, optional
+        One of the study's ``sizes``: scales every arm's games and suffixes the name.
 
     Raises
     ------
@@ -154,19 +208,32 @@ def parse_study(
     decisions = data.get("decisions", False)
     if not isinstance(decisions, bool):
         raise _err(source, "top level", f"'decisions' must be true or false, got {decisions!r}")
+    scale = 1.0
+    sizes = data.get("sizes", {})
+    if not isinstance(sizes, dict) or not all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in sizes.values()
+    ):
+        raise _err(source, "top level", "'sizes' must map names to positive factors, e.g. "
+                   "sizes = { quick = 0.01 }")  # fmt: skip
+    if size is not None:
+        if size not in sizes:
+            known = sorted(sizes) or "none"
+            raise _err(source, "top level", f"no size {size!r}; this study's sizes: {known}")
+        scale = float(sizes[size])
+        name = f"{name}-{size}"
     arms_raw = data.get("arms")
     if not isinstance(arms_raw, list) or not arms_raw:
         raise _err(source, "top level", "needs at least one [[arms]] table")
-    arms = []
-    names = set()
+    arms: list[Arm] = []
+    names: set[str] = set()
     for i, raw in enumerate(arms_raw):
-        arm = _parse_arm(raw, i, seed, source, base)
-        if arm.name in names:
-            raise _err(
-                source, f"arms[{i}]", f"arm name {arm.name!r} is used twice; names must differ"
-            )
-        names.add(arm.name)
-        arms.append(arm)
+        for arm in _expand_block(raw, i, seed, decisions, scale, source, base):
+            if arm.name in names:
+                raise _err(
+                    source, f"arms[{i}]", f"arm name {arm.name!r} is used twice; names must differ"
+                )
+            names.add(arm.name)
+            arms.append(arm)
     return Study(
         name=name,
         seed=seed,
@@ -178,7 +245,85 @@ def parse_study(
     )
 
 
-def _parse_arm(raw: Any, i: int, study_seed: int, source: str, base: Path | None) -> Arm:
+def _players_list(raw: Any, source: str, where: str, lo: int, hi: int) -> list[int]:
+    if isinstance(raw, list):
+        if not raw or len(set(map(str, raw))) != len(raw):
+            raise _err(source, where, "'players' must be a count or a list of distinct counts")
+        return [_int(p, source, where, "players", lo, hi) for p in raw]
+    return [_int(raw, source, where, "players", lo, hi)]
+
+
+def _games_for(raw: Any, players: int, scale: float, source: str, where: str) -> int:
+    if isinstance(raw, dict):
+        if str(players) not in raw:
+            raise _err(source, where, f"'games' has no entry for {players} players "
+                       f"(keys: {sorted(raw)}); give one per player count")  # fmt: skip
+        raw = raw[str(players)]
+    games = _int(raw, source, where, "games", 1, MAX_SEED)
+    return max(1, math.ceil(games * scale)) if scale != 1.0 else games
+
+
+def _grid_points(raw: Any, source: str, where: str) -> list[dict[str, Any]]:
+    if raw is None:
+        return [{}]
+    if not isinstance(raw, dict) or not raw:
+        raise _err(source, where, "'grid' must be a table of value lists, e.g. "
+                   "grid = { theta = [0.2, 0.5] }")  # fmt: skip
+    for key, values in raw.items():
+        if (
+            not isinstance(values, list)
+            or not values
+            or not all(isinstance(v, (int, float, str)) and not isinstance(v, bool) for v in values)
+        ):
+            raise _err(source, where, f"grid key {key!r} must list numbers or strings")
+    keys = list(raw)
+    return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*raw.values())]
+
+
+def _seat_specs(strategies: Any, players: int, several: bool, source: str, where: str) -> list[str]:
+    if isinstance(strategies, str):
+        strategies = [strategies]
+    if not isinstance(strategies, list) or not all(isinstance(s, str) for s in strategies):
+        raise _err(source, where, "'strategies' must be a spec string or a list of them")
+    if not strategies:
+        raise _err(source, where, "'strategies' is empty; give one spec per seat or one for all")
+    if len(strategies) == 1:
+        return strategies * players
+    if len(strategies) == players or (several and len(strategies) < players):
+        return strategies + [strategies[-1]] * (players - len(strategies))
+    raise _err(
+        source,
+        where,
+        f"'strategies' has {len(strategies)} specs for {players} players; "
+        "give one per seat or one for all",
+    )
+
+
+def _blanks(raw: Any, game: str, players: int, source: str, where: str) -> list[str | None]:
+    if raw is None:
+        return [None]
+    if raw == "each":
+        from sims.games import plugin_for
+
+        in_play = getattr(plugin_for(game), "specials_in_play", None)
+        if in_play is None:
+            raise _err(source, where, f"game {game!r} has no specials to blank")
+        return list(in_play(players))
+    if isinstance(raw, str):
+        return [raw]
+    if isinstance(raw, list) and raw and all(isinstance(b, str) for b in raw):
+        return list(raw)
+    raise _err(source, where, "'blank' must be a special's slug, a list of slugs, or \"each\"")
+
+
+def _fmt(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _expand_block(
+    raw: Any, i: int, study_seed: int, decisions: bool, scale: float, source: str,
+    base: Path | None,
+) -> list[Arm]:  # fmt: skip
     where = f"arms[{i}]"
     if not isinstance(raw, dict):
         raise _err(source, where, "must be a table ([[arms]])")
@@ -197,22 +342,8 @@ def _parse_arm(raw: Any, i: int, study_seed: int, source: str, base: Path | None
     if game not in GAMES:
         raise _err(source, where, f"unknown game {game!r}; known: {sorted(GAMES)}")
     info = GAMES[game]
-    players = _int(raw["players"], source, where, "players", info.min_players, info.max_players)
-    strategies = raw["strategies"]
-    if isinstance(strategies, str):
-        strategies = [strategies] * players
-    if not isinstance(strategies, list) or not all(isinstance(s, str) for s in strategies):
-        raise _err(source, where, "'strategies' must be a spec string or a list of them")
-    if len(strategies) == 1:
-        strategies = strategies * players
-    if len(strategies) != players:
-        raise _err(
-            source,
-            where,
-            f"'strategies' has {len(strategies)} specs for {players} players; "
-            "give one per seat or one for all",
-        )
-    games = _int(raw["games"], source, where, "games", 1, MAX_SEED)
+    counts = _players_list(raw["players"], source, where, info.min_players, info.max_players)
+    several = isinstance(raw["players"], list)
     seed = _int(raw.get("seed", study_seed), source, where, "seed", 0, MAX_SEED)
     engine = raw.get("engine", "auto")
     if engine not in ENGINES:
@@ -228,29 +359,64 @@ def _parse_arm(raw: Any, i: int, study_seed: int, source: str, base: Path | None
     rules = raw.get("rules", {})
     if not isinstance(rules, dict):
         raise _err(source, where, "'rules' must be a table of rule options")
-    arm = Arm(
-        name=name,
-        game=game,
-        players=players,
-        strategies=tuple(s.strip() for s in strategies),
-        games=games,
-        seed=seed,
-        deck=deck,
-        engine=engine,
-        rules=dict(rules),
-    )
-    # The game checks what only it knows: strategy specs, deck file, rule options.
+    rotate = raw.get("rotate", False)
+    if not isinstance(rotate, bool):
+        raise _err(source, where, f"'rotate' must be true or false, got {rotate!r}")
+    arm_decisions = raw.get("decisions", decisions)
+    if not isinstance(arm_decisions, bool):
+        raise _err(source, where, f"'decisions' must be true or false, got {arm_decisions!r}")
+    points = _grid_points(raw.get("grid"), source, where)
+    arms = []
+    for n in counts:
+        games = _games_for(raw["games"], n, scale, source, where)
+        specs = _seat_specs(raw["strategies"], n, several, source, where)
+        used = {m for s in specs for m in _PLACEHOLDER.findall(s)}
+        if used != set(points[0]):
+            raise _err(source, where, f"strategy placeholders {sorted(used)} do not match the "
+                       f"grid keys {sorted(points[0])}; write e.g. 'heuristic(theta={{theta}})' "
+                       "with grid = { theta = [...] }")  # fmt: skip
+        for point in points:
+            seat_specs = [_PLACEHOLDER.sub(lambda m, p=point: _fmt(p[m[1]]), s) for s in specs]
+            for blank in _blanks(raw.get("blank"), game, n, source, where):
+                for k in range(n) if rotate else [0]:
+                    label = name + (f".p{n}" if several else "")
+                    label += "".join(f".{key}{_fmt(v)}" for key, v in point.items())
+                    label += f".blank-{blank}" if blank else ""
+                    label += f".r{k}" if rotate else ""
+                    rotated = [seat_specs[(s - k) % n] for s in range(n)]
+                    arm = Arm(
+                        name=label,
+                        game=game,
+                        players=n,
+                        strategies=tuple(x.strip() for x in rotated),
+                        games=games,
+                        seed=seed,
+                        deck=deck,
+                        engine=engine,
+                        rules=dict(rules),
+                        blank=blank,
+                        decisions=arm_decisions,
+                        group=name,
+                        rotation=k,
+                        grid=dict(point),
+                    )
+                    _check(arm, source, f"arms[{i}] ({label!r})")
+                    arms.append(arm)
+    return arms
+
+
+def _check(arm: Arm, source: str, where: str) -> None:
+    """The game checks what only it knows: strategy specs, deck file, rule options."""
     from sims.games import plugin_for
 
     try:
-        plugin_for(game).check_arm(arm)
+        plugin_for(arm.game).check_arm(arm)
     except SlicelabError as exc:
         raise _err(source, where, str(exc)) from None
-    return arm
 
 
-def load_study(path: str | Path) -> Study:
-    """Read and validate a study file.
+def load_study(path: str | Path, size: str | None = None) -> Study:
+    """Read and validate a study file (at one of its ``sizes``, if given).
 
     Raises
     ------
@@ -267,4 +433,4 @@ def load_study(path: str | Path) -> Study:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(f"study {p}: not valid TOML ({exc})") from None
-    return parse_study(data, str(p), p.parent, text)
+    return parse_study(data, str(p), p.parent, text, size)

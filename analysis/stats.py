@@ -95,26 +95,41 @@ def games_for_power(
     return int(np.ceil((za + zb) ** 2 * p * (1 - p) / edge**2))
 
 
-def bradley_terry(wins: np.ndarray, iters: int = 1000, tol: float = 1e-10) -> np.ndarray:
-    """Bradley–Terry strengths from a matrix ``wins[i, j]`` (i beat j), by Hunter's MM
-    algorithm; returned as log-strengths centred on 0. Every player needs a win and a loss.
+def bradley_terry(wins: np.ndarray, iters: int = 10_000, tol: float = 1e-10) -> np.ndarray:
+    """Bradley–Terry strengths from a matrix ``wins[i, j]`` (i beat j; halves for ties), by
+    Hunter's MM algorithm; returned as log-strengths centred on 0.
+
+    Raises
+    ------
+    ValueError
+        When a player has no win or no loss (its strength would be 0 or infinite).
     """
     w = np.asarray(wins, dtype=float)
-    k = w.shape[0]
     games = w + w.T
     total_wins = w.sum(axis=1)
     if (total_wins <= 0).any() or (w.sum(axis=0) <= 0).any():
         raise ValueError("every strategy needs at least one win and one loss for Bradley–Terry")
-    s = np.ones(k)
+    s = np.ones(w.shape[0])
     for _ in range(iters):
-        denom = np.array(
-            [sum(games[i, j] / (s[i] + s[j]) for j in range(k) if j != i) for i in range(k)]
-        )
-        new = total_wins / denom
+        pair = s[:, None] + s[None, :]
+        new = total_wins / (games / pair).sum(axis=1)
         new /= np.exp(np.mean(np.log(new)))
-        if np.max(np.abs(new - s)) < tol:
-            s = new
-            break
+        done = np.max(np.abs(new - s)) < tol
         s = new
+        if done:
+            break
     log_s = np.log(s)
     return log_s - log_s.mean()
+
+
+ELO_PER_LOG = 400 / np.log(10)
+"""Elo points per unit of Bradley–Terry log-strength (400 Elo = 10:1 odds)."""
+
+
+def normal_p(estimate: float, low: float, high: float, level: float = 0.95) -> float:
+    """Two-sided p-value of ``estimate = 0`` from a symmetric normal/t interval (for Holm)."""
+    z = stats.norm.ppf(0.5 + level / 2)
+    se = (high - low) / (2 * z)
+    if not np.isfinite(se) or se <= 0:
+        return float("nan")
+    return float(2 * stats.norm.sf(abs(estimate) / se))

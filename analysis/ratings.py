@@ -1,0 +1,125 @@
+"""Question 5: a rating of every strategy in a study (Bradley–Terry, on the Elo scale).
+
+Each game is split into its pairwise results: for every two seats with different
+strategies, the one ranked higher (total score, then eaten slices, as the winner rule)
+beats the other; equal ranks count half to each. Bradley–Terry strengths are fitted to
+these pairs per player count (a strategy's spec means different parameters at different
+counts) and shown as Elo points (400 = 10:1 odds), centred on the mean strategy. A
+Poisson bootstrap over games gives 95% intervals. Arms that blank a special are left out
+(they play a different deck). Each pair with games gets half a win each way as a prior,
+so a strategy that never won (or never lost) still gets a finite rating.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from analysis.load import rows as load_rows
+from analysis.stats import ELO_PER_LOG, bradley_terry
+
+
+def _pairs(sub: pl.DataFrame, names: list[str]) -> tuple[np.ndarray, ...]:
+    """(game id, winner-or-first strategy, other strategy, result 1/0.5) of every pair."""
+    gid, a, b, r = [], [], [], []
+    code = {s: i for i, s in enumerate(names)}
+    for _, arm in sub.group_by("arm", maintain_order=True):
+        arm = arm.sort("game_index", "seat")
+        n = int(arm["players"][0])
+        strat = np.array([code[s] for s in arm["strategy"]]).reshape(-1, n)
+        key = (arm["score"].to_numpy().astype(np.int64) * 1000
+               + arm["eaten"].to_numpy()).reshape(-1, n)  # fmt: skip
+        games = arm["game_index"].to_numpy().reshape(-1, n)[:, 0]
+        ids = np.unique(arm["arm"])[0]
+        for i in range(n):
+            for j in range(i + 1, n):
+                diff = strat[:, i] != strat[:, j]
+                if not diff.any():
+                    continue
+                ki, kj = key[diff, i], key[diff, j]
+                si, sj = strat[diff, i], strat[diff, j]
+                gid.append(np.char.add(ids + ":", games[diff].astype(str)))
+                a.append(np.where(kj > ki, sj, si))
+                b.append(np.where(kj > ki, si, sj))
+                r.append(np.where(ki == kj, 0.5, 1.0))
+    if not gid:
+        return (np.array([]),) * 4
+    return tuple(np.concatenate(x) for x in (gid, a, b, r))
+
+
+def _wins(k: int, a: np.ndarray, b: np.ndarray, r: np.ndarray, w: np.ndarray) -> np.ndarray:
+    wins = np.zeros((k, k))
+    np.add.at(wins, (a, b), w * r)
+    np.add.at(wins, (b, a), w * (1 - r))
+    played = (wins + wins.T) > 0
+    return wins + 0.5 * played
+
+
+def ratings(out, n_boot: int = 200, seed: int = 0) -> pl.DataFrame:
+    """Ratings of every strategy that met another one, per player count.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``players, strategy, rating`` (Elo points, mean 0) with ``low``/``high`` (95%
+        bootstrap), ``pairs`` (pairwise results it took part in) and ``score_rate`` (its
+        share of those results won, ties half).
+    """
+    frame = load_rows(out, "players").filter(pl.col("blank").is_null())
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
+    result = []
+    for n in sorted(frame["players"].unique()):
+        sub = frame.filter(pl.col("players") == n)
+        names = sorted(sub["strategy"].unique().to_list())
+        gid, a, b, r = _pairs(sub, names)
+        if len(gid) == 0:
+            continue
+        a, b = a.astype(int), b.astype(int)
+        seen = sorted(set(a) | set(b))
+        remap = {s: i for i, s in enumerate(seen)}
+        a = np.array([remap[x] for x in a])
+        b = np.array([remap[x] for x in b])
+        k = len(seen)
+        point = ELO_PER_LOG * bradley_terry(_wins(k, a, b, r, np.ones(len(a))))
+        games, inverse = np.unique(gid, return_inverse=True)
+        boots = np.array(
+            [
+                ELO_PER_LOG
+                * bradley_terry(_wins(k, a, b, r, rng.poisson(1.0, len(games))[inverse]))
+                for _ in range(n_boot)
+            ]
+        )
+        lo, hi = np.quantile(boots, [0.025, 0.975], axis=0)
+        for i, s in enumerate(seen):
+            involved = (a == i) | (b == i)
+            won = np.where(a == i, r, 0) + np.where(b == i, 1 - r, 0)
+            result.append(
+                {
+                    "players": n,
+                    "strategy": names[s],
+                    "rating": float(point[i]),
+                    "low": float(lo[i]),
+                    "high": float(hi[i]),
+                    "pairs": int(involved.sum()),
+                    "score_rate": float(won[involved].sum() / involved.sum()),
+                }
+            )
+    return pl.DataFrame(result).sort(["players", "rating"], descending=[False, True])
+
+
+def plot_ratings(table: pl.DataFrame, players: int, ax=None):
+    """Ratings at one player count with their 95% intervals, best at the top."""
+    import matplotlib.pyplot as plt
+
+    t = table.filter(pl.col("players") == players).sort("rating")
+    ax = ax or plt.subplots(figsize=(7, 0.3 * t.height + 1.2))[1]
+    y = np.arange(t.height)
+    ax.errorbar(
+        t["rating"], y,
+        xerr=np.vstack([t["rating"] - t["low"], t["high"] - t["rating"]]),
+        fmt="o", capsize=3,
+    )  # fmt: skip
+    ax.set_yticks(y, t["strategy"].to_list(), fontsize=8)
+    ax.set_xlabel("rating (Elo points, mean 0; 95% bootstrap CI)")
+    ax.set_title(f"Strategy ratings, {players} players")
+    return ax

@@ -1,0 +1,81 @@
+"""How many games a number needs, and a warning where a cell is too small for its claim.
+
+Every table of the balance analyses passes through :func:`annotate`, which adds
+
+- ``half_width``: half the 95% interval, in the estimate's unit;
+- ``games_for_1pp``: games that would give a ±1 pp interval (win-share estimates only),
+  scaled from the cell's own variance: ``n * (half_width / 1 pp)**2``;
+- ``warning``: empty when the cell supports its claim, else why not.
+
+A cell's claim is the sign of its effect (or, for a level such as a win share, its
+difference from the reference, e.g. the fair share). It is unsupported when the interval
+covers the reference, or when fewer than :data:`MIN_GAMES` games stand behind it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+
+MIN_GAMES = 100
+"""Below this many games a cell is flagged whatever its interval says."""
+
+
+def games_for(n: int, half_width: float, target: float = 0.01) -> int | None:
+    """Games for a ±``target`` interval given ``n`` games gave ±``half_width``."""
+    if n <= 0 or not math.isfinite(half_width):
+        return None
+    return max(1, math.ceil(n * (half_width / target) ** 2))
+
+
+def warning(estimate: float, low: float, high: float, n: int, reference: float = 0.0) -> str:
+    """Why a cell cannot support its claim ('' when it can)."""
+    if n < MIN_GAMES:
+        return f"only {n} games (< {MIN_GAMES})"
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return "no interval"
+    if low <= reference <= high:
+        need = games_for(n, (high - low) / 2, max(abs(estimate - reference), 1e-9) / 2)
+        return f"interval covers {reference:g}: sign unsettled (≈{need:,} games to halve it)"
+    return ""
+
+
+def annotate(
+    table: pl.DataFrame,
+    estimate: str,
+    low: str,
+    high: str,
+    n: str = "games",
+    reference: float | str = 0.0,
+    share: bool = True,
+) -> pl.DataFrame:
+    """Add ``half_width``, ``games_for_1pp`` (when ``share``) and ``warning`` columns.
+
+    Parameters
+    ----------
+    table : polars.DataFrame
+        One row per cell.
+    estimate, low, high, n : str
+        Column names of the estimate, its 95% interval and the games behind it.
+    reference : float or str
+        The value the claim is measured against (0 for effects; a column name such as
+        ``fair`` for levels).
+    share : bool
+        Whether the estimate is a win share (a proportion), so ±1 pp is meaningful.
+    """
+    refs = table[reference].to_list() if isinstance(reference, str) else [reference] * table.height
+    half, need, warn = [], [], []
+    for e, lo, hi, k, r in zip(
+        table[estimate], table[low], table[high], table[n], refs, strict=True
+    ):
+        h = (hi - lo) / 2 if lo is not None and hi is not None else float("nan")
+        half.append(h)
+        need.append(games_for(int(k), h) if share else None)
+        warn.append(warning(e, lo if lo is not None else math.nan,
+                            hi if hi is not None else math.nan, int(k), r))  # fmt: skip
+    cols = [pl.Series("half_width", half, pl.Float64)]
+    if share:
+        cols.append(pl.Series("games_for_1pp", need, pl.Int64))
+    cols.append(pl.Series("warning", warn, pl.String))
+    return table.with_columns(cols)

@@ -3,9 +3,10 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 
 .DEFAULT_GOAL := help
-.PHONY: help install demo bench test lint fmt clean
+.PHONY: help install report demo bench lab test lint fmt clean
 
 help: ## List every target with one line
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-10s %s\n", $$1, $$2}'
@@ -18,11 +19,19 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP) ## Create .venv and install slicelab with its dev tools
 
+report: $(STAMP) ## Run the default balance study (resumes) and write reports/nyslice-balance.pdf
+	$(BIN)/slicelab study studies/nyslice-balance.toml --out data/nyslice-balance --jobs $(JOBS)
+	$(BIN)/slicelab report data/nyslice-balance --out reports/nyslice-balance.pdf
+
 demo: $(STAMP) ## Play a batch of New York Slice games at 2-6 players and print a summary
 	$(BIN)/slicelab demo nyslice --games 20000 --seed 1
 
 bench: $(STAMP) ## Throughput benchmarks (kernel vs reference, workers, Parquet, memory, 1M games)
 	$(BIN)/python benchmarks/bench_simulator.py
+
+lab: $(STAMP) ## Open JupyterLab on notebooks/ (installs jupyterlab on first use)
+	$(BIN)/python -c "import jupyterlab" 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[lab]'
+	$(BIN)/jupyter lab notebooks/
 
 test: $(STAMP) ## Run the test suite (creates the environment on first use)
 	$(BIN)/python -m pytest -q

@@ -29,15 +29,17 @@ def games_for(n: int, half_width: float, target: float = 0.01) -> int | None:
     return max(1, math.ceil(n * (half_width / target) ** 2))
 
 
-def warning(estimate: float, low: float, high: float, n: int, reference: float = 0.0) -> str:
+def warning(
+    estimate: float, low: float, high: float, n: int, reference: float = 0.0, unit: str = "games"
+) -> str:
     """Why a cell cannot support its claim ('' when it can)."""
     if n < MIN_GAMES:
-        return f"only {n} games (< {MIN_GAMES})"
+        return f"only {n} {unit} (< {MIN_GAMES})"
     if not (math.isfinite(low) and math.isfinite(high)):
         return "no interval"
     if low <= reference <= high:
         need = games_for(n, (high - low) / 2, max(abs(estimate - reference), 1e-9) / 2)
-        return f"interval covers {reference:g}: sign unsettled (≈{need:,} games to halve it)"
+        return f"interval covers {reference:g}: sign unsettled (≈{need:,} {unit} to halve it)"
     return ""
 
 
@@ -49,6 +51,7 @@ def annotate(
     n: str = "games",
     reference: float | str = 0.0,
     share: bool = True,
+    unit: str = "games",
 ) -> pl.DataFrame:
     """Add ``half_width``, ``games_for_1pp`` (when ``share``) and ``warning`` columns.
 
@@ -63,6 +66,8 @@ def annotate(
         ``fair`` for levels).
     share : bool
         Whether the estimate is a win share (a proportion), so ±1 pp is meaningful.
+    unit : str
+        What ``n`` counts, for the warning (``games``, ``decisions``).
     """
     refs = table[reference].to_list() if isinstance(reference, str) else [reference] * table.height
     half, need, warn = [], [], []
@@ -73,7 +78,7 @@ def annotate(
         half.append(h)
         need.append(games_for(int(k), h) if share else None)
         warn.append(warning(e, lo if lo is not None else math.nan,
-                            hi if hi is not None else math.nan, int(k), r))  # fmt: skip
+                            hi if hi is not None else math.nan, int(k), r, unit))  # fmt: skip
     cols = [pl.Series("half_width", half, pl.Float64)]
     if share:
         cols.append(pl.Series("games_for_1pp", need, pl.Int64))

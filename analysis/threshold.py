@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from analysis.load import manifest
 from analysis.load import rows as load_rows
 from analysis.samplesize import annotate
 from analysis.stats import mean_interval, wilson_interval
@@ -179,7 +180,44 @@ def eat_table(out, by: str = "pepperoni", group: str = "decisions") -> pl.DataFr
             }
         )
     table = pl.DataFrame(result).sort("players", by)
-    return annotate(table, "diff_pp", "diff_low", "diff_high", share=False)
+    return annotate(table, "diff_pp", "diff_low", "diff_high", share=False, unit="decisions")
+
+
+def replay_payoffs(
+    out, group: str = "decisions", games: int = 200, max_per_game: int | None = 12
+) -> pl.DataFrame:
+    """Replay eat-or-collect decisions of a block's first ``games`` games both ways.
+
+    Uses each arm's strategies, seed, deck and rules from the dataset's manifest, so the
+    factual branch is the dataset's own game (checked by the replay). Deterministic.
+
+    Returns
+    -------
+    polars.DataFrame
+        :func:`sims.games.nyslice.counterfactual.eat_payoffs` rows with ``players`` and
+        ``arm`` columns, input to :func:`eat_payoff`.
+    """
+    from sims.games.nyslice.counterfactual import eat_payoffs
+    from sims.games.nyslice.deck import default_deck, load_deck
+    from sims.games.nyslice.rules import Rules
+
+    frames = []
+    for arm in manifest(out)["study"]["arms"]:
+        if arm.get("group", arm["name"]) != group or arm.get("blank"):
+            continue
+        deck = default_deck() if arm.get("deck") is None else load_deck(arm["deck"])
+        table = eat_payoffs(
+            arm["players"], arm["strategies"], arm["seed"], range(min(games, arm["games"])),
+            deck=deck, rules=Rules.from_dict(arm.get("rules", {})), max_per_game=max_per_game,
+        )  # fmt: skip
+        frames.append(
+            pl.from_arrow(table).with_columns(
+                pl.lit(arm["players"], pl.Int64).alias("players"), pl.lit(arm["name"]).alias("arm")
+            )
+        )
+    if not frames:
+        raise KeyError(f"{out} has no study block {group!r}")
+    return pl.concat(frames, how="vertical_relaxed")
 
 
 def eat_payoff(payoffs: pl.DataFrame, by: str = "pepperoni") -> pl.DataFrame:
@@ -219,7 +257,7 @@ def eat_payoff(payoffs: pl.DataFrame, by: str = "pepperoni") -> pl.DataFrame:
             }
         )
     table = pl.DataFrame(result).sort("players", by)
-    return annotate(table, "payoff_pp", "payoff_low", "payoff_high", share=False)
+    return annotate(table, "payoff_pp", "payoff_low", "payoff_high", share=False, unit="decisions")
 
 
 def plot_theta_curve(table: pl.DataFrame, best: pl.DataFrame | None = None, ax=None):

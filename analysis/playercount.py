@@ -2,8 +2,9 @@
 
 Per player count, from games where every seat plays the same strategy: the mean score,
 the spread of scores within a game, the winning margin (winner minus runner-up), how often
-the win is shared, how often the game is close (margin ≤ 1), and how many of the nine type
-majorities nobody scores (nobody collected the type, or a tie no Tie-Breaker resolves).
+the win is shared, how often the game is close (margin ≤ 1), and how many type majorities
+nobody scores (nobody collected the type, or a tie no Tie-Breaker resolves), counting
+only the types in play (2 players remove types 3, 8 and 10; 5 players type 10).
 """
 
 from __future__ import annotations
@@ -18,13 +19,23 @@ from analysis.stats import mean_interval, wilson_interval
 MAJORITY_TYPES = 9
 
 
+def types_in_play(players: int) -> int:
+    """Majority types (3..11) left in the game at a player count after setup removals."""
+    from sims.games.nyslice.rules import SETUP_REMOVALS
+
+    removed = SETUP_REMOVALS.get(players, ((), ()))[0]
+    return MAJORITY_TYPES - len(set(removed))
+
+
 def player_count(out, group: str = "seats") -> pl.DataFrame:
     """One row per player count and measure, each with a 95% interval.
 
     Measures: ``score`` (mean), ``spread`` (standard deviation of the scores within a
     game), ``margin`` (winner − runner-up, points), ``shared_win`` (share of games),
-    ``close`` (share of games won by ≤ 1 point), ``unclaimed`` (majorities nobody scored,
-    per game, of 9). Shares use Wilson intervals, means t intervals.
+    ``close`` (share of games won by ≤ 1 point), ``unclaimed`` (majorities nobody scored
+    per game, among the types in play; see :func:`types_in_play`). Shares use Wilson
+    intervals, means t intervals. These are levels, not effects: the warning column flags
+    only small samples.
 
     Returns
     -------
@@ -52,12 +63,15 @@ def player_count(out, group: str = "seats") -> pl.DataFrame:
         ):
             measures[name] = (k / g, *wilson_interval(k, g))
         if "majorities_unclaimed" in gsub.columns:
-            measures["unclaimed"] = mean_interval(gsub["majorities_unclaimed"].to_numpy())
+            out_of_play = MAJORITY_TYPES - types_in_play(n)
+            measures["unclaimed"] = mean_interval(
+                gsub["majorities_unclaimed"].to_numpy() - out_of_play
+            )
         for name, (est, lo, hi) in measures.items():
             result.append({"players": n, "measure": name, "estimate": est, "low": lo,
                            "high": hi, "games": g})  # fmt: skip
     table = pl.DataFrame(result)
-    return annotate(table, "estimate", "low", "high", share=False)
+    return annotate(table, "estimate", "low", "high", reference=None, share=False)
 
 
 def plot_player_count(table: pl.DataFrame, axes=None):
@@ -73,7 +87,7 @@ def plot_player_count(table: pl.DataFrame, axes=None):
         "margin": "winning margin (points)",
         "shared_win": "shared wins (share)",
         "close": "won by ≤ 1 point (share)",
-        "unclaimed": f"majorities unscored (of {MAJORITY_TYPES})",
+        "unclaimed": "majorities unscored (types in play)",
     }
     for ax, m in zip(np.ravel(axes), measures, strict=False):
         t = table.filter(pl.col("measure") == m).sort("players")

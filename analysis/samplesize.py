@@ -30,16 +30,27 @@ def games_for(n: int, half_width: float, target: float = 0.01) -> int | None:
 
 
 def warning(
-    estimate: float, low: float, high: float, n: int, reference: float = 0.0, unit: str = "games"
+    estimate: float,
+    low: float,
+    high: float,
+    n: int,
+    reference: float | None = 0.0,
+    unit: str = "games",
 ) -> str:
-    """Why a cell cannot support its claim ('' when it can)."""
+    """Why a cell cannot support its claim ('' when it can); ``reference`` None for a
+    level (a rate or mean that makes no sign claim): only the sample size is checked."""
     if n < MIN_GAMES:
         return f"only {n} {unit} (< {MIN_GAMES})"
+    if reference is None:
+        return ""
     if not (math.isfinite(low) and math.isfinite(high)):
         return "no interval"
     if low <= reference <= high:
         need = games_for(n, (high - low) / 2, max(abs(estimate - reference), 1e-9) / 2)
-        return f"interval covers {reference:g}: sign unsettled (≈{need:,} {unit} to halve it)"
+        return (
+            f"interval covers {reference:.3g}: sign unsettled; ≈{need:,} {unit} would settle "
+            "an effect this size"
+        )
     return ""
 
 
@@ -49,7 +60,7 @@ def annotate(
     low: str,
     high: str,
     n: str = "games",
-    reference: float | str = 0.0,
+    reference: float | str | None = 0.0,
     share: bool = True,
     unit: str = "games",
 ) -> pl.DataFrame:
@@ -61,9 +72,9 @@ def annotate(
         One row per cell.
     estimate, low, high, n : str
         Column names of the estimate, its 95% interval and the games behind it.
-    reference : float or str
+    reference : float, str or None
         The value the claim is measured against (0 for effects; a column name such as
-        ``fair`` for levels).
+        ``fair`` for win shares); None for levels that make no sign claim.
     share : bool
         Whether the estimate is a win share (a proportion), so ±1 pp is meaningful.
     unit : str

@@ -18,7 +18,8 @@ def wilson_interval(successes: float, n: int, level: float = 0.95) -> tuple[floa
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (float(centre - half), float(centre + half))
+    # clamp float round-off: the interval always holds p and lies in [0, 1]
+    return (float(max(0.0, min(centre - half, p))), float(min(1.0, max(centre + half, p))))
 
 
 def mean_interval(values: np.ndarray, level: float = 0.95) -> tuple[float, float, float]:

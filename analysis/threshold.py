@@ -71,8 +71,9 @@ def best_theta(out, group: str = "theta", n_boot: int = 1000, seed: int = 0) -> 
     polars.DataFrame
         ``players, games, best_theta, theta_low, theta_high`` (2.5 and 97.5 percentiles of
         the bootstrap's winning θ), ``p_best`` (share of resamples in which it won),
-        ``win_share`` of the best θ and ``gain_pp`` over θ = 1 (the plain ratio rule),
-        paired by deal with a t interval (``gain_low``/``gain_high``).
+        ``win_share`` of the best θ and its ``edge_pp`` over the fair share ``1/n`` with a t
+        interval over deals (``edge_low``/``edge_high``): what a seat gains against the
+        field by using it. (θ equal to the field's own gives exactly the fair share.)
     """
     deals = _deal_shares(out, group)
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
@@ -92,8 +93,7 @@ def best_theta(out, group: str = "theta", n_boot: int = 1000, seed: int = 0) -> 
         idx = rng.integers(0, len(x), size=(n_boot, len(x)))
         wins = np.array([np.argmax(x[i].mean(axis=0)) for i in idx])
         lo, hi = np.quantile(thetas[wins], [0.025, 0.975], method="inverted_cdf")
-        ref = int(np.argmin(np.abs(thetas - 1.0)))
-        g, glo, ghi = mean_interval(100 * (x[:, best] - x[:, ref]))
+        g, glo, ghi = mean_interval(100 * (x[:, best] - 1 / n))
         result.append(
             {
                 "players": n,
@@ -103,12 +103,15 @@ def best_theta(out, group: str = "theta", n_boot: int = 1000, seed: int = 0) -> 
                 "theta_high": float(hi),
                 "p_best": float(np.mean(wins == best)),
                 "win_share": float(x[:, best].mean()),
-                "gain_pp": g,
-                "gain_low": glo,
-                "gain_high": ghi,
+                "edge_pp": g,
+                "edge_low": glo,
+                "edge_high": ghi,
             }
         )
-    return annotate(pl.DataFrame(result), "gain_pp", "gain_low", "gain_high", share=False)
+    return annotate(pl.DataFrame(result), "edge_pp", "edge_low", "edge_high", share=False)
+
+
+RACE_ORDER = ("nobody yet", "behind", "level", "ahead")
 
 
 def _race(own: pl.Expr, rival: pl.Expr) -> pl.Expr:
@@ -295,7 +298,8 @@ def plot_eat(table: pl.DataFrame, by: str, value: str = "eat_rate", ax=None):
         "diff_pp": ("diff_low", "diff_high"),
         "payoff_pp": ("payoff_low", "payoff_high"),
     }[value]
-    keys = sorted(table[by].unique().to_list(), key=str)
+    keys = table[by].unique().to_list()
+    keys = [k for k in RACE_ORDER if k in keys] if by == "race" else sorted(keys)
     pos = {k: i for i, k in enumerate(keys)}
     for n in sorted(table["players"].unique()):
         t = table.filter(pl.col("players") == n)

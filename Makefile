@@ -20,8 +20,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP) ## Create .venv and install slicelab with its dev tools
 
 report: $(STAMP) ## Run the default balance study (resumes) and write reports/nyslice-balance.pdf
-	$(BIN)/slicelab study studies/nyslice-balance.toml --out data/nyslice-balance --jobs $(JOBS)
-	$(BIN)/slicelab report data/nyslice-balance --out reports/nyslice-balance.pdf
+	$(BIN)/slicelab report studies/nyslice-balance.toml --out reports/nyslice-balance.pdf --jobs $(JOBS)
 
 demo: $(STAMP) ## Play a batch of New York Slice games at 2-6 players and print a summary
 	$(BIN)/slicelab demo nyslice --games 20000 --seed 1

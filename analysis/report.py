@@ -27,7 +27,40 @@ from analysis import playercount, ratings, seats, specials, threshold  # noqa: E
 from analysis.load import manifest  # noqa: E402
 
 A4 = (8.27, 11.69)
+BLOCKS = ("seats", "seats-greedy", "specials", "theta", "decisions", "ladder")
+"""Study blocks the report reads (see studies/nyslice-balance.toml)."""
 MAIN_PLAYERS = 4  # the count the single-count charts show (the game's usual table)
+
+
+def check_dataset(out: str | Path) -> None:
+    """Refuse a dataset the report cannot read, naming what is missing.
+
+    Raises
+    ------
+    SlicelabError
+        When ``out`` is not a complete dataset of a study with the balance blocks.
+    """
+    from sims.core.errors import SlicelabError
+
+    try:
+        m = manifest(out)
+    except FileNotFoundError:
+        raise SlicelabError(
+            f"{out} is not a slicelab dataset (no manifest.json); pass a dataset directory or "
+            "a study file such as studies/nyslice-balance.toml"
+        ) from None
+    have = {a.get("group", a["name"]) for a in m["study"]["arms"]}
+    missing = [b for b in BLOCKS if b not in have]
+    if missing:
+        raise SlicelabError(
+            f"{out} lacks the study blocks {missing} the balance report reads; run a study "
+            "with them (e.g. studies/nyslice-balance.toml)"
+        )
+    if not m.get("complete"):
+        raise SlicelabError(
+            f"{out} is not complete; resume it (slicelab study {m.get('study_file')} --out "
+            f"{out}) before reporting"
+        )
 
 
 @dataclass
@@ -618,7 +651,9 @@ def _samplesize_page(pdf: PdfPages, r: Results, table: pl.DataFrame) -> None:
     plt.close(fig)
 
 
-def write_report(out: str | Path, pdf_path: str | Path, payoff_games: int = 300) -> Path:
+def write_report(
+    out: str | Path, pdf_path: str | Path, payoff_games: int = 300, results: Results | None = None
+) -> Path:
     """Compute every analysis of a balance dataset and write the PDF report atomically.
 
     Parameters
@@ -629,13 +664,15 @@ def write_report(out: str | Path, pdf_path: str | Path, payoff_games: int = 300)
         Where to write the PDF; its directory is created.
     payoff_games : int
         See :func:`compute`.
+    results : Results, optional
+        Already computed analyses of ``out`` (skips :func:`compute`).
 
     Returns
     -------
     Path
         ``pdf_path``.
     """
-    r = compute(out, payoff_games=payoff_games)
+    r = results or compute(out, payoff_games=payoff_games)
     table = summary(r)
     pdf_path = Path(pdf_path)
     pdf_path.parent.mkdir(parents=True, exist_ok=True)

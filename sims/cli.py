@@ -324,11 +324,21 @@ def _run(study, out: Path, jobs: int, backend: str, scheduler: str | None) -> No
     from sims.batch import run_study
     from sims.games import plugin_for
 
+    blocks: dict[str, list] = {}
     for arm in study.arms:
-        engine = plugin_for(arm.game).engine_for(arm)
-        kind = "compiled kernel" if engine == "kernel" else "Python reference engine"
-        err.print(f"arm {arm.name}: {arm.game}, {arm.players} players, {arm.games:,} games, "
-                  f"{', '.join(arm.strategies)}; engine: {kind}")  # fmt: skip
+        blocks.setdefault(arm.group or arm.name, []).append(arm)
+    for name, arms in blocks.items():
+        engines = {plugin_for(a.game).engine_for(a) for a in arms}
+        names = {"kernel": "compiled kernel", "reference": "Python reference engine"}
+        kind = " and ".join(names[e] for e in sorted(engines))
+        if len(arms) == 1:
+            a = arms[0]
+            err.print(f"arm {a.name}: {a.game}, {a.players} players, {a.games:,} games, "
+                      f"{', '.join(a.strategies)}; engine: {kind}")  # fmt: skip
+        else:
+            counts = ", ".join(str(n) for n in sorted({a.players for a in arms}))
+            err.print(f"block {name}: {len(arms)} arms, {arms[0].game}, {counts} players, "
+                      f"{sum(a.games for a in arms):,} games; engine: {kind}")  # fmt: skip
     where = f"Dask cluster {scheduler}" if backend == "dask" else f"{jobs} joblib worker(s)"
     err.print(f"writing {out} with {where}")
     with _progress() as progress:
@@ -483,6 +493,63 @@ def study(
 
     the_study = load_study(study_file, size)
     _run(the_study, out or Path("data") / the_study.name, jobs, backend, scheduler)
+
+
+@cli.command()
+@click.argument("source", type=click.Path(path_type=Path))
+@click.option(
+    "--out",
+    "pdf",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="PDF to write (default: reports/<study name>.pdf).",
+)
+@click.option(
+    "--data",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="With a study file: its dataset directory (default: data/<study name>).",
+)
+@click.option("--size", default=None, metavar="NAME", help="With a study file: one of its sizes.")
+@click.option(
+    "--payoff-games",
+    type=click.IntRange(min=1),
+    default=300,
+    show_default=True,
+    help="Games per player count whose eat decisions are replayed both ways.",
+)
+@_with_run_options
+def report(
+    source: Path,
+    pdf: Path | None,
+    data: Path | None,
+    size: str | None,
+    payoff_games: int,
+    jobs: int,
+    backend: str,
+    scheduler: str | None,
+) -> None:
+    """Build the balance report (PDF) from a dataset, or from a study file: the study is
+    run first (resuming what is already done), then reported."""
+    from analysis.report import check_dataset, write_report
+    from sims.batch import read_manifest
+    from sims.core.study import load_study
+
+    if source.suffix == ".toml":
+        the_study = load_study(source, size)
+        out = data or Path("data") / the_study.name
+        _run(the_study, out, jobs, backend, scheduler)
+        name = the_study.name
+    else:
+        if size is not None or data is not None:
+            raise SlicelabError("--size and --data apply to a study file, not to a dataset")
+        out = source
+        name = read_manifest(out)["study_name"]
+    check_dataset(out)
+    pdf = pdf or Path("reports") / f"{name}.pdf"
+    with err.status("analysing and drawing the report"):
+        write_report(out, pdf, payoff_games=payoff_games)
+    console.print(f"report: {pdf}")
 
 
 @cli.command()

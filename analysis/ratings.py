@@ -80,12 +80,15 @@ def ratings(out, n_boot: int = 200, seed: int = 0) -> pl.DataFrame:
         a = np.array([remap[x] for x in a])
         b = np.array([remap[x] for x in b])
         k = len(seen)
-        point = ELO_PER_LOG * bradley_terry(_wins(k, a, b, r, np.ones(len(a))))
+        fit = bradley_terry(_wins(k, a, b, r, np.ones(len(a))))
+        point = ELO_PER_LOG * fit
         games, inverse = np.unique(gid, return_inverse=True)
         boots = np.array(
             [
                 ELO_PER_LOG
-                * bradley_terry(_wins(k, a, b, r, rng.poisson(1.0, len(games))[inverse]))
+                * bradley_terry(
+                    _wins(k, a, b, r, rng.poisson(1.0, len(games))[inverse]), tol=1e-8, start=fit
+                )
                 for _ in range(n_boot)
             ]
         )

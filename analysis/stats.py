@@ -96,9 +96,14 @@ def games_for_power(
     return int(np.ceil((za + zb) ** 2 * p * (1 - p) / edge**2))
 
 
-def bradley_terry(wins: np.ndarray, iters: int = 10_000, tol: float = 1e-10) -> np.ndarray:
-    """Bradley–Terry strengths from a matrix ``wins[i, j]`` (i beat j; halves for ties), by
-    Hunter's MM algorithm; returned as log-strengths centred on 0.
+def bradley_terry(
+    wins: np.ndarray, iters: int = 100, tol: float = 1e-10, start: np.ndarray | None = None
+) -> np.ndarray:
+    """Bradley–Terry strengths from a matrix ``wins[i, j]`` (i beat j; halves for ties), the
+    maximum-likelihood fit by Newton's method on the log-strengths; returned centred on 0.
+
+    ``start`` (log-strengths, e.g. the full sample's fit when bootstrapping) speeds up
+    convergence; the answer does not depend on it.
 
     Raises
     ------
@@ -110,17 +115,33 @@ def bradley_terry(wins: np.ndarray, iters: int = 10_000, tol: float = 1e-10) -> 
     total_wins = w.sum(axis=1)
     if (total_wins <= 0).any() or (w.sum(axis=0) <= 0).any():
         raise ValueError("every strategy needs at least one win and one loss for Bradley–Terry")
-    s = np.ones(w.shape[0])
+    k = w.shape[0]
+    beta = np.zeros(k) if start is None else np.asarray(start, dtype=float) - start[0]
+
+    def loglik(b: np.ndarray) -> float:
+        diff = b[:, None] - b[None, :]
+        return float(-(w * np.logaddexp(0.0, -diff)).sum())
+
+    current = loglik(beta)
     for _ in range(iters):
-        pair = s[:, None] + s[None, :]
-        new = total_wins / (games / pair).sum(axis=1)
-        new /= np.exp(np.mean(np.log(new)))
-        done = np.max(np.abs(new - s)) < tol
-        s = new
-        if done:
+        p = 1.0 / (1.0 + np.exp(-(beta[:, None] - beta[None, :])))
+        grad = total_wins - (games * p).sum(axis=1)
+        info = games * p * p.T
+        hess = np.diag(info.sum(axis=1)) - info  # observed information (positive semidefinite)
+        # beta[0] is fixed at 0: solve on the others
+        step = np.zeros(k)
+        step[1:] = np.linalg.solve(hess[1:, 1:], grad[1:])
+        t = 1.0
+        while True:  # halve the step until the likelihood does not fall
+            trial = beta + t * step
+            value = loglik(trial)
+            if value >= current - 1e-12 or t < 1e-6:
+                break
+            t /= 2
+        beta, current = trial, value
+        if np.max(np.abs(t * step)) < tol:
             break
-    log_s = np.log(s)
-    return log_s - log_s.mean()
+    return beta - beta.mean()
 
 
 ELO_PER_LOG = 400 / np.log(10)
@@ -131,6 +152,8 @@ def normal_p(estimate: float, low: float, high: float, level: float = 0.95) -> f
     """Two-sided p-value of ``estimate = 0`` from a symmetric normal/t interval (for Holm)."""
     z = stats.norm.ppf(0.5 + level / 2)
     se = (high - low) / (2 * z)
-    if not np.isfinite(se) or se <= 0:
+    if not np.isfinite(se) or se < 0:
         return float("nan")
+    if se == 0:  # a zero-width interval: the estimate is certain
+        return 0.0 if estimate != 0 else 1.0
     return float(2 * stats.norm.sf(abs(estimate) / se))

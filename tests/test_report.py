@@ -9,11 +9,11 @@ import shutil
 import polars as pl
 import pytest
 from click.testing import CliRunner
+from conftest import BALANCE
 
 from analysis.report import BLOCKS, check_dataset, compute, summary, write_report
 from sims.cli import cli
 from sims.core.errors import SlicelabError
-from conftest import BALANCE
 
 
 @pytest.fixture(scope="module")
@@ -56,8 +56,8 @@ def test_cli_report_from_dataset_and_from_study(quick_dataset, tmp_path):
     assert out.read_bytes().startswith(b"%PDF")
     # a study file: resumes the (complete) dataset, plays nothing, reports
     out2 = tmp_path / "b.pdf"
-    res = runner.invoke(cli, ["report", str(BALANCE), "--size", "quick", "--data",
-                              str(quick_dataset), "--out", str(out2), "--payoff-games", "5"])  # fmt: skip
+    args = ["report", str(BALANCE), "--size", "quick", "--data", str(quick_dataset)]
+    res = runner.invoke(cli, [*args, "--out", str(out2), "--payoff-games", "5"])
     assert res.exit_code == 0, res.output
     text = " ".join(res.output.split())
     assert re.search(r"\b0 games played \([\d,]+ already done\)", text), text

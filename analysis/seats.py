@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
+from scipy import stats
 
 from analysis.load import rows as load_rows
 from analysis.samplesize import annotate
@@ -58,7 +59,8 @@ def seat_advantage(out, group: str = "seats") -> pl.DataFrame:
     for r in agg.iter_rows(named=True):
         lo, hi = wilson_interval(r["wins"], r["games"])
         fair = 1 / r["players"]
-        half = 1.959964 * (r["sd"] or 0.0) / np.sqrt(r["games"])
+        t = stats.t.ppf(0.975, r["games"] - 1) if r["games"] > 1 else float("nan")
+        half = t * (r["sd"] or 0.0) / np.sqrt(r["games"])
         out_rows.append(
             {
                 "players": r["players"],

@@ -1,0 +1,168 @@
+"""Synthetic slicelab datasets with hand-chosen values, for testing ``analysis/``.
+
+A :class:`SyntheticDataset` writes the layout of ``docs/dataset.md``: ``manifest.json``
+with the arms (as ``Arm.as_dict`` writes them) and one hive-partitioned Parquet file per
+arm and table, ``OUT/<table>/game=nyslice/players=N/arm=A/part-000000000000.parquet``.
+Only the columns the analyses read need to be given; their types are those of the real
+tables (``seat`` int8, ``score`` int16, ``phase`` categorical, ...).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+DTYPES: dict[str, pl.DataType] = {
+    # games and players
+    "game_index": pl.Int64(),
+    "n_winners": pl.Int8(),
+    "majorities_unclaimed": pl.Int8(),
+    "seat": pl.Int8(),
+    "strategy": pl.String(),
+    "score": pl.Int16(),
+    "eaten": pl.Int16(),
+    "win_share": pl.Float64(),
+    "times_slicer": pl.Int8(),
+    "specials_owned_mask": pl.Int32(),
+    # decisions
+    "round": pl.Int8(),
+    "slicer": pl.Int8(),
+    "phase": pl.Categorical(),
+    "action": pl.Int32(),
+    "n_legal": pl.Int32(),
+    "slice_kind": pl.Int8(),
+    "type_a": pl.Int8(),
+    "pepperoni": pl.Int8(),
+    "own_count2": pl.Int16(),
+    "rival_count2": pl.Int16(),
+}
+
+SPECIAL_BITS = {
+    "cut_in_line": 0, "dibs": 1, "sneak_a_slice": 2, "mystery_slice": 3, "combo_cravings": 4,
+    "you_love_veggies": 5, "seconds": 6, "super_sized_combos": 7, "tie_breaker": 8,
+    "you_like_anchovies": 9, "buffet": 10, "day_old_pizza": 11, "everyone_elses_diet": 12,
+    "stuffed_crust": 13,
+}  # fmt: skip
+"""Bit of each special in ``specials_owned_mask`` (``sims.games.nyslice.deck.Special``)."""
+
+
+def mask(*slugs: str) -> int:
+    """``specials_owned_mask`` of a player holding ``slugs``."""
+    return sum(1 << SPECIAL_BITS[s] for s in slugs)
+
+
+def one_hot(winners: list[int], n: int) -> np.ndarray:
+    """(games, n) win shares where game ``g`` is won outright by seat ``winners[g]``."""
+    share = np.zeros((len(winners), n))
+    share[np.arange(len(winners)), winners] = 1.0
+    return share
+
+
+class SyntheticDataset:
+    """Build a dataset directory arm by arm, then :meth:`write` its manifest."""
+
+    def __init__(self, out: str | Path, game: str = "nyslice") -> None:
+        self.out = Path(out)
+        self.game = game
+        self.arms: dict[str, dict] = {}
+
+    def arm(
+        self,
+        name: str,
+        players: int,
+        strategies: list[str] | str = "heuristic",
+        games: int = 0,
+        seed: int = 1,
+        group: str | None = None,
+        rotation: int = 0,
+        blank: str | None = None,
+        grid: dict | None = None,
+        decisions: bool = False,
+    ) -> str:
+        """Declare an arm (one spec for every seat, or a list of ``players`` specs)."""
+        specs = [strategies] * players if isinstance(strategies, str) else list(strategies)
+        assert len(specs) == players, "one strategy per seat"
+        a = {
+            "name": name,
+            "game": self.game,
+            "players": players,
+            "strategies": specs,
+            "games": games,
+            "seed": seed,
+            "deck": None,
+            "engine": "kernel",
+            "rules": {},
+        }
+        if blank is not None:
+            a["blank"] = blank
+        if decisions:
+            a["decisions"] = True
+        if group is not None and group != name:
+            a["group"] = group
+        if rotation:
+            a["rotation"] = rotation
+        if grid:
+            a["grid"] = dict(grid)
+        self.arms[name] = a
+        return name
+
+    def table(self, table: str, arm: str, columns: dict[str, list | np.ndarray]) -> Path:
+        """Write one arm's rows of a table (``columns``: name -> values, equal lengths)."""
+        a = self.arms[arm]
+        height = len(next(iter(columns.values())))
+        cols = {"arm": pl.Series("arm", [arm] * height, pl.String)}
+        for c, v in columns.items():
+            series = pl.Series(c, v.tolist() if isinstance(v, np.ndarray) else list(v))
+            dtype = DTYPES.get(c)
+            if dtype is not None and dtype.is_integer() and series.dtype.is_float():
+                assert (series == series.round()).all(), f"{c} must hold whole numbers"
+            cols[c] = series if dtype is None else series.cast(dtype)
+        path = (
+            self.out / table / f"game={self.game}" / f"players={a['players']}" / f"arm={arm}"
+            / "part-000000000000.parquet"
+        )  # fmt: skip
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pl.DataFrame(cols).write_parquet(path)
+        return path
+
+    def players(self, arm: str, first: int = 0, **per_seat) -> Path:
+        """Write a ``players`` table from (games, seats) matrices, e.g. ``win_share=``.
+
+        A value of shape ``(seats,)`` is the same in every game (``times_slicer``); the
+        arm's strategies fill ``strategy`` unless given. Games are numbered from ``first``.
+        """
+        a = self.arms[arm]
+        n = a["players"]
+        shapes = [np.shape(v) for v in per_seat.values() if np.ndim(v) == 2]
+        games = shapes[0][0]
+        assert all(s == (games, n) for s in shapes), f"matrices must be (games, {n})"
+        cols: dict[str, np.ndarray | list] = {
+            "game_index": np.repeat(np.arange(first, first + games), n),
+            "seat": np.tile(np.arange(n), games),
+        }
+        per_seat.setdefault("strategy", a["strategies"])
+        for c, v in per_seat.items():
+            v = np.asarray(v)
+            v = np.broadcast_to(v, (games, n)) if v.ndim == 1 else v
+            cols[c] = v.ravel()
+        a["games"] = max(a["games"], first + games)
+        return self.table("players", arm, cols)
+
+    def games(self, arm: str, first: int = 0, **per_game) -> Path:
+        """Write a ``games`` table from one list per column (games numbered from ``first``)."""
+        count = len(next(iter(per_game.values())))
+        return self.table("games", arm, {"game_index": np.arange(first, first + count), **per_game})
+
+    def decisions(self, arm: str, rows: list[dict]) -> Path:
+        """Write a ``decisions`` table from one dict per decision."""
+        return self.table("decisions", arm, {c: [r[c] for r in rows] for c in rows[0]})
+
+    def write(self) -> Path:
+        """Write ``manifest.json`` and return the dataset directory."""
+        self.out.mkdir(parents=True, exist_ok=True)
+        manifest = {"study": {"name": "synthetic", "arms": list(self.arms.values())}}
+        (self.out / "manifest.json").write_text(json.dumps(manifest, indent=2))
+        return self.out

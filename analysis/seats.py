@@ -26,7 +26,13 @@ from analysis.stats import fair_share_test, mean_interval, wilson_interval
 
 
 def _by_game(frame: pl.DataFrame, value: str, n: int) -> np.ndarray:
-    """(games, seats) matrix of one column, games in index order."""
+    """(games, seats) matrix of one column, games in index order (one arm only)."""
+    if frame["arm"].n_unique() > 1:
+        raise ValueError(
+            f"the block has several arms at {n} players ({sorted(frame['arm'].unique())}); "
+            "the seat analyses read one arm per player count with the same strategy in "
+            "every seat"
+        )
     f = frame.sort(["game_index", "seat"])
     return f[value].to_numpy().astype(float).reshape(-1, n)
 

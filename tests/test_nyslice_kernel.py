@@ -15,12 +15,13 @@ from sims.games.nyslice.deck import default_deck
 from sims.games.nyslice.engine import Phase
 from sims.games.nyslice.game import play_game, seat_strategies
 from sims.games.nyslice.kernel import (
+    SCORE_COLUMNS,
     STRAT_HEURISTIC,
     KernelRunner,
     heuristic_params,
     strategy_codes,
 )
-from sims.games.nyslice.records import special_masks
+from sims.games.nyslice.records import score_rows
 from sims.games.nyslice.rules import Rules
 
 DECK = default_deck()
@@ -29,6 +30,8 @@ MIXED_GAMES = 60
 
 
 def _compare(runner: KernelRunner, n: int, specs: list[str], seed: int, index: int, rules: Rules):
+    """Play game (seed, index) in both engines and check that decisions, score rows (every
+    ``SCORE_COLUMNS``) and records agree."""
     rows: list[list[int]] = []
     state = play_game(n, seat_strategies(specs, n), seed, index, DECK, rules, records=rows)
     scores, trace, records = runner.play(
@@ -50,22 +53,10 @@ def _compare(runner: KernelRunner, n: int, specs: list[str], seed: int, index: i
             f"reference {show(ref[i] if i < len(ref) else None)}, "
             f"kernel {show(got[i] if i < len(got) else None)}"
         )
-    expect = [
-        [
-            b.majorities,
-            b.specials,
-            b.diet,
-            b.pepperoni,
-            b.anchovies,
-            b.total,
-            b.eaten_count,
-            b.collected_count,
-        ]
-        for b in state.scores()
-    ]
-    assert scores[:, :8].tolist() == expect, f"{n} players {specs} game {index}: scores differ"
-    masks = [list(special_masks(state, p)) for p in range(n)]
-    assert scores[:, 8:].tolist() == masks, f"{n} players {specs} game {index}: specials differ"
+    expect = score_rows(state)
+    for c, name in enumerate(SCORE_COLUMNS):
+        got_c, ref_c = scores[:, c].tolist(), [r[c] for r in expect]
+        assert got_c == ref_c, f"{n} players {specs} game {index}: {name} {got_c} != {ref_c}"
     assert records.tolist() == rows, f"{n} players {specs} game {index}: decision records differ"
     return state
 

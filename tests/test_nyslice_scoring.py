@@ -21,8 +21,10 @@ from nyslice_helpers import (
 
 from sims.games.nyslice.deck import Special
 from sims.games.nyslice.engine import GameState, deal
+from sims.games.nyslice.kernel import SCORE_COLUMNS
+from sims.games.nyslice.records import score_rows, special_masks
 from sims.games.nyslice.rules import Rules
-from sims.games.nyslice.scoring import Breakdown, score, win_shares
+from sims.games.nyslice.scoring import Breakdown, majority_winners, score, win_shares
 
 H = holdings
 TB, SSC, YLA = Special.TIE_BREAKER, Special.SUPER_SIZED_COMBOS, Special.YOU_LIKE_ANCHOVIES
@@ -92,50 +94,94 @@ def test_worked_check_pepperoni_and_anchovies(yla, anchovies):
 
 
 # ---------------------------------------------------------------- type majorities
-# id, holdings per seat, majority types per seat
+# id, holdings per seat, majority types per seat, majorities won per seat, types unclaimed
 MAJORITIES = [
-    ("strictly most", [H([52, 53]), H([54])], [(11,), ()]),
-    ("tie for most scores nothing", [H([52]), H([53]), H()], [(), (), ()]),
-    ("tie for most above a third", [H([52, 53]), H([54, 55]), H([56])], [(), (), ()]),
-    ("Tie-Breaker takes a tie", [H([52], specials=[TB]), H([53])], [(11,), ()]),
-    ("Tie-Breaker in a three-way tie", [H([52]), H([53]), H([54], specials=[TB])], [(), (), (11,)]),
+    ("strictly most", [H([52, 53]), H([54])], [(11,), ()], [1, 0], 8),
+    ("tie for most scores nothing", [H([52]), H([53]), H()], [(), (), ()], [0, 0, 0], 9),
+    (
+        "tie for most above a third",
+        [H([52, 53]), H([54, 55]), H([56])],
+        [(), (), ()],
+        [0, 0, 0],
+        9,
+    ),
+    ("Tie-Breaker takes a tie", [H([52], specials=[TB]), H([53])], [(11,), ()], [1, 0], 8),
+    (
+        "Tie-Breaker in a three-way tie",
+        [H([52]), H([53]), H([54], specials=[TB])],
+        [(), (), (11,)],
+        [0, 0, 1],
+        8,
+    ),
     (
         "Tie-Breaker outside the tie",
         [H([52], specials=[TB]), H([53, 54]), H([55, 56])],
         [(), (), ()],
+        [0, 0, 0],
+        9,
     ),
-    ("Tie-Breaker, type nobody holds", [H([52], specials=[TB]), H(), H()], [(11,), (), ()]),
-    ("lone half beats nothing", [H([COMBO_7_11]), H()], [(7, 11), ()]),
-    ("half loses to one slice", [H([COMBO_7_11]), H([18])], [(11,), (7,)]),
-    ("one and a half beats one", [H([COMBO_7_11, 19]), H([18])], [(7, 11), ()]),
-    ("one and a half loses to two", [H([COMBO_7_11, 19]), H([18, 20])], [(11,), (7,)]),
+    (
+        "Tie-Breaker, type nobody holds",
+        [H([52], specials=[TB]), H(), H()],
+        [(11,), (), ()],
+        [1, 0, 0],
+        8,
+    ),
+    ("lone half beats nothing", [H([COMBO_7_11]), H()], [(7, 11), ()], [2, 0], 7),
+    ("half loses to one slice", [H([COMBO_7_11]), H([18])], [(11,), (7,)], [1, 1], 7),
+    ("one and a half beats one", [H([COMBO_7_11, 19]), H([18])], [(7, 11), ()], [2, 0], 7),
+    (
+        "one and a half loses to two",
+        [H([COMBO_7_11, 19]), H([18, 20])],
+        [(11,), (7,)],
+        [1, 1],
+        7,
+    ),
     (
         "assigned Supreme counts one",
         [H([COMBO_7_11, 19]), H([18, SUPREME], supreme=7)],
         [(11,), (7,)],
+        [1, 1],
+        7,
     ),
-    ("unassigned Supreme counts nothing", [H([18]), H([19, SUPREME])], [(), ()]),
-    ("Super-Sized: 2 per combo type", [H([COMBO_7_11], specials=[SSC]), H([18])], [(7, 11), ()]),
-    ("Super-Sized tie", [H([COMBO_7_11], specials=[SSC]), H([18, 19])], [(11,), ()]),
+    ("unassigned Supreme counts nothing", [H([18]), H([19, SUPREME])], [(), ()], [0, 0], 9),
+    (
+        "Super-Sized: 2 per combo type",
+        [H([COMBO_7_11], specials=[SSC]), H([18])],
+        [(7, 11), ()],
+        [2, 0],
+        7,
+    ),
+    ("Super-Sized tie", [H([COMBO_7_11], specials=[SSC]), H([18, 19])], [(11,), ()], [1, 0], 8),
     (
         "Super-Sized and Tie-Breaker",
         [H([COMBO_7_11], specials=[SSC, TB]), H([18, 19])],
         [(7, 11), ()],
+        [2, 0],
+        7,
     ),
-    ("eaten slices do not count", [H([52], eaten=[53, 54]), H([55, 56])], [(), (11,)]),
+    ("eaten slices do not count", [H([52], eaten=[53, 54]), H([55, 56])], [(), (11,)], [0, 1], 8),
     (
         "combos and Veggies have types",
         [H([0, COMBO_4_6, COMBO_5_9]), H([3, 7])],
         [(3, 6, 9), (4, 5)],
+        [3, 2],
+        4,
     ),
 ]
 
 
-@pytest.mark.parametrize("hs,expected", [m[1:] for m in MAJORITIES], ids=[m[0] for m in MAJORITIES])
-def test_majorities(hs, expected):
+@pytest.mark.parametrize(
+    "hs,expected,won,unclaimed", [m[1:] for m in MAJORITIES], ids=[m[0] for m in MAJORITIES]
+)
+def test_majorities(hs, expected, won, unclaimed):
     res = score(DECK, hs)
     assert [b.majority_types for b in res] == expected
     assert [b.majorities for b in res] == [sum(t) for t in expected]
+    assert [b.majorities_won for b in res] == won
+    # Types whose majority nobody scored (nobody holds it, or an unbroken tie).
+    assert 9 - sum(b.majorities_won for b in res) == unclaimed
+    assert unclaimed == 9 - len(majority_winners(DECK, hs))
 
 
 def test_a_majority_is_worth_the_type_number():
@@ -143,6 +189,7 @@ def test_a_majority_is_worth_the_type_number():
     b = score(DECK, [one_of_each, H()])[0]
     assert b.majority_types == tuple(range(3, 12))
     assert b.majorities == sum(range(3, 12)) == 63
+    assert b.majorities_won == 9
     assert b.total == 63  # no pepperoni eaten, no anchovies on these slices
 
 
@@ -319,3 +366,19 @@ def test_engine_scores_are_the_scoring_of_its_holdings(n):
     assert state.win_shares() == win_shares(state.scores())
     assert sum(state.win_shares()) == pytest.approx(1.0)
     assert state.events[-1] == ("end", tuple(b.total for b in state.scores()))
+    # The score rows (what both engines write) follow the kernel's SCORE_COLUMNS.
+    for p, (row, b) in enumerate(zip(score_rows(state), state.scores(), strict=True)):
+        owned, used = special_masks(state, p)
+        assert dict(zip(SCORE_COLUMNS, row, strict=True)) == {
+            "majorities": b.majorities,
+            "specials": b.specials,
+            "diet": b.diet,
+            "pepperoni": b.pepperoni,
+            "anchovies": b.anchovies,
+            "total": b.total,
+            "eaten": b.eaten_count,
+            "collected": b.collected_count,
+            "owned_mask": owned,
+            "used_mask": used,
+            "majorities_won": len(b.majority_types),
+        }

@@ -154,7 +154,8 @@ F_HPRE = F_HCNT + MAX_SEATS
 F_HSUM = F_HPRE + MAX_SEATS
 F_ROWS, F_WIDTH = F_HSUM + MAX_SEATS, 16
 
-# Score columns of the kernel's output; the masks have bit s set for special code s.
+# Score columns of the kernel's output; the masks have bit s set for special code s;
+# majorities_won counts the types whose majority the seat scored.
 SCORE_COLUMNS = (
     "majorities",
     "specials",
@@ -166,6 +167,7 @@ SCORE_COLUMNS = (
     "collected",
     "owned_mask",
     "used_mask",
+    "majorities_won",
 )
 # Columns of a decision record (the optional per-decision table); -1 where not relevant.
 # own/rival counts are majority counts in halves of the slice's (first) type.
@@ -505,9 +507,11 @@ def _score(tab, mseat, only):
         if only >= 0 and p != only:
             continue
         maj = 0
+        won = 0
         for t in range(3, 12):
             if tab[T_WIN, t] == p:
                 maj += t
+                won += 1
         pepper = 0
         eaten_combo = 0
         eaten_veg = 0
@@ -572,6 +576,7 @@ def _score(tab, mseat, only):
                     used |= 1 << x
         tab[out, 8] = owned
         tab[out, 9] = used
+        tab[out, 10] = won
 
 
 @njit(cache=True)

@@ -175,6 +175,7 @@ def run_chunk(arm: Arm, first: int, count: int, decisions: bool) -> dict[str, pa
             "winner_seats": winners,
             "n_winners": won.sum(axis=1).astype(np.int8),
             "decisions": ndec.astype(np.int32),
+            "majorities_unclaimed": (9 - col["majorities_won"].sum(axis=1)).astype(np.int8),
         }
     )
     slicer_counts = np.bincount([(rules.first_slicer + r) % n for r in range(rounds)], minlength=n)
@@ -192,6 +193,7 @@ def run_chunk(arm: Arm, first: int, count: int, decisions: bool) -> dict[str, pa
             ),
             "score": col["total"].ravel().astype(np.int16),
             "majorities": col["majorities"].ravel().astype(np.int16),
+            "majorities_won": col["majorities_won"].ravel().astype(np.int8),
             "specials": col["specials"].ravel().astype(np.int16),
             "diet": col["diet"].ravel().astype(np.int16),
             "pepperoni": col["pepperoni"].ravel().astype(np.int16),

@@ -47,13 +47,14 @@ def decision_row(state: GameState, decision: Decision, action: int, game_index: 
 
 def score_rows(state: GameState) -> list[list[int]]:
     """Each seat's final score row in the kernel's ``SCORE_COLUMNS`` order: majorities,
-    specials, diet, pepperoni, anchovies, total, eaten, collected, owned and used masks."""
+    specials, diet, pepperoni, anchovies, total, eaten, collected, owned and used masks,
+    majorities won."""
     rows = []
     for p, b in enumerate(state.scores()):
         owned, used = special_masks(state, p)
         rows.append([
             b.majorities, b.specials, b.diet, b.pepperoni, b.anchovies, b.total,
-            b.eaten_count, b.collected_count, owned, used,
+            b.eaten_count, b.collected_count, owned, used, b.majorities_won,
         ])  # fmt: skip
     return rows
 

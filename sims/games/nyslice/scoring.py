@@ -51,7 +51,7 @@ class Breakdown:
         Anchovies on collected slices: negative, or positive with You Like Anchovies!.
     total : int
     majority_types : tuple of int
-        The types whose majority the player scored.
+        The types whose majority the player scored (``majorities_won`` counts them).
     special_points : dict
         Points per starred special the player owns.
     eaten_count, collected_count : int
@@ -68,6 +68,11 @@ class Breakdown:
     special_points: dict[str, int] = field(default_factory=dict)
     eaten_count: int = 0
     collected_count: int = 0
+
+    @property
+    def majorities_won(self) -> int:
+        """Number of types (3–11) whose majority the player scored."""
+        return len(self.majority_types)
 
 
 def type_counts_halves(deck: Deck, h: Holdings) -> dict[int, int]:

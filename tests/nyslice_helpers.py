@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from sims.games.nyslice.cuts import decode_cut
-from sims.games.nyslice.deck import Kind, Special, default_deck
+from sims.games.nyslice.deck import REAL_SPECIALS, Kind, Special, default_deck
 from sims.games.nyslice.engine import Deal, Decision, GameState, Phase, removed_slices
 from sims.games.nyslice.rules import Rules, rounds_for
 from sims.games.nyslice.scoring import Holdings
@@ -33,7 +33,7 @@ QUIET = (
     Special.YOU_LIKE_ANCHOVIES,
     Special.EVERYONE_ELSES_DIET,
 )
-_SPECIAL_ORDER = QUIET + tuple(s for s in Special if s not in QUIET)
+_SPECIAL_ORDER = QUIET + tuple(s for s in REAL_SPECIALS if s not in QUIET)
 
 
 def in_play(n: int) -> list[int]:

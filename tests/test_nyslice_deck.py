@@ -7,7 +7,14 @@ from importlib import resources
 import pytest
 
 from sims.core.errors import DeckError
-from sims.games.nyslice.deck import Kind, Special, default_deck, load_deck, parse_deck
+from sims.games.nyslice.deck import (
+    REAL_SPECIALS,
+    Kind,
+    Special,
+    default_deck,
+    load_deck,
+    parse_deck,
+)
 
 
 def _default_data() -> dict:
@@ -40,7 +47,7 @@ def test_default_deck_matches_spec_table():
     (sup,) = [s for s in deck.slices if s.kind == Kind.SUPREME]
     assert (anch.pepperoni, anch.anchovies) == (0, 3)
     assert (sup.pepperoni, sup.anchovies) == (2, 0)
-    assert sorted(deck.specials) == list(Special)
+    assert sorted(deck.specials) == list(REAL_SPECIALS)
     assert deck.type_names[3] == "Veggie" and deck.type_names[11] == "Cheese"
 
 
@@ -99,3 +106,103 @@ def test_missing_and_invalid_files(tmp_path):
     bad.write_text("slices = [")
     with pytest.raises(DeckError, match="not valid TOML"):
         load_deck(bad)
+
+
+# ---------------------------------------------------------------- blank tiles
+def _with_specials(specials: list[str]) -> dict:
+    data = _default_data()
+    data["specials"] = specials
+    return data
+
+
+REAL = [s.slug for s in REAL_SPECIALS]
+# id, specials listed, the deck's tiles (None: refused), or the start of the refusal
+BLANK_FILES = [
+    ("one blank", ["blank", *REAL[1:]], ["blank", *REAL[1:]]),
+    ("two blanks", [*REAL[:12], "blank", "blank"], [*REAL[:12], "blank", "blank"]),
+    (
+        "a blank as a 15th tile",
+        [*REAL, "blank"],
+        "deck f.toml: needs the 14 specials (any of them may be replaced by 'blank'), "
+        "found 15 tiles (missing [])",
+    ),
+    (
+        "a blank and a special twice",
+        ["blank", "seconds", *REAL[2:]],
+        "deck f.toml: special(s) ['seconds'] listed more than once; each tile exists once",
+    ),
+    (
+        "13 tiles",
+        ["blank", *REAL[2:]],
+        "deck f.toml: needs the 14 specials (any of them may be replaced by 'blank'), "
+        "found 13 tiles (missing ['cut_in_line', 'dibs'])",
+    ),
+    (
+        "unknown name",
+        ["blanc", *REAL[1:]],
+        f"deck f.toml: unknown special 'blanc'; known: {sorted(REAL)} and 'blank' "
+        "(a blank tile in a special's place)",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "specials,expected", [b[1:] for b in BLANK_FILES], ids=[b[0] for b in BLANK_FILES]
+)
+def test_deck_files_may_list_blank_tiles(specials, expected):
+    data = _with_specials(specials)
+    if isinstance(expected, list):
+        assert [s.slug for s in parse_deck(data, "f.toml").specials] == expected
+    else:
+        with pytest.raises(DeckError) as err:
+            parse_deck(data, "f.toml")
+        assert str(err.value) == expected
+
+
+@pytest.mark.parametrize("special", REAL_SPECIALS, ids=REAL)
+def test_with_blank_replaces_the_tile_in_place(special):
+    deck = default_deck()
+    blank = deck.with_blank(special.slug)
+    i = deck.specials.index(special)
+    assert blank.specials[i] is Special.BLANK
+    assert (
+        blank.specials[:i] + blank.specials[i + 1 :] == deck.specials[:i] + deck.specials[i + 1 :]
+    )
+    assert blank.slices == deck.slices and blank.type_names == deck.type_names
+    assert blank.name == f"reconstructed v1+blank-{special.slug}"
+    assert blank.digest != deck.digest
+    assert deck.with_blank(special) == blank  # by Special or by slug
+    # A deck file listing the blank there is the same deck content.
+    data = _default_data()
+    data["specials"] = [s.slug for s in blank.specials]
+    assert parse_deck(data, "f.toml").digest == blank.digest
+
+
+def test_blanked_decks_have_distinct_digests_and_can_blank_twice():
+    deck = default_deck()
+    digests = {deck.with_blank(s).digest for s in REAL_SPECIALS}
+    assert len(digests) == 14 and deck.digest not in digests
+    two = deck.with_blank("dibs").with_blank("seconds")
+    assert two.name == "reconstructed v1+blank-dibs+blank-seconds"
+    assert [s.slug for s in two.specials].count("blank") == 2
+
+
+@pytest.mark.parametrize(
+    "special,message",
+    [
+        ("blank", "cannot blank 'blank': not a special; use one of cut_in_line, dibs, "),
+        ("free_pizza", "cannot blank 'free_pizza': not a special; use one of cut_in_line, "),
+        (Special.BLANK, "cannot blank 'blank': not a special"),
+    ],
+)
+def test_with_blank_refuses_what_is_not_a_special(special, message):
+    with pytest.raises(DeckError) as err:
+        default_deck().with_blank(special)
+    assert str(err.value).startswith(message)
+
+
+def test_with_blank_refuses_a_special_the_deck_lacks():
+    deck = default_deck().with_blank("dibs")
+    with pytest.raises(DeckError) as err:
+        deck.with_blank("dibs")
+    assert str(err.value) == "cannot blank dibs: deck reconstructed v1+blank-dibs has no such tile"

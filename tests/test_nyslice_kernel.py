@@ -3,7 +3,8 @@
 For the same (study seed, game index) and strategies both engines must take the same
 decisions (player, phase, action) in the same order and reach the same score breakdowns.
 A difference fails with the first diverging decision printed. ``random``, ``greedy`` and
-the ``heuristic(...)`` family (default and tuned parameters, per seat) are checked.
+the ``heuristic(...)`` family (default and tuned parameters, per seat) are checked, on the
+default deck and on decks with a special replaced by a blank tile.
 """
 
 from collections import Counter
@@ -11,7 +12,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from sims.games.nyslice.deck import default_deck
+from sims.games.nyslice.deck import REAL_SPECIALS, Special, default_deck
 from sims.games.nyslice.engine import Phase
 from sims.games.nyslice.game import play_game, seat_strategies
 from sims.games.nyslice.kernel import (
@@ -21,6 +22,7 @@ from sims.games.nyslice.kernel import (
     heuristic_params,
     strategy_codes,
 )
+from sims.games.nyslice.plugin import specials_in_play
 from sims.games.nyslice.records import score_rows
 from sims.games.nyslice.rules import Rules
 
@@ -29,11 +31,13 @@ RANDOM_GAMES = 600
 MIXED_GAMES = 60
 
 
-def _compare(runner: KernelRunner, n: int, specs: list[str], seed: int, index: int, rules: Rules):
-    """Play game (seed, index) in both engines and check that decisions, score rows (every
-    ``SCORE_COLUMNS``) and records agree."""
+def _compare(
+    runner: KernelRunner, n: int, specs: list[str], seed: int, index: int, rules: Rules, deck=DECK
+):
+    """Play game (seed, index) in both engines (the runner's deck must be ``deck``) and
+    check that decisions, score rows (every ``SCORE_COLUMNS``) and records agree."""
     rows: list[list[int]] = []
-    state = play_game(n, seat_strategies(specs, n), seed, index, DECK, rules, records=rows)
+    state = play_game(n, seat_strategies(specs, n), seed, index, deck, rules, records=rows)
     scores, trace, records = runner.play(
         n, strategy_codes(specs), seed, index, records=True, hparams=heuristic_params(specs, n)
     )
@@ -161,6 +165,53 @@ def test_kernel_agrees_heuristic_under_rulings(rules):
         for g in range(12):
             _compare(runner, n, [HEUR_ALT] * n, 29, g, rules)
             _compare(runner, n, (["heuristic", "greedy", HEUR_ALT] * 2)[:n], 30, g, rules)
+
+
+# ----------------------------------------------------------------------------- blank decks
+def _blank_cases() -> list[tuple[str, int]]:
+    """Every special, blanked at two player counts where it is in play."""
+    cases = []
+    for i, s in enumerate(REAL_SPECIALS):
+        counts = [n for n in range(2, 7) if s.slug in specials_in_play(n)]
+        for n in sorted({counts[i % len(counts)], counts[(i + 2) % len(counts)]}):
+            cases.append((s.slug, n))
+    return cases
+
+
+BLANK_CASES = _blank_cases()
+BLANK_MIX = ["heuristic", "greedy", "random", HEUR_ALT, "greedy", "random"]
+
+
+@pytest.mark.parametrize("blank,n", BLANK_CASES, ids=[f"{b}-{n}p" for b, n in BLANK_CASES])
+def test_kernel_agrees_with_reference_on_blank_decks(blank, n):
+    """A blank tile is dealt, taken and owned in both engines alike and changes nothing
+    else: random, greedy and heuristic games with the special blanked agree decision for
+    decision, the blank's owner shows bit 14, and portions bring it in the records."""
+    deck = DECK.with_blank(blank)
+    runner = KernelRunner(deck, Rules())
+    owned = arrived = 0
+    games = [(["random"] * n, 80), (["greedy"] * n, 6), (BLANK_MIX[:n], 3)]
+    for k, (specs, count) in enumerate(games):
+        for g in range(count):
+            state = _compare(runner, n, specs, 32 + k, g, Rules(), deck)
+            owned += any(Special.BLANK in p.specials for p in state.players)
+            arrived += any(e[0] == "choose" and e[4] is Special.BLANK for e in state.events)
+    assert owned > 0 and arrived == owned
+    # Random play puts the blank on the table in about a third of the games.
+    assert owned >= 10
+
+
+def test_kernel_agrees_with_reference_on_a_deck_with_two_blanks():
+    """A deck file may hold several blanks: each seat taking one owns bit 14."""
+    deck = DECK.with_blank("dibs").with_blank("stuffed_crust")
+    runner = KernelRunner(deck, Rules())
+    both = 0
+    for g in range(60):
+        state = _compare(runner, 4, ["random"] * 4, 35, g, Rules(), deck)
+        both += sum(Special.BLANK in p.specials for p in state.players) == 2
+    for g in range(6):
+        _compare(runner, 4, ["greedy"] * 4, 36, g, Rules(), deck)
+    assert both > 0
 
 
 def test_heuristic_specs_and_params(monkeypatch, tmp_path):

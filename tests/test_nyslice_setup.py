@@ -11,7 +11,7 @@ import pytest
 from nyslice_helpers import DECK, finish, make_deal
 
 from sims.core.errors import SlicelabError
-from sims.games.nyslice.deck import Special
+from sims.games.nyslice.deck import REAL_SPECIALS, Special
 from sims.games.nyslice.engine import GameState, Phase, deal, removed_slices
 from sims.games.nyslice.rules import Rules, rounds_for
 
@@ -53,7 +53,7 @@ def test_deal_stacks_mystery_and_specials(n, removed, in_play, rounds, seed):
     # One special per stack, the rest form the replacement pile; 14 tiles, each once.
     assert len(d.stack_specials) == rounds
     assert len(d.replacement) == 14 - rounds
-    assert sorted(d.stack_specials + d.replacement) == list(Special)
+    assert sorted(d.stack_specials + d.replacement) == list(REAL_SPECIALS)
 
 
 def test_deal_is_shuffled():

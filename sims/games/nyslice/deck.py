@@ -4,6 +4,10 @@ A deck file holds every slice (kind, type or combo pair, pepperoni, anchovies) a
 list of specials. The default is the "reconstructed v1" deck of the spec
 (``data/reconstructed_v1.toml``). A malformed file is refused with a :class:`DeckError`
 naming the problem.
+
+The list of specials may name ``blank`` tiles in place of specials (14 tiles in all, no
+real special twice): a blank does nothing (``Special.BLANK``); :meth:`Deck.with_blank`
+makes such a deck from another for paired "with / without this special" studies.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import hashlib
 import json
 import tomllib
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import IntEnum
 from importlib import resources
 from pathlib import Path
@@ -37,7 +41,13 @@ class Kind(IntEnum):
 
 
 class Special(IntEnum):
-    """The 14 Today's Specials, in the order of the spec."""
+    """The 14 Today's Specials, in the order of the spec, and the blank tile.
+
+    ``BLANK`` (code 14, slug ``blank``) is not a special of the game: it is a tile that
+    does nothing, put in a special's place (:meth:`Deck.with_blank`) to measure what that
+    special is worth. It is dealt, cut, taken and owned like any special tile, is never
+    rejected and scores nothing. :data:`REAL_SPECIALS` lists the 14 specials without it.
+    """
 
     CUT_IN_LINE = 0
     DIBS = 1
@@ -53,6 +63,7 @@ class Special(IntEnum):
     DAY_OLD_PIZZA = 11
     EVERYONE_ELSES_DIET = 12
     STUFFED_CRUST = 13
+    BLANK = 14
 
     @property
     def slug(self) -> str:
@@ -85,7 +96,12 @@ SPECIAL_TITLES = {
     Special.DAY_OLD_PIZZA: "Day-Old Pizza*",
     Special.EVERYONE_ELSES_DIET: "Everyone Else's Diet*",
     Special.STUFFED_CRUST: "Stuffed Crust*",
+    Special.BLANK: "Blank",
 }
+REAL_SPECIALS: tuple[Special, ...] = tuple(s for s in Special if s is not Special.BLANK)
+"""The 14 specials of the game, in code order (every :class:`Special` but the blank)."""
+N_REAL_SPECIALS = 14
+BLANK_SLUG = "blank"
 STARRED = frozenset(
     {
         Special.COMBO_CRAVINGS,
@@ -97,6 +113,7 @@ STARRED = frozenset(
     }
 )
 _SPECIAL_BY_SLUG = {s.slug: s for s in Special}
+assert len(REAL_SPECIALS) == N_REAL_SPECIALS and Special.BLANK.slug == BLANK_SLUG
 
 
 @dataclass(frozen=True)
@@ -138,7 +155,8 @@ class Slice:
 
 @dataclass(frozen=True)
 class Deck:
-    """A full New York Slice deck: slices (indexed by id) and special tiles."""
+    """A full New York Slice deck: slices (indexed by id) and special tiles (14, some of
+    which may be blanks)."""
 
     name: str
     slices: tuple[Slice, ...]
@@ -186,6 +204,34 @@ class Deck:
     def label(self, slice_id: int) -> str:
         """Human label of a slice id."""
         return self.slices[slice_id].label(self.type_names)
+
+    def with_blank(self, special: Special | str) -> Deck:
+        """This deck with ``special``'s tile replaced, in place, by a blank tile.
+
+        The blank takes the special's position in :attr:`specials`, so a deal from the
+        same stream is the same deal with the blank where the special was. The name gets
+        ``+blank-<slug>``; the digest changes with the content.
+
+        Parameters
+        ----------
+        special : Special or str
+            A special of this deck, or its slug (``"dibs"``).
+
+        Raises
+        ------
+        DeckError
+            For an unknown name, the blank itself, or a special not in this deck.
+        """
+        valid = [s.slug for s in REAL_SPECIALS]
+        slug = special if isinstance(special, str) else Special(special).slug
+        if slug not in valid:
+            raise DeckError(f"cannot blank {slug!r}: not a special; use one of {', '.join(valid)}")
+        special = _SPECIAL_BY_SLUG[slug]
+        if special not in self.specials:
+            raise DeckError(f"cannot blank {special.slug}: deck {self.name} has no such tile")
+        i = self.specials.index(special)
+        tiles = (*self.specials[:i], Special.BLANK, *self.specials[i + 1 :])
+        return replace(self, name=f"{self.name}+blank-{special.slug}", specials=tiles)
 
 
 DEFAULT_DECK_FILE = "reconstructed_v1.toml"
@@ -292,14 +338,22 @@ def parse_deck(data: dict, source: str = "<data>") -> Deck:
     specials = []
     for name in specials_raw:
         if name not in _SPECIAL_BY_SLUG:
-            raise _fail(source, f"unknown special {name!r}; known: {sorted(_SPECIAL_BY_SLUG)}")
+            raise _fail(
+                source,
+                f"unknown special {name!r}; known: {sorted(s.slug for s in REAL_SPECIALS)} "
+                f"and {BLANK_SLUG!r} (a blank tile in a special's place)",
+            )
         specials.append(_SPECIAL_BY_SLUG[name])
-    dup = [s.slug for s, c in Counter(specials).items() if c > 1]
+    dup = [s.slug for s, c in Counter(specials).items() if c > 1 and s is not Special.BLANK]
     if dup:
         raise _fail(source, f"special(s) {dup} listed more than once; each tile exists once")
-    if len(specials) != 14:
-        missing = sorted(set(_SPECIAL_BY_SLUG) - {s.slug for s in specials})
-        raise _fail(source, f"needs the 14 specials, found {len(specials)} (missing {missing})")
+    if len(specials) != N_REAL_SPECIALS:
+        missing = sorted({s.slug for s in REAL_SPECIALS} - {s.slug for s in specials})
+        raise _fail(
+            source,
+            f"needs the {N_REAL_SPECIALS} specials (any of them may be replaced by "
+            f"{BLANK_SLUG!r}), found {len(specials)} tiles (missing {missing})",
+        )
 
     names_raw = data.get("type_names", {})
     type_names = {t: str(names_raw.get(str(t), f"Type {t}")) for t in TYPES}

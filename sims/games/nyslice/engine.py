@@ -44,6 +44,7 @@ from sims.games.nyslice.rules import (
     MYSTERY_POOL,
     SETUP_REMOVALS,
     SLICES_PER_STACK,
+    SPECIALS_NEVER_VALID,
     Rules,
     check_players,
     rounds_for,
@@ -355,12 +356,9 @@ class GameState:
 
     def _invalid_special(self, sp: Special) -> bool:
         last = self.round == self.rounds - 1
-        two = self.n == 2
         return (
-            (sp == Special.CUT_IN_LINE and (last or two))
-            or (sp == Special.SNEAK_A_SLICE and last)
-            or (sp in (Special.DIBS, Special.YOU_LOVE_VEGGIES) and two)
-        )
+            sp in (Special.CUT_IN_LINE, Special.SNEAK_A_SLICE) and last
+        ) or sp in SPECIALS_NEVER_VALID.get(self.n, ())
 
     # ----------------------------------------------------------------- the game
     def _play(self) -> Generator[Decision, int, None]:

@@ -36,9 +36,11 @@ portion or round. All int64.
 - Tallies per type t: ``T_NUM + p`` seat p's collected numbered slices, ``T_CMB + p`` its
   collected combos showing t, ``T_HID + p`` its numbered slices eaten face down (Mystery);
   ``T_UNC`` the numbered slices not removed at setup that no one has collected or eaten.
-  ``T_NANCH[p]``: seat p's collected Anchovy slices.
+  ``T_NANCH[p]``: seat p's collected Anchovy slices; ``T_NBLANK[p]``: 1 once seat p has
+  taken a blank tile (several seats may, when a deck holds several blanks).
 - ``T_SP_OWNER, T_SP_ROUND, T_SP_USED``: per special code, owner seat (-1), round acquired
-  (-1), used (0/1).
+  (-1), used (0/1). The blank (``S_BLANK``) has a column too, but its owners are
+  ``T_NBLANK``; nothing reads its column.
 - ``T_PIZZA[:g[G_M]]``: the circle; ``T_POR + i``: portion i's slices in circle order,
   ``T_POR_LEN[i]`` their count, ``T_POR_SP[i]`` 1 if it holds the special,
   ``T_POR_TAKEN[i]`` its taker or -1.
@@ -85,7 +87,9 @@ K_NUM, K_COMBO, K_ANCH, K_SUP = 0, 1, 2, 3
 # Special codes (deck.Special).
 S_CIL, S_DIBS, S_SNEAK, S_MYST, S_CRAV, S_YLV, S_SECONDS, S_SUPER, S_TIE, S_YLA = range(10)
 S_BUFFET, S_DAYOLD, S_DIET, S_STUFFED = range(10, 14)
-N_SPECIALS = 14
+N_SPECIALS = 14  # the real specials; a blank tile (deck.Special.BLANK) has code 14
+S_BLANK = 14
+N_TILE_CODES = 15
 NO_SPECIAL = -1
 
 # Strategy codes.
@@ -123,7 +127,7 @@ MAX_SEATS, MAX_ROUNDS, MAX_PORTIONS = 6, 6, 7
 (
     T_KIND, T_TA, T_TB, T_PEP, T_ANCH, T_INMYST,
     T_G, T_RULES, T_STRAT,
-    T_NCOLL, T_NEAT, T_NANCH, T_UNC,
+    T_NCOLL, T_NEAT, T_NANCH, T_NBLANK, T_UNC,
     T_SP_OWNER, T_SP_ROUND, T_SP_USED,
     T_PIZZA, T_POR_LEN, T_POR_SP, T_POR_TAKEN,
     T_STACK_SP, T_REPL, T_MYST,
@@ -131,8 +135,8 @@ MAX_SEATS, MAX_ROUNDS, MAX_PORTIONS = 6, 6, 7
     T_DEAL, T_SPORD, T_ROT, T_STARTS, T_ORDER, T_FREE, T_LEGAL, T_TAKE, T_SNAP, T_FLAGS,
     T_CAND, T_LIVE, T_MV_SRC, T_MV_DST, T_MV_END,
     T_UNCL, T_COMB, T_GCAND, T_MASK, T_TMP_SRC, T_TMP_DST, T_WIN,
-) = range(45)  # fmt: skip
-T_STACKS = 45
+) = range(46)  # fmt: skip
+T_STACKS = 46
 T_COLL = T_STACKS + MAX_ROUNDS
 T_EAT = T_COLL + MAX_SEATS
 T_NUM = T_EAT + MAX_SEATS
@@ -143,7 +147,8 @@ T_SCNT = T_POR + MAX_PORTIONS  # scoring: majority counts in halves per seat and
 T_OUT = T_SCNT + MAX_SEATS  # scoring: SCORE_COLUMNS per seat
 T_ROWS = T_OUT + MAX_SEATS
 
-# Rows of the float table; its width holds the 14 specials and a pizza's 11 + 1 prefix sums.
+# Rows of the float table; its width holds the 15 special codes (the blank too) and a
+# pizza's 11 + 1 prefix sums.
 # The heuristic's: F_HP + p seat p's parameters (H_* order); F_HCNT + p seat p's type
 # counts; F_HPRE + p seat p's prefix sums of the pizza's slice values and F_HSUM + p its
 # values of the portions of the cut being weighed (both valued by the slicer's valuer).
@@ -154,8 +159,8 @@ F_HPRE = F_HCNT + MAX_SEATS
 F_HSUM = F_HPRE + MAX_SEATS
 F_ROWS, F_WIDTH = F_HSUM + MAX_SEATS, 16
 
-# Score columns of the kernel's output; the masks have bit s set for special code s;
-# majorities_won counts the types whose majority the seat scored.
+# Score columns of the kernel's output; the masks have bit s set for special code s (bit 14:
+# a blank tile); majorities_won counts the types whose majority the seat scored.
 SCORE_COLUMNS = (
     "majorities",
     "specials",
@@ -193,7 +198,9 @@ DECISION_COLUMNS = (
 )
 MAX_TRACE = 512
 
-SPECIAL_VALUES = np.array([SPECIAL_VALUE[Special(i)] for i in range(N_SPECIALS)], dtype=np.float64)
+SPECIAL_VALUES = np.array(
+    [SPECIAL_VALUE[Special(i)] for i in range(N_TILE_CODES)], dtype=np.float64
+)
 
 
 def rules_array(rules: Rules) -> np.ndarray:
@@ -574,6 +581,8 @@ def _score(tab, mseat, only):
                 owned |= 1 << x
                 if tab[T_SP_USED, x] == 1:
                     used |= 1 << x
+        if tab[T_NBLANK, p] == 1:
+            owned |= 1 << S_BLANK
         tab[out, 8] = owned
         tab[out, 9] = used
         tab[out, 10] = won
@@ -1877,6 +1886,8 @@ def _take_portion(tab, ftab, io, seat, idx):
         ps = tab[T_G, G_SPECIAL]
         tab[T_SP_OWNER, ps] = seat
         tab[T_SP_ROUND, ps] = tab[T_G, G_ROUND]
+        if ps == S_BLANK:
+            tab[T_NBLANK, seat] = 1
         if ps == S_MYST and tab[T_G, G_MYH] < tab[T_G, G_NMYST]:
             tab[T_TAKE, ns] = tab[T_MYST, tab[T_G, G_MYH]]
             tab[T_G, G_MYH] += 1
@@ -2101,7 +2112,7 @@ def _reset(tab, n, rounds, game_index):
     tab[T_G, G_ROUNDS] = rounds
     tab[T_G, G_SUPH] = -1
     tab[T_G, G_GAME] = game_index
-    for x in range(N_SPECIALS):
+    for x in range(N_TILE_CODES):
         tab[T_SP_OWNER, x] = -1
         tab[T_SP_ROUND, x] = -1
         tab[T_SP_USED, x] = 0
@@ -2109,6 +2120,7 @@ def _reset(tab, n, rounds, game_index):
         tab[T_NCOLL, p] = 0
         tab[T_NEAT, p] = 0
         tab[T_NANCH, p] = 0
+        tab[T_NBLANK, p] = 0
         for t in range(12):
             tab[T_NUM + p, t] = 0
             tab[T_CMB + p, t] = 0

@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from sims.core.errors import SlicelabError
 from sims.core.study import Arm
-from sims.games.nyslice.deck import Deck, Special, default_deck, load_deck
+from sims.games.nyslice.deck import REAL_SPECIALS, Deck, Special, default_deck, load_deck
 from sims.games.nyslice.engine import Phase
 from sims.games.nyslice.kernel import (
     DECISION_COLUMNS,
@@ -26,21 +26,40 @@ from sims.games.nyslice.kernel import (
     heuristic_params,
     strategy_codes,
 )
-from sims.games.nyslice.rules import RULES_VERSION, Rules, rounds_for, variant_id
+from sims.games.nyslice.rules import (
+    RULES_VERSION,
+    SPECIALS_NEVER_VALID,
+    Rules,
+    check_players,
+    rounds_for,
+    variant_id,
+)
 from sims.games.nyslice.strategies import make_strategy
 
 SPECIAL_SLUGS = [s.slug for s in Special]
+"""Slug of every special code, the blank (code 14) last."""
 PHASE_NAMES = [p.name.lower() for p in Phase]
 
 
-@lru_cache(maxsize=16)
-def _deck(path: str | None) -> Deck:
-    return default_deck() if path is None else load_deck(path)
+def specials_in_play(players: int) -> list[str]:
+    """Slugs of the specials that can appear at this player count, in ``Special`` order
+    (at 2 players Cut in Line, Dibs! and You Love Veggies are always replaced). Only
+    these can be blanked (``Arm.blank``): blanking another would change the game's deal
+    of specials, as the blank is never replaced."""
+    check_players(players)
+    out = SPECIALS_NEVER_VALID.get(players, frozenset())
+    return [s.slug for s in REAL_SPECIALS if s not in out]
 
 
-@lru_cache(maxsize=16)
-def _runner(path: str | None, rules_json: str) -> KernelRunner:
-    return KernelRunner(_deck(path), Rules.from_dict(json.loads(rules_json)))
+@lru_cache(maxsize=64)
+def _deck(path: str | None, blank: str | None = None) -> Deck:
+    deck = default_deck() if path is None else load_deck(path)
+    return deck if blank is None else deck.with_blank(blank)
+
+
+@lru_cache(maxsize=64)
+def _runner(path: str | None, blank: str | None, rules_json: str) -> KernelRunner:
+    return KernelRunner(_deck(path, blank), Rules.from_dict(json.loads(rules_json)))
 
 
 def _rules(arm: Arm) -> Rules:
@@ -52,6 +71,9 @@ def check_arm(arm: Arm) -> None:
     for spec in arm.strategies:
         make_strategy(spec)
     _deck(arm.deck)
+    if arm.blank is not None:
+        _check_blank(arm.blank, arm.players)
+        _deck(arm.deck, arm.blank)  # the deck must hold the special's tile
     rules = _rules(arm)
     if rules.first_slicer >= arm.players:
         raise SlicelabError(
@@ -61,6 +83,20 @@ def check_arm(arm: Arm) -> None:
         raise SlicelabError(
             f"engine 'kernel' plays only {sorted(STRATEGY_CODES)}; "
             "use engine = 'auto' or 'reference' for other strategies"
+        )
+
+
+def _check_blank(blank: object, players: int) -> None:
+    """Refuse a blank that names no special, or one out of play at this player count."""
+    valid = [s.slug for s in REAL_SPECIALS]
+    if blank not in valid:
+        raise SlicelabError(f"blank = {blank!r} is not a special; use one of: {', '.join(valid)}")
+    in_play = specials_in_play(players)
+    if blank not in in_play:
+        raise SlicelabError(
+            f"blank = {blank!r}: that special is not in play at {players} players (it is "
+            f"always replaced), so there is nothing to blank; in play at {players} players: "
+            f"{', '.join(in_play)}"
         )
 
 
@@ -80,13 +116,15 @@ def engine_for(arm: Arm) -> str:
 
 
 def fingerprint(arm: Arm) -> dict:
-    """What besides the study text determines this arm's data."""
-    deck = _deck(arm.deck)
+    """What besides the study text determines this arm's data (the deck as played: with
+    the blank, if any)."""
+    deck = _deck(arm.deck, arm.blank)
     return {
         "deck": deck.name,
         "deck_digest": deck.digest,
         "rules_version": RULES_VERSION,
         "variant_id": variant_id(_rules(arm), deck.digest),
+        **({"blank": arm.blank} if arm.blank is not None else {}),
     }
 
 
@@ -94,7 +132,7 @@ def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
     from sims.games.nyslice.game import play_game
     from sims.games.nyslice.records import score_rows
 
-    deck, rules = _deck(arm.deck), _rules(arm)
+    deck, rules = _deck(arm.deck, arm.blank), _rules(arm)
     strategies = [make_strategy(s) for s in arm.strategies]
     n = arm.players
     scores = np.zeros((count, n, len(SCORE_COLUMNS)), dtype=np.int64)
@@ -113,7 +151,7 @@ def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
 def _mask_lists(masks: np.ndarray) -> pa.Array:
     """list<string> of special slugs for each bit mask (one Python list per distinct mask)."""
     uniq, inverse = np.unique(masks, return_inverse=True)
-    lists = [[SPECIAL_SLUGS[b] for b in range(14) if (int(m) >> b) & 1] for m in uniq]
+    lists = [[slug for b, slug in enumerate(SPECIAL_SLUGS) if (int(m) >> b) & 1] for m in uniq]
     return pa.array(lists, type=pa.list_(pa.string())).take(pa.array(inverse.ravel()))
 
 
@@ -144,7 +182,7 @@ def run_chunk(arm: Arm, first: int, count: int, decisions: bool) -> dict[str, pa
     n = arm.players
     engine = engine_for(arm)
     if engine == "kernel":
-        runner = _runner(arm.deck, json.dumps(arm.rules, sort_keys=True))
+        runner = _runner(arm.deck, arm.blank, json.dumps(arm.rules, sort_keys=True))
         codes = strategy_codes(arm.strategies)
         hparams = heuristic_params(arm.strategies, n)
         out = runner.play_many(n, codes, arm.seed, first, count, records=decisions, hparams=hparams)

@@ -60,7 +60,8 @@ def score_rows(state: GameState) -> list[list[int]]:
 
 
 def special_masks(state: GameState, seat: int) -> tuple[int, int]:
-    """Bit masks (bit = special code) of the specials a seat owns and of those it used."""
+    """Bit masks (bit = special code; bit 14 the blank) of the specials a seat owns and of
+    those it used."""
     p = state.players[seat]
     owned = sum(1 << int(s) for s in p.specials)
     used = sum(1 << int(s) for s in p.used)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sims.core.errors import SlicelabError
+from sims.games.nyslice.deck import Special
 
 RULES_VERSION = "nyslice-1"
 """Bumped whenever a change to the engine can change the result of a game."""
@@ -28,6 +29,13 @@ SETUP_REMOVALS: dict[int, tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] =
     5: ((10,), ((8, 10),)),
 }
 """Setup: slices left in the box per player count (3, 4 and 6 players use all 69)."""
+
+SPECIALS_NEVER_VALID: dict[int, frozenset[Special]] = {
+    2: frozenset({Special.CUT_IN_LINE, Special.DIBS, Special.YOU_LOVE_VEGGIES}),
+}
+"""Specials that may never appear at a player count: revealed, they are always replaced
+(and leave the game), so they are out of play there. (Cut in Line and Sneak-a-Slice may
+not appear in the last round either, at any player count; a blank is always valid.)"""
 
 
 @dataclass(frozen=True)

@@ -72,8 +72,10 @@ SPECIAL_VALUE = {
     Special.DAY_OLD_PIZZA: -2.0,
     Special.EVERYONE_ELSES_DIET: 2.0,
     Special.STUFFED_CRUST: 5.0,
+    Special.BLANK: 0.0,
 }
-"""Greedy's flat estimate of what owning each special is worth, in points."""
+"""Greedy's flat estimate of what owning each special is worth, in points (the blank tile,
+which does nothing, is worth nothing)."""
 
 
 class _Valuer:

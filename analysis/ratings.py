@@ -16,6 +16,7 @@ import numpy as np
 import polars as pl
 
 from analysis.load import rows as load_rows
+from analysis.samplesize import annotate
 from analysis.stats import ELO_PER_LOG, bradley_terry
 
 
@@ -63,7 +64,8 @@ def ratings(out, n_boot: int = 200, seed: int = 0) -> pl.DataFrame:
     polars.DataFrame
         ``players, strategy, rating`` (Elo points, mean 0) with ``low``/``high`` (95%
         bootstrap), ``pairs`` (pairwise results it took part in) and ``score_rate`` (its
-        share of those results won, ties half).
+        share of those results won, ties half), and the sample-size columns
+        (``half_width`` in Elo points; the warning counts pairs).
     """
     frame = load_rows(out, "players").filter(pl.col("blank").is_null())
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
@@ -107,7 +109,9 @@ def ratings(out, n_boot: int = 200, seed: int = 0) -> pl.DataFrame:
                     "score_rate": float(won[involved].sum() / involved.sum()),
                 }
             )
-    return pl.DataFrame(result).sort(["players", "rating"], descending=[False, True])
+    table = pl.DataFrame(result).sort(["players", "rating"], descending=[False, True])
+    # the claim of a rating: differs from the mean strategy (0)
+    return annotate(table, "rating", "low", "high", n="pairs", share=False, unit="pairs")
 
 
 def plot_ratings(table: pl.DataFrame, players: int, ax=None):

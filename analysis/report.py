@@ -14,17 +14,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+import polars as pl
+from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.figure import Figure  # pages are plain Figures: no pyplot, no GUI backend
 
-matplotlib.use("Agg")  # the report is drawn off-screen, also where no display exists
-
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import polars as pl  # noqa: E402
-from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
-
-from analysis import playercount, ratings, seats, specials, threshold  # noqa: E402
-from analysis.load import manifest  # noqa: E402
+from analysis import playercount, ratings, seats, specials, threshold
+from analysis.load import manifest
+from analysis.samplesize import warning
 
 A4 = (8.27, 11.69)
 BLOCKS = ("seats", "seats-greedy", "specials", "theta", "decisions", "ladder")
@@ -145,7 +142,7 @@ def summary(r: Results) -> pl.DataFrame:
             f"worst seat {low['seat']}",
             _ci(top["edge_pp"], top["edge_low"], top["edge_high"]) + f" (seat {top['seat']})",
             f["games"],
-            top["warning"],
+            warning(top["edge_pp"], top["edge_low"], top["edge_high"], f["games"]),
         )
     for t in r.twice.filter(pl.col("measure") == "win_share").iter_rows(named=True):
         what = "slicing one more time" if t["effect"] == "twice" else "sitting one seat later"
@@ -203,7 +200,7 @@ def summary(r: Results) -> pl.DataFrame:
 
 
 def _page(pdf: PdfPages, title: str | None = None):
-    fig = plt.figure(figsize=A4)
+    fig = Figure(figsize=A4)
     if title:
         fig.text(0.06, 0.955, title, fontsize=15, weight="bold", va="top")
     return fig
@@ -339,7 +336,6 @@ def _title_page(pdf: PdfPages, r: Results) -> None:
           "conclusion from weak agents is weak: where the two disagree, trust neither "
           "blindly.", 9)  # fmt: skip
     pdf.savefig(fig)
-    plt.close(fig)
 
 
 def _summary_page(pdf: PdfPages, r: Results, table: pl.DataFrame) -> None:
@@ -350,7 +346,6 @@ def _summary_page(pdf: PdfPages, r: Results, table: pl.DataFrame) -> None:
     shown = table.with_columns(pl.col("games").cast(pl.String).replace("0", ""))
     _table(fig, y, shown, [0.1, 0.33, 0.2, 0.07, 0.22], size=6.5, x=0.04)
     pdf.savefig(fig)
-    plt.close(fig)
 
 
 def _seats_pages(pdf: PdfPages, r: Results) -> None:
@@ -399,7 +394,6 @@ def _seats_pages(pdf: PdfPages, r: Results) -> None:
                              "warning")  # fmt: skip
         _table(fig, y, _fmt(shown, {}), [0.08, 0.12, 0.12, 0.22, 0.08, 0.26], size=7)
     pdf.savefig(fig)
-    plt.close(fig)
 
     fig = _page(pdf, "1  Seats: stronger and weaker players")
     y = _para(fig, 0.925, "Left: the same seat question with greedy players in every seat. "
@@ -430,7 +424,6 @@ def _seats_pages(pdf: PdfPages, r: Results) -> None:
     fig.text(0.06, y, "Greedy field: goodness of fit", fontsize=10, weight="bold")
     _table(fig, y - 0.01, g, [0.08, 0.08, 0.08, 0.1, 0.1, 0.2, 0.24], size=7)
     pdf.savefig(fig)
-    plt.close(fig)
 
 
 def _specials_pages(pdf: PdfPages, r: Results) -> None:
@@ -478,7 +471,6 @@ def _specials_pages(pdf: PdfPages, r: Results) -> None:
     ax.set_xticks(range(len(counts)), [f"{c} players" for c in counts], fontsize=8)
     ax.set_yticks(range(len(names)), [n.replace("_", " ") for n in names], fontsize=8)
     pdf.savefig(fig)
-    plt.close(fig)
 
     fig = _page(pdf, f"2  Specials at {main} players: both estimates, in points too")
     shown = _ci_col(s, "effect_pp", "effect_low", "effect_high", "real − blank (pp)")
@@ -495,7 +487,6 @@ def _specials_pages(pdf: PdfPages, r: Results) -> None:
               "anyway.")  # fmt: skip
     _table(fig, y, shown, [0.16, 0.06, 0.16, 0.16, 0.07, 0.16, 0.15], size=7, x=0.04)
     pdf.savefig(fig)
-    plt.close(fig)
 
 
 def _threshold_pages(pdf: PdfPages, r: Results) -> None:
@@ -525,7 +516,6 @@ def _threshold_pages(pdf: PdfPages, r: Results) -> None:
     _table(fig, y, shown, [0.07, 0.07, 0.09, 0.09, 0.09, 0.07, 0.09, 0.18, 0.17], size=7,
            x=0.05)  # fmt: skip
     pdf.savefig(fig)
-    plt.close(fig)
 
     fig = _page(pdf, "3  The eat decision: payoff by pepperoni, type and majority race")
     n_dec = r.payoffs.height
@@ -552,7 +542,6 @@ def _threshold_pages(pdf: PdfPages, r: Results) -> None:
     axes[3].set_ylabel("share of decisions eaten", fontsize=8)
     axes[3].legend(fontsize=6, ncols=2)
     pdf.savefig(fig)
-    plt.close(fig)
 
 
 def _count_page(pdf: PdfPages, r: Results) -> None:
@@ -590,7 +579,6 @@ def _count_page(pdf: PdfPages, r: Results) -> None:
                               strict=True))  # fmt: skip
         _para(fig, y, "Warnings: " + notes, 7.5, 130)
     pdf.savefig(fig)
-    plt.close(fig)
 
 
 def _ratings_page(pdf: PdfPages, r: Results) -> None:
@@ -613,7 +601,6 @@ def _ratings_page(pdf: PdfPages, r: Results) -> None:
         ax.set_xlabel("Elo (mean 0)", fontsize=7)
         ax.set_title(f"{n} players", fontsize=9)
     pdf.savefig(fig)
-    plt.close(fig)
 
 
 def _samplesize_page(pdf: PdfPages, r: Results, table: pl.DataFrame) -> None:
@@ -648,7 +635,6 @@ def _samplesize_page(pdf: PdfPages, r: Results, table: pl.DataFrame) -> None:
     shown = _fmt(frame, {"± (pp)": ".2f"}).with_columns(pl.col("games for ±1 pp"))
     _table(fig, y, shown, [0.3, 0.08, 0.08, 0.13, 0.33], size=6, x=0.04)
     pdf.savefig(fig)
-    plt.close(fig)
 
 
 def write_report(

@@ -24,8 +24,8 @@ MIN_GAMES = 100
 
 def games_for(n: int, half_width: float, target: float = 0.01) -> int | None:
     """Games for a ±``target`` interval given ``n`` games gave ±``half_width``."""
-    if n <= 0 or not math.isfinite(half_width):
-        return None
+    if n <= 0 or not math.isfinite(half_width) or half_width <= 0:
+        return None  # no interval, or no variance (e.g. a strategy against copies of itself)
     return max(1, math.ceil(n * (half_width / target) ** 2))
 
 
@@ -63,6 +63,7 @@ def annotate(
     reference: float | str | None = 0.0,
     share: bool = True,
     unit: str = "games",
+    pp: bool = False,
 ) -> pl.DataFrame:
     """Add ``half_width``, ``games_for_1pp`` (when ``share``) and ``warning`` columns.
 
@@ -79,6 +80,10 @@ def annotate(
         Whether the estimate is a win share (a proportion), so ±1 pp is meaningful.
     unit : str
         What ``n`` counts, for the warning (``games``, ``decisions``).
+    pp : bool
+        Whether the estimate is a win-share difference already in percentage points;
+        ``games_for_1pp`` is then computed too (``half_width`` stays in the estimate's
+        unit: pp here, a proportion for ``share``).
     """
     refs = table[reference].to_list() if isinstance(reference, str) else [reference] * table.height
     half, need, warn = [], [], []
@@ -87,11 +92,11 @@ def annotate(
     ):
         h = (hi - lo) / 2 if lo is not None and hi is not None else float("nan")
         half.append(h)
-        need.append(games_for(int(k), h) if share else None)
+        need.append(games_for(int(k), h, 0.01 if share else 1.0) if share or pp else None)
         warn.append(warning(e, lo if lo is not None else math.nan,
                             hi if hi is not None else math.nan, int(k), r, unit))  # fmt: skip
     cols = [pl.Series("half_width", half, pl.Float64)]
-    if share:
+    if share or pp:
         cols.append(pl.Series("games_for_1pp", need, pl.Int64))
     cols.append(pl.Series("warning", warn, pl.String))
     return table.with_columns(cols)

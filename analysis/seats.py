@@ -123,7 +123,7 @@ def seat_fairness(out, group: str = "seats") -> pl.DataFrame:
             }
         )
     table = pl.DataFrame(result)
-    return annotate(table, "first_edge_pp", "first_low", "first_high", share=False)
+    return annotate(table, "first_edge_pp", "first_low", "first_high", share=False, pp=True)
 
 
 def slicing_twice(out, group: str = "seats") -> pl.DataFrame:
@@ -168,7 +168,10 @@ def slicing_twice(out, group: str = "seats") -> pl.DataFrame:
             "estimate": pl.Float64, "low": pl.Float64, "high": pl.Float64, "games": pl.Int64,
         },
     )  # fmt: skip
-    return annotate(table, "estimate", "low", "high", share=False)
+    table = annotate(table, "estimate", "low", "high", share=False, pp=True)
+    return table.with_columns(  # the ±1 pp target applies to the win-share rows only
+        pl.when(pl.col("measure") == "win_share").then(pl.col("games_for_1pp")).otherwise(None)
+    )
 
 
 def rotated_seat_advantage(out, group: str = "ladder") -> pl.DataFrame:
@@ -182,6 +185,12 @@ def rotated_seat_advantage(out, group: str = "ladder") -> pl.DataFrame:
     frame = load_rows(out, "players", group).filter(
         pl.col("blank").is_null() & (pl.col("seat") == pl.col("rotation"))
     )
+    several = frame.group_by("players", "rotation").agg(pl.col("arm").n_unique().alias("k"))
+    if several["k"].max() > 1:
+        raise ValueError(
+            f"block {group!r} has several arms per player count and rotation (a grid?); "
+            "rotated_seat_advantage reads one rotated seating per player count"
+        )
     result = []
     for n in sorted(frame["players"].unique()):
         sub = frame.filter(pl.col("players") == n).sort("game_index", "seat")
@@ -206,7 +215,7 @@ def rotated_seat_advantage(out, group: str = "ladder") -> pl.DataFrame:
                     "edge_high": ehi,
                 }
             )
-    return annotate(pl.DataFrame(result), "edge_pp", "edge_low", "edge_high", share=False)
+    return annotate(pl.DataFrame(result), "edge_pp", "edge_low", "edge_high", share=False, pp=True)
 
 
 def plot_seat_advantage(table: pl.DataFrame, ax=None):

@@ -100,7 +100,7 @@ def observational(out, group: str = "seats") -> pl.DataFrame:
                 row[f"{key}_high"] = est + half
             result.append(row)
     table = _holm_columns(pl.DataFrame(result), "effect")
-    return annotate(table, "effect_pp", "effect_low", "effect_high", share=False)
+    return annotate(table, "effect_pp", "effect_low", "effect_high", share=False, pp=True)
 
 
 def interventional(out, base: str = "seats", blanked: str = "specials") -> pl.DataFrame:
@@ -149,7 +149,7 @@ def interventional(out, base: str = "seats", blanked: str = "specials") -> pl.Da
         )
     table = pl.DataFrame(result).sort("players", "special")
     table = _holm_columns(table, "effect")
-    return annotate(table, "effect_pp", "effect_low", "effect_high", share=False)
+    return annotate(table, "effect_pp", "effect_low", "effect_high", share=False, pp=True)
 
 
 def strength(out) -> pl.DataFrame:

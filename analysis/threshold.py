@@ -53,8 +53,8 @@ def theta_curve(out, group: str = "theta") -> pl.DataFrame:
                 "games": sub.height,
                 "seat_games": int(sub["seats"].sum()),
                 "win_share": m,
-                "win_low": lo,
-                "win_high": hi,
+                "win_low": max(lo, 0.0),  # a share's interval stays within [0, 1]
+                "win_high": min(hi, 1.0),
                 "fair": 1 / n,
                 "edge_pp": 100 * (m - 1 / n),
             }
@@ -108,7 +108,7 @@ def best_theta(out, group: str = "theta", n_boot: int = 1000, seed: int = 0) -> 
                 "edge_high": ghi,
             }
         )
-    return annotate(pl.DataFrame(result), "edge_pp", "edge_low", "edge_high", share=False)
+    return annotate(pl.DataFrame(result), "edge_pp", "edge_low", "edge_high", share=False, pp=True)
 
 
 RACE_ORDER = ("nobody yet", "behind", "level", "ahead")
@@ -152,7 +152,8 @@ def eat_table(out, by: str = "pepperoni", group: str = "decisions") -> pl.DataFr
     Returns
     -------
     polars.DataFrame
-        ``players, <by>, games`` (decisions), ``eat_rate`` with Wilson ``eat_low``/
+        ``players, <by>, games`` (decisions), ``smaller_group`` (decisions in the rarer
+        choice, which the warning counts), ``eat_rate`` with Wilson ``eat_low``/
         ``eat_high``, ``share_eat`` and ``share_collect`` (mean final win share after each
         choice), ``diff_pp`` with a normal interval, and the sample-size columns.
     """
@@ -172,6 +173,7 @@ def eat_table(out, by: str = "pepperoni", group: str = "decisions") -> pl.DataFr
                 "players": n,
                 by: key,
                 "games": sub.height,
+                "smaller_group": min(len(ate), len(kept)),
                 "eat_rate": len(ate) / sub.height,
                 "eat_low": lo,
                 "eat_high": hi,
@@ -183,7 +185,9 @@ def eat_table(out, by: str = "pepperoni", group: str = "decisions") -> pl.DataFr
             }
         )
     table = pl.DataFrame(result).sort("players", by)
-    return annotate(table, "diff_pp", "diff_low", "diff_high", share=False, unit="decisions")
+    # the difference rests on the smaller of the two groups: warn on its size
+    return annotate(table, "diff_pp", "diff_low", "diff_high", n="smaller_group", share=False,
+                    unit="decisions", pp=True)  # fmt: skip
 
 
 def replay_payoffs(
@@ -260,7 +264,9 @@ def eat_payoff(payoffs: pl.DataFrame, by: str = "pepperoni") -> pl.DataFrame:
             }
         )
     table = pl.DataFrame(result).sort("players", by)
-    return annotate(table, "payoff_pp", "payoff_low", "payoff_high", share=False, unit="decisions")
+    return annotate(
+        table, "payoff_pp", "payoff_low", "payoff_high", share=False, unit="decisions", pp=True
+    )
 
 
 def plot_theta_curve(table: pl.DataFrame, best: pl.DataFrame | None = None, ax=None):

@@ -382,6 +382,7 @@ def test_theta_curve_averages_rotations_per_deal(theta_data):
     for theta, share in DEAL_SHARE.items():
         r = row(table, theta=theta)
         m, lo, hi = t_interval(share)  # over 6 deals, not 18 seat-games
+        lo, hi = max(lo, 0.0), min(hi, 1.0)  # a share's interval is clamped to [0, 1]
         assert r["games"] == 6 and r["seat_games"] == 18 and r["players"] == 3
         assert (r["win_share"], r["win_low"], r["win_high"]) == approx((m, lo, hi))
         assert r["fair"] == approx(1 / 3) and r["edge_pp"] == approx(100 * (m - 1 / 3))
@@ -449,7 +450,9 @@ def test_eat_table_by_race(eat_data):
         r = row(table, race=race)
         assert r["players"] == 3 and r["games"] == n and r["eat_rate"] == approx(ate / n)
         assert (r["eat_low"], r["eat_high"]) == approx(scipy_wilson(ate, n), abs=1e-12)
-        assert r["warning"] == f"only {n} decisions (< {MIN_GAMES})"
+        # the difference rests on the rarer choice: the warning counts that group
+        assert r["smaller_group"] == min(ate, n - ate)
+        assert r["warning"] == f"only {min(ate, n - ate)} decisions (< {MIN_GAMES})"
     # Ahead: eaters finished 0 and 1, collectors 0.5 and 0.
     r = row(table, race="ahead")
     se = 100 * math.sqrt(0.5 / 2 + 0.125 / 2)

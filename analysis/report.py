@@ -477,15 +477,21 @@ def _specials_pages(pdf: PdfPages, r: Results) -> None:
     shown = _ci_col(shown, "score_effect", "score_low", "score_high", "real − blank (pts)",
                     "+.2f")  # fmt: skip
     shown = _ci_col(shown, "obs_pp", "obs_low", "obs_high", "holders − others (pp)")
+    shown = shown.with_columns((pl.col("score_effect") - pl.col("direct_points")).alias("other"))
     shown = _fmt(shown.select("special", "games", "real − blank (pp)", "real − blank (pts)",
-                              "p_holm", "holders − others (pp)", "warning"),
-                 {"p_holm": ".2g"})  # fmt: skip
+                              pl.col("direct_points").alias("direct pts"), pl.col("other")
+                              .alias("other pts"), "p_holm", "holders − others (pp)", "warning"),
+                 {"p_holm": ".2g", "direct pts": "+.2f", "other pts": "+.2f"})  # fmt: skip
     y = _para(fig, 0.925, "'games' counts the paired games in which someone held the special "
-              "(a special is dealt only in some games: one per round). The points column "
-              "shows what the special adds to its holder's total; a special can add points "
-              "yet little win share when it mostly goes to players who would have won "
-              "anyway.")  # fmt: skip
-    _table(fig, y, shown, [0.16, 0.06, 0.16, 0.16, 0.07, 0.16, 0.15], size=7, x=0.04)
+              "(a special is dealt only in some games: one per round). The points columns "
+              "split what the special does to its holder's total: 'direct' is the special's "
+              "own starred points, 'other' everything else that went differently — what the "
+              "holder gave up to take it and how the others played around it. A large "
+              "negative 'other' means the players overpay for the special. Unstarred specials "
+              "(Super-Sized Combos, Tie-Breaker, You Like Anchovies!, the one-use ones) act "
+              "only through 'other'; Diet acts on the other players' totals.")  # fmt: skip
+    _table(fig, y, shown, [0.15, 0.05, 0.14, 0.14, 0.06, 0.06, 0.06, 0.14, 0.12], size=6.5,
+           x=0.04)  # fmt: skip
     pdf.savefig(fig)
 
 

@@ -47,10 +47,7 @@ def warning(
         return "no interval"
     if low <= reference <= high:
         need = games_for(n, (high - low) / 2, max(abs(estimate - reference), 1e-9) / 2)
-        return (
-            f"interval covers {reference:.3g}: sign unsettled; ≈{need:,} {unit} would settle "
-            "an effect this size"
-        )
+        return f"interval covers {reference:.3g}: ≈{need:,} {unit} would settle the sign"
     return ""
 
 

@@ -114,7 +114,10 @@ def interventional(out, base: str = "seats", blanked: str = "specials") -> pl.Da
     polars.DataFrame
         ``players, special, games`` (paired games where it was held), ``effect_pp`` with
         ``effect_low``/``effect_high`` (holder's win share, real − blank, pp),
-        ``score_effect`` with ``score_low``/``score_high`` (points), ``p_holm``,
+        ``score_effect`` with ``score_low``/``score_high`` (points), ``direct_points``
+        (the part of ``score_effect`` from the holder's own starred-special points; the rest
+        is how the game went differently: what the holder gave up for the special, how the
+        others played around it), ``p_holm``,
         ``holm_significant`` and the sample-size columns.
     """
     real = load_rows(out, "players", base).filter(pl.col("blank").is_null())
@@ -124,9 +127,9 @@ def interventional(out, base: str = "seats", blanked: str = "specials") -> pl.Da
         s = SPECIALS.index(slug)
         holders = real.filter(
             (pl.col("players") == n) & ((pl.col("specials_owned_mask") & (1 << s)) != 0)
-        ).select("game_index", "seat", "win_share", "score")
+        ).select("game_index", "seat", "win_share", "score", "specials")
         pair = holders.join(
-            rep.select("game_index", "seat", "win_share", "score"),
+            rep.select("game_index", "seat", "win_share", "score", "specials"),
             on=["game_index", "seat"],
             suffix="_blank",
         )
@@ -143,6 +146,7 @@ def interventional(out, base: str = "seats", blanked: str = "specials") -> pl.Da
                 "effect_low": lo,
                 "effect_high": hi,
                 "score_effect": sm,
+                "direct_points": float((pair["specials"] - pair["specials_blank"]).mean()),
                 "score_low": slo,
                 "score_high": shi,
             }

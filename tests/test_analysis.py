@@ -241,21 +241,26 @@ def specials_data(tmp_path_factory):
         owned[g, s] |= mask("buffet")
     share = one_hot(SPEC_WINNERS, 3)
     d.arm("seats-p3", 3, group="seats")
-    d.players("seats-p3", win_share=share, score=_score(share), specials_owned_mask=owned)
+    buffet_points = 5 * ((owned & mask("buffet")) != 0)  # the holder's own starred points
+    d.players("seats-p3", win_share=share, score=_score(share), specials_owned_mask=owned,
+              specials=buffet_points)  # fmt: skip
     for slug, replay in REPLAY.items():
         arm = d.arm(f"specials-p3-{slug}", 3, group="specials", blank=slug)
         share = np.array(replay, dtype=float)
-        d.players(arm, win_share=share, score=_score(share), specials_owned_mask=owned * 0)
+        d.players(arm, win_share=share, score=_score(share), specials_owned_mask=owned * 0,
+                  specials=owned * 0)  # fmt: skip
     # 2 players: the Buffet holder always wins, and loses every replay without it.
     holder = [0, 1, 0, 1, 1, 0]
     share = one_hot(holder, 2)
     d.arm("seats-p2", 2, group="seats")
     d.players("seats-p2", win_share=share, score=_score(share),
-              specials_owned_mask=share.astype(int) * mask("buffet"))  # fmt: skip
+              specials_owned_mask=share.astype(int) * mask("buffet"),
+              specials=share.astype(int) * 5)  # fmt: skip
     d.arm("specials-p2-buffet", 2, group="specials", blank="buffet")
     share = one_hot([1 - h for h in holder], 2)
     d.players("specials-p2-buffet", win_share=share, score=_score(share),
-              specials_owned_mask=np.zeros((6, 2), dtype=int))  # fmt: skip
+              specials_owned_mask=np.zeros((6, 2), dtype=int),
+              specials=np.zeros((6, 2), dtype=int))  # fmt: skip
     return d.write()
 
 
@@ -331,6 +336,9 @@ def test_interventional_paired_real_minus_blank(specials_data):
     m, lo, hi = t_interval([0, 100, 100, -100, 100])
     assert r["games"] == 5 and m == approx(40)
     assert (r["effect_pp"], r["effect_low"], r["effect_high"]) == approx((m, lo, hi))
+    assert r["direct_points"] == 5  # the blank takes the holder's 5 starred points away
+    both = sum(1 for g, seat in DIBS.items() if BUFFET.get(g) == seat)
+    assert row(table, players=3, special="dibs")["direct_points"] == approx(5 * both / 8)
     _check_holm(table.filter(pl.col("players") == 3))
     # 2 players: the holder always wins, and never without the special: +100 pp, certain.
     r = row(table, players=2, special="buffet")
@@ -722,7 +730,7 @@ def test_warning_small_n_covering_and_clear():
     assert warning(1.0, float("nan"), float("nan"), 500) == "no interval"
     # Covers 0.5: games for a half-width of |0.5625 - 0.5| / 2 = 1/32 from 1/8 at n = 128.
     assert warning(0.5625, 0.375, 0.625, 128, reference=0.5) == (
-        "interval covers 0.5: sign unsettled; ≈2,048 games would settle an effect this size"
+        "interval covers 0.5: ≈2,048 games would settle the sign"
     )
     assert warning(-1.0, -2.0, 0.0, 200).startswith("interval covers 0:")  # touching counts
     assert warning(0.3, 0.2, 0.4, 200, reference=0.5) == ""

@@ -115,11 +115,17 @@ def engine_for(arm: Arm) -> str:
     return "kernel"
 
 
+TABLES_VERSION = 2
+"""Bumped when the written columns change, so an older dataset is never resumed into
+(2: ``majorities_won`` and ``majorities_unclaimed``)."""
+
+
 def fingerprint(arm: Arm) -> dict:
     """What besides the study text determines this arm's data (the deck as played: with
-    the blank, if any)."""
+    the blank, if any; the table layout)."""
     deck = _deck(arm.deck, arm.blank)
     return {
+        "tables_version": TABLES_VERSION,
         "deck": deck.name,
         "deck_digest": deck.digest,
         "rules_version": RULES_VERSION,

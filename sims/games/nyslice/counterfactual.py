@@ -45,6 +45,7 @@ from sims.games.nyslice.kernel import (
     heuristic_params,
     strategy_codes,
 )
+from sims.games.nyslice.plugin import decision_columns, win_shares
 from sims.games.nyslice.rules import Rules, check_players
 
 EAT, COLLECT = 1, 0
@@ -78,7 +79,6 @@ PAYOFF_COLUMNS = (
 )
 """Columns of :func:`eat_payoffs`' table, in order."""
 
-_PHASE_NAMES = [p.name.lower() for p in Phase]
 _SAMPLE_TAG = 0xEA7  # third entropy word of the sampling stream: apart from the game streams
 _MAX_SEED = 2**32  # the kernel's streams take seeds and game indices below 2**32
 
@@ -266,8 +266,6 @@ def replay_decision(
 
 
 def _shares(scores: np.ndarray) -> np.ndarray:
-    from sims.games.nyslice.plugin import win_shares
-
     totals = scores[:, SCORE_COLUMNS.index("total")]
     eaten = scores[:, SCORE_COLUMNS.index("eaten")]
     return win_shares(totals[None, :], eaten[None, :])[0]
@@ -384,27 +382,15 @@ def eat_payoffs(
     recs = np.array(rec_rows, dtype=np.int64).reshape(-1, len(DECISION_COLUMNS))
     m = np.array(meta, dtype=np.int64).reshape(-1, 3)
     p = np.array(pay, dtype=np.float64).reshape(-1, 4)
-    d = {c: recs[:, i] for c, i in col.items()}
-    phase = pa.DictionaryArray.from_arrays(
-        pa.array(d["phase"].astype(np.int8)), pa.array(_PHASE_NAMES, pa.string())
-    )
+    d = decision_columns(recs)
+    features = ("round", "seat", "phase", "slice", "slice_kind", "type_a", "type_b",
+                "pepperoni", "anchovies", "own_count2", "rival_count2", "unclaimed",
+                "portions_left")  # fmt: skip
     return pa.table(
         {
             "game_index": m[:, 0],
             "decision": m[:, 1].astype(np.int32),
-            "round": d["round"].astype(np.int8),
-            "seat": d["seat"].astype(np.int8),
-            "phase": phase,
-            "slice": d["slice"].astype(np.int16),
-            "slice_kind": d["slice_kind"].astype(np.int8),
-            "type_a": d["type_a"].astype(np.int8),
-            "type_b": d["type_b"].astype(np.int8),
-            "pepperoni": d["pepperoni"].astype(np.int8),
-            "anchovies": d["anchovies"].astype(np.int8),
-            "own_count2": d["own_count2"].astype(np.int16),
-            "rival_count2": d["rival_count2"].astype(np.int16),
-            "unclaimed": d["unclaimed"].astype(np.int16),
-            "portions_left": d["portions_left"].astype(np.int8),
+            **{c: d[c] for c in features},
             "eligible": m[:, 2].astype(np.int16),
             "action": d["action"].astype(np.int8),
             "score_eat": p[:, 0].astype(np.int16),

@@ -254,29 +254,26 @@ def run_chunk(arm: Arm, first: int, count: int, decisions: bool) -> dict[str, pa
     )
     tables = {"games": games, "players": players}
     if decisions:
-        d = {c: recs[:, i] for i, c in enumerate(DECISION_COLUMNS)}
-        nd = len(recs)
-        tables["decisions"] = pa.table(
-            {
-                "arm": pa.array([arm.name] * nd, pa.string()),
-                "game_index": d["game_index"],
-                "round": d["round"].astype(np.int8),
-                "slicer": d["slicer"].astype(np.int8),
-                "seat": d["seat"].astype(np.int8),
-                "phase": _labels(d["phase"], PHASE_NAMES),
-                "action": d["action"].astype(np.int32),
-                "n_legal": d["n_legal"].astype(np.int32),
-                "slice": d["slice"].astype(np.int16),
-                "slice_kind": d["slice_kind"].astype(np.int8),
-                "type_a": d["type_a"].astype(np.int8),
-                "type_b": d["type_b"].astype(np.int8),
-                "pepperoni": d["pepperoni"].astype(np.int8),
-                "anchovies": d["anchovies"].astype(np.int8),
-                "own_count2": d["own_count2"].astype(np.int16),
-                "rival_count2": d["rival_count2"].astype(np.int16),
-                "unclaimed": d["unclaimed"].astype(np.int16),
-                "portion_special": _labels(d["portion_special"], SPECIAL_SLUGS),
-                "portions_left": d["portions_left"].astype(np.int8),
-            }
-        )
+        arms = {"arm": pa.array([arm.name] * len(recs), pa.string())}
+        tables["decisions"] = pa.table({**arms, **decision_columns(recs)})
     return tables
+
+
+_DECISION_TYPES = {
+    "game_index": np.int64, "round": np.int8, "slicer": np.int8, "seat": np.int8,
+    "action": np.int32, "n_legal": np.int32, "slice": np.int16, "slice_kind": np.int8,
+    "type_a": np.int8, "type_b": np.int8, "pepperoni": np.int8, "anchovies": np.int8,
+    "own_count2": np.int16, "rival_count2": np.int16, "unclaimed": np.int16,
+    "portions_left": np.int8,
+}  # fmt: skip
+
+
+def decision_columns(recs: np.ndarray) -> dict[str, pa.Array | np.ndarray]:
+    """The ``decisions`` table's columns (``docs/dataset.md``, without ``arm``) from
+    decision records (``kernel.DECISION_COLUMNS``, from either engine), typed, with the
+    phase and the portion's special as labels."""
+    labels = {"phase": PHASE_NAMES, "portion_special": SPECIAL_SLUGS}
+    return {
+        c: _labels(recs[:, i], labels[c]) if c in labels else recs[:, i].astype(_DECISION_TYPES[c])
+        for i, c in enumerate(DECISION_COLUMNS)
+    }

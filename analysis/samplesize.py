@@ -45,6 +45,8 @@ def warning(
         return ""
     if not (math.isfinite(low) and math.isfinite(high)):
         return "no interval"
+    if low == high == reference:
+        return ""  # exactly the reference, with no variance (a strategy against itself)
     if low <= reference <= high:
         need = games_for(n, (high - low) / 2, max(abs(estimate - reference), 1e-9) / 2)
         return f"interval covers {reference:.3g}: ≈{need:,} {unit} would settle the sign"

@@ -799,3 +799,9 @@ def test_player_count_two_players(count_data):
         assert (r["estimate"], r["low"], r["high"]) == approx(t_interval(values))
     assert got["shared_win"]["estimate"] == 0.25 and got["close"]["estimate"] == 0.5
     assert (got["close"]["low"], got["close"]["high"]) == approx(scipy_wilson(2, 4), abs=1e-12)
+
+
+def test_warning_for_a_zero_width_interval_at_the_reference():
+    # theta equal to the field's own: exactly the fair share, no variance, nothing to warn
+    assert warning(0.25, 0.25, 0.25, 500, 0.25) == ""
+    assert warning(0.30, 0.30, 0.30, 500, 0.25) == ""

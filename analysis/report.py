@@ -346,10 +346,11 @@ def _title_page(pdf: PdfPages, r: Results) -> None:
               "rules spec. Conclusions that depend on pepperoni or on particular types should "
               "be re-checked on the real tiles (slicelab --deck PATH).", 9)  # fmt: skip
     _para(fig, y, "Players. Unless a section says otherwise every seat plays 'heuristic' "
-          "with its tuned preset for the player count (benchmarks/strategies.md); "
-          "'seats-greedy' repeats the seat question with the weaker greedy player. A "
-          "conclusion from weak agents is weak: where the two disagree, trust neither "
-          "blindly.", 9)  # fmt: skip
+          "with its tuned preset for the player count (benchmarks/strategies.md; tuned "
+          "against greedy). 'seats-collect' repeats the seat question with "
+          "heuristic(theta=4), which collects more and beats the preset (section 3), and "
+          "'seats-greedy' with the weaker greedy player. A conclusion from weak agents is "
+          "weak: where the fields disagree, trust none of them blindly.", 9)  # fmt: skip
     pdf.savefig(fig)
 
 

@@ -5,9 +5,12 @@ strategies, the one ranked higher (total score, then eaten slices, as the winner
 beats the other; equal ranks count half to each. Bradley–Terry strengths are fitted to
 these pairs per player count (a strategy's spec means different parameters at different
 counts) and shown as Elo points (400 = 10:1 odds), centred on the mean strategy. A
-Poisson bootstrap over games gives 95% intervals. Arms that blank a special are left out
-(they play a different deck). Each pair with games gets half a win each way as a prior,
-so a strategy that never won (or never lost) still gets a finite rating.
+Poisson bootstrap over games gives 95% intervals. Specs that play identically at a count
+(``heuristic`` and ``heuristic(theta=1)`` when 1 is the preset's θ) are rated as one
+strategy under the shortest name, the others listed in ``aliases``. Arms that blank a
+special are left out (they play a different deck). Each pair with games gets half a win
+each way as a prior, so a strategy that never won (or never lost) still gets a finite
+rating.
 """
 
 from __future__ import annotations
@@ -48,6 +51,22 @@ def _pairs(sub: pl.DataFrame, names: list[str]) -> tuple[np.ndarray, ...]:
     return tuple(np.concatenate(x) for x in (gid, a, b, r))
 
 
+def _aliases(sub: pl.DataFrame, players: int) -> dict[str, str]:
+    """Each spec → the shortest spec that plays identically at this count (the game's
+    ``strategy_identity``; specs it cannot read stay themselves)."""
+    from sims.core.errors import SlicelabError
+    from sims.games import plugin_for
+
+    groups: dict[str, list[str]] = {}
+    for game, spec in sub.select("game", "strategy").unique().iter_rows():
+        try:
+            key = plugin_for(game).strategy_identity(spec, players)
+        except (SlicelabError, AttributeError, KeyError):
+            key = spec
+        groups.setdefault(key, []).append(spec)
+    return {s: min(g, key=lambda x: (len(x), x)) for g in groups.values() for s in g}
+
+
 def _wins(k: int, a: np.ndarray, b: np.ndarray, r: np.ndarray, w: np.ndarray) -> np.ndarray:
     wins = np.zeros((k, k))
     np.add.at(wins, (a, b), w * r)
@@ -63,7 +82,8 @@ def ratings(out, n_boot: int = 200, seed: int = 0) -> pl.DataFrame:
     -------
     polars.DataFrame
         ``players, strategy, rating`` (Elo points, mean 0) with ``low``/``high`` (95%
-        bootstrap), ``pairs`` (pairwise results it took part in) and ``score_rate`` (its
+        bootstrap), ``aliases`` (other specs that play identically), ``pairs`` (pairwise
+        results it took part in) and ``score_rate`` (its
         share of those results won, ties half), and the sample-size columns
         (``half_width`` in Elo points; the warning counts pairs).
     """
@@ -72,6 +92,8 @@ def ratings(out, n_boot: int = 200, seed: int = 0) -> pl.DataFrame:
     result = []
     for n in sorted(frame["players"].unique()):
         sub = frame.filter(pl.col("players") == n)
+        alias = _aliases(sub, n)
+        sub = sub.with_columns(pl.col("strategy").replace(alias))
         names = sorted(sub["strategy"].unique().to_list())
         gid, a, b, r = _pairs(sub, names)
         if len(gid) == 0:
@@ -105,6 +127,9 @@ def ratings(out, n_boot: int = 200, seed: int = 0) -> pl.DataFrame:
                     "rating": float(point[i]),
                     "low": float(lo[i]),
                     "high": float(hi[i]),
+                    "aliases": ", ".join(
+                        sorted(k for k, v in alias.items() if v == names[s] and k != v)
+                    ),  # fmt: skip
                     "pairs": int(involved.sum()),
                     "score_rate": float(won[involved].sum() / involved.sum()),
                 }

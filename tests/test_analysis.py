@@ -805,3 +805,22 @@ def test_warning_for_a_zero_width_interval_at_the_reference():
     # theta equal to the field's own: exactly the fair share, no variance, nothing to warn
     assert warning(0.25, 0.25, 0.25, 500, 0.25) == ""
     assert warning(0.30, 0.30, 0.30, 500, 0.25) == ""
+
+
+def test_ratings_merge_specs_that_play_identically(tmp_path):
+    # at 5 players heuristic's preset has theta = 1: the two specs are one strategy
+    from sims.games.nyslice.plugin import strategy_identity
+
+    assert strategy_identity("heuristic", 5) == strategy_identity("heuristic(theta=1)", 5)
+    assert strategy_identity("heuristic", 4) != strategy_identity("heuristic(theta=1)", 4)
+    d = SyntheticDataset(tmp_path)
+    specs = ["heuristic", "heuristic(theta=1)", "greedy", "greedy", "greedy"]
+    d.arm("mix", 5, group="ladder", strategies=specs)
+    score = np.tile([9, 8, 7, 6, 5], (6, 1))  # seat order is the ranking in every game
+    d.players("mix", win_share=one_hot([0] * 6, 5), score=score,
+              eaten=np.zeros((6, 5), dtype=int))  # fmt: skip
+    t = ratings(d.write(), n_boot=20)
+    assert t["strategy"].to_list() == ["heuristic", "greedy"]
+    assert t["aliases"].to_list() == ["heuristic(theta=1)", ""]
+    # seats 0 and 1 are the same strategy: no pair between them; each beats the 3 greedy seats
+    assert t.filter(pl.col("strategy") == "heuristic")["pairs"][0] == 6 * 2 * 3

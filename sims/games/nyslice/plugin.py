@@ -167,6 +167,16 @@ def _labels(codes: np.ndarray, names: list[str]) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(idx, pa.array(names, pa.string()))
 
 
+def strategy_identity(spec: str, players: int) -> str:
+    """A key equal for two specs that play identically at ``players`` (e.g. ``heuristic``
+    and ``heuristic(theta=1)`` where theta=1 is the preset's value): the family and its
+    resolved parameters."""
+    strategy = make_strategy(spec)
+    params = getattr(strategy, "params", None)
+    resolved = params(players) if callable(params) else strategy.spec.params
+    return json.dumps([strategy.spec.name, resolved], sort_keys=True, default=str)
+
+
 def win_shares(totals: np.ndarray, eaten: np.ndarray) -> np.ndarray:
     """Win share per seat: highest total, then most eaten slices; shared wins count 1/k."""
     key = totals.astype(np.int64) * 10_000 + eaten

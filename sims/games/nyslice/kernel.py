@@ -896,20 +896,28 @@ def _greedy_seconds(tab, seat, phase, nlegal, lrow, sid):
 
 
 @njit(cache=True)
-def _greedy_sneak(tab, ftab, seat, has_anch):
-    """Greedy's Sneak-a-Slice: the move that most raises its best free portion."""
+def _sneak_portion_value(tab, ftab, seat, has_anch, heur, row, length, sp):
+    """A portion's value to ``seat`` under greedy's valuation, or the heuristic's."""
+    if heur:
+        return _h_portion_value(tab, ftab, seat, seat, row, length, sp)
+    return _portion_value(tab, ftab, seat, has_anch, row, length, sp)
+
+
+@njit(cache=True)
+def _sneak_best(tab, ftab, seat, has_anch, heur):
+    """The Sneak-a-Slice move that most raises ``seat``'s best free portion (first of
+    equals): (action, best free-portion value after it, best value now)."""
     npor = tab[T_G, G_NPOR]
     current = -np.inf
     for i in range(npor):
         if tab[T_POR_TAKEN, i] < 0:
-            v = _portion_value(
-                tab, ftab, seat, has_anch, T_POR + i, tab[T_POR_LEN, i], tab[T_POR_SP, i] == 1
-            )
+            v = _sneak_portion_value(tab, ftab, seat, has_anch, heur, int64(T_POR + i),
+                                     tab[T_POR_LEN, i], tab[T_POR_SP, i] == 1)  # fmt: skip
             ftab[F_PV, i] = v
             if v > current:
                 current = v
     best_a = 0
-    best_v = current
+    best_v = -np.inf
     nm = _sneak_moves(tab)
     for j in range(nm):
         # A move changes only its two portions: value their moved copies, reuse the rest.
@@ -934,9 +942,11 @@ def _greedy_sneak(tab, ftab, seat, has_anch):
             if tab[T_POR_TAKEN, i] < 0:
                 sp = tab[T_POR_SP, i] == 1
                 if i == src:
-                    pv = _portion_value(tab, ftab, seat, has_anch, int64(T_TMP_SRC), ls, sp)
+                    pv = _sneak_portion_value(tab, ftab, seat, has_anch, heur,
+                                              int64(T_TMP_SRC), ls, sp)  # fmt: skip
                 elif i == dst:
-                    pv = _portion_value(tab, ftab, seat, has_anch, int64(T_TMP_DST), ld, sp)
+                    pv = _sneak_portion_value(tab, ftab, seat, has_anch, heur,
+                                              int64(T_TMP_DST), ld, sp)  # fmt: skip
                 else:
                     pv = ftab[F_PV, i]
                 if pv > v:
@@ -944,7 +954,14 @@ def _greedy_sneak(tab, ftab, seat, has_anch):
         if v > best_v:
             best_a = 1 + j
             best_v = v
-    return best_a
+    return best_a, best_v, current
+
+
+@njit(cache=True)
+def _greedy_sneak(tab, ftab, seat, has_anch):
+    """Greedy's Sneak-a-Slice: the move that most raises its best free portion, if any."""
+    best_a, best_v, current = _sneak_best(tab, ftab, seat, has_anch, False)
+    return best_a if best_v > current else 0
 
 
 @njit(cache=True)
@@ -1587,51 +1604,7 @@ def _h_cut_search(tab, ftab, n, m, circ, me, first, spv, trust, deny):
 @njit(cache=True)
 def _h_sneak(tab, ftab, seat):
     """HeuristicStrategy._sneak: the move raising its best free portion most, if by sneak."""
-    npor = tab[T_G, G_NPOR]
-    current = -np.inf
-    for i in range(npor):
-        if tab[T_POR_TAKEN, i] < 0:
-            v = _h_portion_value(
-                tab, ftab, seat, seat, T_POR + i, tab[T_POR_LEN, i], tab[T_POR_SP, i] == 1
-            )
-            ftab[F_PV, i] = v
-            if v > current:
-                current = v
-    best_a = 0
-    best_v = -np.inf
-    nm = _sneak_moves(tab)
-    for j in range(nm):
-        src = tab[T_MV_SRC, j]
-        dst = tab[T_MV_DST, j]
-        ls = tab[T_POR_LEN, src] - 1
-        ld = tab[T_POR_LEN, dst] + 1
-        if tab[T_MV_END, j] == 1:
-            for q in range(ls):
-                tab[T_TMP_SRC, q] = tab[T_POR + src, q]
-            tab[T_TMP_DST, 0] = tab[T_POR + src, ls]
-            for q in range(ld - 1):
-                tab[T_TMP_DST, q + 1] = tab[T_POR + dst, q]
-        else:
-            for q in range(ls):
-                tab[T_TMP_SRC, q] = tab[T_POR + src, q + 1]
-            for q in range(ld - 1):
-                tab[T_TMP_DST, q] = tab[T_POR + dst, q]
-            tab[T_TMP_DST, ld - 1] = tab[T_POR + src, 0]
-        v = -np.inf
-        for i in range(npor):
-            if tab[T_POR_TAKEN, i] < 0:
-                sp = tab[T_POR_SP, i] == 1
-                if i == src:
-                    pv = _h_portion_value(tab, ftab, seat, seat, int64(T_TMP_SRC), ls, sp)
-                elif i == dst:
-                    pv = _h_portion_value(tab, ftab, seat, seat, int64(T_TMP_DST), ld, sp)
-                else:
-                    pv = ftab[F_PV, i]
-                if pv > v:
-                    v = pv
-        if v > best_v:
-            best_a = 1 + j
-            best_v = v
+    best_a, best_v, current = _sneak_best(tab, ftab, seat, False, True)
     if best_v - current >= ftab[F_HP + seat, H_SNEAK]:
         return best_a
     return 0

@@ -22,6 +22,7 @@ from matplotlib.figure import Figure  # pages are plain Figures: no pyplot, no G
 from analysis import playercount, ratings, seats, specials, threshold
 from analysis.load import manifest
 from analysis.samplesize import warning
+from analysis.stats import mean_interval
 
 A4 = (8.27, 11.69)
 BLOCKS = ("seats", "seats-collect", "seats-greedy", "specials", "theta", "decisions", "ladder")
@@ -181,8 +182,6 @@ def summary(r: Results) -> pl.DataFrame:
             "against the tuned field",
             _ci(b["edge_pp"], b["edge_low"], b["edge_high"]), b["games"], b["warning"])  # fmt: skip
     for n, sub in r.payoffs.group_by("players", maintain_order=True):
-        from analysis.stats import mean_interval
-
         d = 100 * (sub["share_eat"] - sub["share_collect"]).to_numpy()
         m, lo, hi = mean_interval(d)
         add("3 Eat or collect", f"{n[0]} players: win share from eating instead of collecting "

@@ -80,7 +80,11 @@ def observational(out, group: str = "seats") -> pl.DataFrame:
             in_game = np.isin(game, np.unique(game[held]))
             row = {"players": n, "special": slug, "games": int(held.sum()),
                    "holders": int(held.sum())}  # fmt: skip
-            for name, values, scale in (("effect", share, 100.0), ("score", score, 1.0)):
+            # (column of the estimate, prefix of its bounds, values, unit scale)
+            for col, key, values, scale in (
+                ("effect_pp", "effect", share, 100.0),
+                ("score_effect", "score", score, 1.0),
+            ):
                 num, den, var = 0.0, 0.0, 0.0
                 for k in range(n):
                     h = held & (seat == k)
@@ -94,8 +98,7 @@ def observational(out, group: str = "seats") -> pl.DataFrame:
                     num, den, var = num + w * d, den + w, var + w * w * v
                 est = scale * num / den if den else float("nan")
                 half = scale * _Z * np.sqrt(var) / den if den else float("nan")
-                key = "effect" if name == "effect" else "score"
-                row[f"{key}_pp" if key == "effect" else "score_effect"] = est
+                row[col] = est
                 row[f"{key}_low"] = est - half
                 row[f"{key}_high"] = est + half
             result.append(row)

@@ -22,7 +22,7 @@ install: $(STAMP) ## Create .venv and install slicelab with its dev tools
 report: $(STAMP) ## Run the default balance study (resumes) and write reports/nyslice-balance.pdf
 	$(BIN)/slicelab report studies/nyslice-balance.toml --out reports/nyslice-balance.pdf --jobs $(JOBS)
 
-demo: $(STAMP) ## Play a batch of New York Slice games at 2-6 players and print a summary
+demo: $(STAMP) ## Play a batch of New York Slice games at every player count and print a summary
 	$(BIN)/slicelab demo nyslice --games 20000 --seed 1
 
 bench: $(STAMP) ## Throughput benchmarks (kernel vs reference, workers, Parquet, memory, 1M games)
@@ -32,7 +32,8 @@ lab: $(STAMP) ## Open JupyterLab on notebooks/ (installs jupyterlab on first use
 	$(BIN)/python -c "import jupyterlab" 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[lab]'
 	$(BIN)/jupyter lab notebooks/
 
-test: $(STAMP) ## Run the test suite (creates the environment on first use)
+test: $(STAMP) ## Check the layer contracts (import-linter) and run the test suite
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP) ## ruff check and format check

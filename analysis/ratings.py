@@ -55,12 +55,12 @@ def _aliases(sub: pl.DataFrame, players: int) -> dict[str, str]:
     """Each spec → the shortest spec that plays identically at this count (the game's
     ``strategy_identity``; specs it cannot read stay themselves)."""
     from sims.core.errors import SlicelabError
-    from sims.games import plugin_for
+    from sims.core.game import get_game
 
     groups: dict[str, list[str]] = {}
     for game, spec in sub.select("game", "strategy").unique().iter_rows():
         try:
-            key = plugin_for(game).strategy_identity(spec, players)
+            key = get_game(game).strategy_identity(spec, players)
         except (SlicelabError, AttributeError, KeyError):
             key = spec
         groups.setdefault(key, []).append(spec)

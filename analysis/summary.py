@@ -6,21 +6,28 @@ import polars as pl
 
 from analysis.stats import wilson_interval
 
-COMPONENTS = ["majorities", "specials", "diet", "pepperoni", "anchovies", "score"]
 
-
-def seat_summary(rows: pl.DataFrame) -> pl.DataFrame:
+def seat_summary(rows: pl.DataFrame, components: list[str] | None = None) -> pl.DataFrame:
     """Summarise per-player rows (one per player per game) by player count and seat.
 
+    Parameters
+    ----------
+    rows : polars.DataFrame
+        A ``players`` table with a ``players`` column.
+    components : list of str, optional
+        Columns to average (default: ``score``; the game's
+        ``ResultSchema.components`` plus ``score`` for the breakdown).
+
     Returns columns players, seat, strategy, games, win_share, win_low, win_high, and the
-    mean of each score component.
+    mean of each component.
     """
+    components = list(components or ["score"])
     agg = (
         rows.group_by(["players", "seat", "strategy"])
         .agg(
             pl.len().alias("games"),
             pl.col("win_share").sum().alias("wins"),
-            *[pl.col(c).mean().alias(c) for c in COMPONENTS],
+            *[pl.col(c).mean().alias(c) for c in components],
         )
         .sort(["players", "seat"])
     )
@@ -34,5 +41,5 @@ def seat_summary(rows: pl.DataFrame) -> pl.DataFrame:
         pl.Series("win_low", lows),
         pl.Series("win_high", highs),
     ).select(
-        ["players", "seat", "strategy", "games", "win_share", "win_low", "win_high", *COMPONENTS]
+        ["players", "seat", "strategy", "games", "win_share", "win_low", "win_high", *components]
     )

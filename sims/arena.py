@@ -12,13 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sims.batch import play_arm
 from sims.core.study import Arm, parse_study
-from sims.games import plugin_for
 
 
-def rotation_arms(
-    candidate: str, field: str, players: int, games: int, seed: int, game: str = "nyslice"
-) -> list[Arm]:
+def rotation_arms(game: str, candidate: str, field: str, players: int, games: int, seed: int
+                  ) -> list[Arm]:  # fmt: skip
     """One arm per seat: the candidate in that seat, the field spec in the others."""
     arms = []
     for seat in range(players):
@@ -34,16 +33,6 @@ def rotation_arms(
             }
         )
     return list(parse_study({"name": "arena", "seed": seed, "arms": arms}, source="arena").arms)
-
-
-def _play(arm: Arm, seat: int, first: int, count: int) -> tuple[int, int, np.ndarray, np.ndarray]:
-    tables = plugin_for(arm.game).run_chunk(arm, first, count, decisions=False)
-    players = tables["players"]
-    n = arm.players
-    share = players.column("win_share").to_numpy().reshape(count, n)[:, seat]
-    score = players.column("score").to_numpy().reshape(count, n).astype(np.float64)
-    margin = score[:, seat] - np.delete(score, seat, axis=1).max(axis=1)
-    return seat, first, share, margin
 
 
 @dataclass
@@ -67,25 +56,20 @@ class Rotated:
 
 
 def play_rotated(
-    candidate: str, field: str, players: int, games: int, seed: int, first: int = 0,
-    jobs: int = 1, chunk: int = 2000, game: str = "nyslice",
+    game: str, candidate: str, field: str, players: int, games: int, seed: int,
+    first: int = 0, jobs: int = 1, chunk: int = 2000,
 ) -> Rotated:  # fmt: skip
-    """Play games ``first .. first + games - 1`` from every seat; see the module docstring."""
-    arms = rotation_arms(candidate, field, players, first + games, seed, game)
-    tasks = [
-        (arm, seat, start, min(chunk, first + games - start))
-        for seat, arm in enumerate(arms)
-        for start in range(first, first + games, chunk)
-    ]
-    if jobs == 1:
-        results = [_play(*t) for t in tasks]
-    else:
-        from joblib import Parallel, delayed
-
-        results = Parallel(n_jobs=jobs)(delayed(_play)(*t) for t in tasks)
+    """Play games ``first .. first + games - 1`` of ``game`` from every seat; see the
+    module docstring."""
+    arms = rotation_arms(game, candidate, field, players, first + games, seed)
     share = np.zeros((games, players))
     margin = np.zeros((games, players))
-    for seat, start, s, m in results:
-        share[start - first : start - first + len(s), seat] = s
-        margin[start - first : start - first + len(m), seat] = m
+    for seat, arm in enumerate(arms):
+        for start, tables in play_arm(arm, first, games, chunk, jobs):
+            p = tables["players"]
+            s = p.column("win_share").to_numpy().reshape(-1, players)
+            score = p.column("score").to_numpy().reshape(-1, players).astype(np.float64)
+            rows = slice(start - first, start - first + len(s))
+            share[rows, seat] = s[:, seat]
+            margin[rows, seat] = score[:, seat] - np.delete(score, seat, axis=1).max(axis=1)
     return Rotated(candidate, field, players, seed, share, margin)

@@ -1,8 +1,10 @@
 """The batch runner: chunks of games over a backend, Parquet out, a manifest, resumable.
 
 The runner is the only loop over games (design principle 6). A study is cut into chunks
-of consecutive game indices per arm; each chunk is played by its game's plugin and written
-as one Parquet file per table, atomically (a temporary file renamed into place), into
+of consecutive game indices per arm; each chunk is played by its game
+(:meth:`sims.core.game.Game.play_chunk`), turned into tables by :func:`play_tables` (which
+adds the provenance columns and the win shares every game shares) and written as one
+Parquet file per table, atomically (a temporary file renamed into place), into
 hive-style partitions::
 
     OUT/manifest.json
@@ -31,12 +33,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sims import __version__
 from sims.core.errors import SlicelabError
-from sims.core.study import Arm, Study, StudyError, study_hash
-from sims.games import plugin_for
+from sims.core.game import get_game, win_shares
+from sims.core.study import Arm, Study, StudyError, parse_study, study_hash
 
 TABLES = ("decisions", "players", "games")  # written in this order: games marks completion
 BACKENDS = ("joblib", "dask")
@@ -113,11 +117,114 @@ def _atomic_write_bytes(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
+def _column(values, rows: int) -> pa.Array | np.ndarray:
+    """A per-seat column ``(games, players)`` ravelled seat-fastest, or an Arrow array."""
+    if isinstance(values, np.ndarray):
+        return values.reshape(rows)
+    return values
+
+
+def play_tables(
+    arm: Arm, first: int, count: int, decisions: bool = False, engine: str | None = None
+) -> dict[str, pa.Table]:
+    """Play games ``first .. first + count - 1`` of an arm in memory and return its tables.
+
+    The game plays (:meth:`~sims.core.game.Game.play_chunk`); the provenance columns
+    (arm, game index, seed, variant, rules version, engine, strategies) and the win
+    columns (``win_share`` by the game's :class:`~sims.core.game.ResultSchema` win rule,
+    ``winner_seats``, ``n_winners``) are built here, once for every game.
+
+    Returns
+    -------
+    dict of pyarrow.Table
+        ``games`` (one row per game), ``players`` (one row per seat per game) and, when
+        ``decisions`` is true, ``decisions``. Columns are documented in ``docs/dataset.md``.
+    """
+    game = get_game(arm.game)
+    engine = engine or game.engine_for(arm)
+    chunk = game.play_chunk(arm, first, count, decisions, engine)
+    schema = game.results
+    n = arm.players
+    fp = game.fingerprint(arm)
+    shares = win_shares([chunk.seats[k] for k in schema.win_keys])
+    won = shares > 0
+    offsets = np.concatenate([[0], np.cumsum(won.sum(axis=1))]).astype(np.int32)
+    winners = pa.ListArray.from_arrays(
+        pa.array(offsets), pa.array(np.nonzero(won)[1].astype(np.int8))
+    )
+    idx = np.arange(first, first + count, dtype=np.int64)
+    games = pa.table(
+        {
+            "arm": pa.array([arm.name] * count, pa.string()),
+            "game_index": idx,
+            "study_seed": np.full(count, arm.seed, dtype=np.int64),
+            "variant_id": pa.array([fp["variant_id"]] * count, pa.string()),
+            "rules_version": pa.array([fp["rules_version"]] * count, pa.string()),
+            "engine": pa.array([engine] * count, pa.string()),
+            "winner_seats": winners,
+            "n_winners": won.sum(axis=1).astype(np.int8),
+            **{c: chunk.games[c] for c in schema.game_columns},
+        }
+    )
+    specs = [game.make_strategy(s).spec for s in arm.strategies]
+    rep = count * n
+    players = pa.table(
+        {
+            "arm": pa.array([arm.name] * rep, pa.string()),
+            "game_index": np.repeat(idx, n),
+            "seat": np.tile(np.arange(n, dtype=np.int8), count),
+            "strategy": pa.array([str(s) for s in specs] * count, pa.string()),
+            "strategy_family": pa.array([s.name for s in specs] * count, pa.string()),
+            "strategy_params": pa.array(
+                [json.dumps(s.params, sort_keys=True) for s in specs] * count, pa.string()
+            ),
+            **{c: _column(chunk.seats[c], rep) for c in schema.seat_columns},
+            "win_share": shares.ravel(),
+        }
+    )
+    tables = {"games": games, "players": players}
+    if decisions:
+        recs = chunk.decisions
+        arms = pa.array([arm.name] * recs.num_rows, pa.string())
+        tables["decisions"] = recs.add_column(0, "arm", arms)
+    return tables
+
+
+def play_arm(
+    arm: Arm, first: int = 0, count: int | None = None, step: int | None = None, jobs: int = 1
+) -> Iterator[tuple[int, dict[str, pa.Table]]]:
+    """Play an arm's games in memory, ``step`` at a time, on ``jobs`` local processes.
+
+    Yields ``(first game index, tables)`` per step in game order (the tables of
+    :func:`play_tables`, without decisions). The runner's other callers — ``slicelab
+    play``, the arena, tuning — go through here, so no loop over games lives elsewhere.
+    """
+    count = arm.games - first if count is None else count
+    if step is None:
+        step = 2000 if get_game(arm.game).engine_for(arm) == "kernel" else 200
+    starts = list(range(first, first + count, step))
+    sizes = [min(step, first + count - s) for s in starts]
+    if jobs == 1:
+        for s, k in zip(starts, sizes, strict=True):
+            yield s, play_tables(arm, s, k)
+        return
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=jobs, return_as="generator")
+    results = parallel(delayed(play_tables)(arm, s, k) for s, k in zip(starts, sizes, strict=True))
+    yield from zip(starts, results, strict=True)
+
+
+def one_arm(arm: dict, seed: int, source: str = "command line") -> Arm:
+    """A validated arm from an arm-block dict (as a study file would give it)."""
+    return parse_study({"seed": seed, "name": "arms", "arms": [arm]}, source=source).arms[0]
+
+
 def run_and_write(out: str, chunk: Chunk) -> ChunkResult:
     """Play one chunk and write its tables atomically (runs in a worker)."""
     t0 = time.perf_counter()
     decisions = chunk.arm.decisions
-    tables = plugin_for(chunk.arm.game).run_chunk(chunk.arm, chunk.first, chunk.count, decisions)
+    tables = play_tables(chunk.arm, chunk.first, chunk.count, decisions)
     t1 = time.perf_counter()
     rows = {}
     for name in _tables(decisions):
@@ -163,13 +270,16 @@ def study_toml(study: Study) -> str:
     lines.append(f"decisions = {val(study.decisions)}")
     for arm in study.arms:
         lines += ["", "[[arms]]"]
+        tables = {}
         for key, v in arm.as_dict().items():
-            if key == "rules" or v is None:
-                continue
-            lines.append(f"{key} = {val(v)}")
-        if arm.rules:
-            lines.append("[arms.rules]")
-            lines += [f"{k} = {val(v)}" for k, v in sorted(arm.rules.items())]
+            if isinstance(v, dict):
+                tables[key] = v
+            elif v is not None:
+                lines.append(f"{key} = {val(v)}")
+        for key, table in tables.items():
+            if table:
+                lines.append(f"[arms.{key}]")
+                lines += [f"{k} = {val(x)}" for k, x in sorted(table.items())]
     return "\n".join(lines) + "\n"
 
 
@@ -323,9 +433,9 @@ def run_study(
     out = Path(out)
     fingerprints, engines = {}, {}
     for arm in study.arms:
-        plugin = plugin_for(arm.game)
-        fingerprints[arm.name] = plugin.fingerprint(arm)
-        engines[arm.name] = plugin.engine_for(arm)
+        game = get_game(arm.game)
+        fingerprints[arm.name] = game.fingerprint(arm)
+        engines[arm.name] = game.engine_for(arm)
     digest = study_hash(study, fingerprints)
     old = _check_out(out, digest, study)
     out.mkdir(parents=True, exist_ok=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import click
@@ -20,8 +21,10 @@ from rich.table import Table
 from rich.text import Text
 
 from sims import __version__
+from sims.batch import one_arm, play_arm
 from sims.core.errors import SlicelabError
-from sims.core.registry import GAMES, get_game
+from sims.core.game import games as all_games
+from sims.core.game import get_game
 from sims.core.specs import _value, split_specs
 
 # Wide enough for the summary table when output is piped (rich defaults to 80 columns).
@@ -30,7 +33,23 @@ err = Console(stderr=True)
 
 
 class _Group(click.Group):
-    """Turns user-input errors into a one-line message and exit status 2, not a traceback."""
+    """Turns user-input errors into a one-line message and exit status 2, not a traceback.
+
+    Commands of other packages (the analyses: ``report``, ``play``, ``demo``) join through
+    the ``slicelab.commands`` entry points, loaded when asked for, so ``sims`` never
+    imports them."""
+
+    def _plugins(self) -> dict:
+        return {ep.name: ep for ep in entry_points(group="slicelab.commands")}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self._plugins()})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        command = super().get_command(ctx, name)
+        if command is None and name in self._plugins():
+            command = self._plugins()[name].load()
+        return command
 
     def invoke(self, ctx: click.Context):
         try:
@@ -55,83 +74,107 @@ def cli() -> None:
     """
 
 
-def _game_options(fn):
-    fn = click.option(
-        "--rule",
-        "rules",
-        multiple=True,
-        metavar="NAME=VALUE",
-        help="Change a ruling, e.g. --rule veggies_edible_later=true (repeatable; see README).",
-    )(fn)
-    fn = click.option(
-        "--deck",
-        type=click.Path(dir_okay=False, path_type=Path),
-        default=None,
-        help="Deck TOML file (default: the 'reconstructed v1' deck).",
-    )(fn)
+def players_help() -> str:
+    """``--players`` help naming every game's range."""
+    ranges = ", ".join(f"{g.info.name} {g.info.players_text}" for g in all_games())
+    return f"Number of players ({ranges})."
+
+
+def game_options(fn):
+    """Add every registered game's command-line options (``--deck``, ``--rule``, ...);
+    :func:`arm_dict` refuses one the chosen game does not have."""
+    seen: dict[str, list[str]] = {}
+    opts = {}
+    for g in all_games():
+        for o in g.options:
+            if o.flag:
+                seen.setdefault(o.flag, []).append(g.info.name)
+                opts.setdefault(o.flag, o)
+    for flag, o in reversed(list(opts.items())):
+        games_with = "" if len(seen[flag]) == len(all_games()) else f" [{', '.join(seen[flag])}]"
+        if o.kind == "table":
+            fn = click.option(flag, o.key, multiple=True, metavar=o.metavar,
+                              help=f"Set {o.help}{games_with} (repeatable).")(fn)  # fmt: skip
+        else:
+            kind = click.Path(dir_okay=False, path_type=Path) if o.kind == "path" else str
+            fn = click.option(flag, o.key, type=kind, default=None, metavar=o.metavar,
+                              help=f"{o.help[0].upper()}{o.help[1:]}{games_with}.")(fn)  # fmt: skip
     return fn
 
 
-def _parse_rules(items: tuple[str, ...]) -> dict:
-    """``--rule NAME=VALUE`` flags as a dict of rule options."""
-    rules = {}
+def _pairs(flag: str, items: tuple[str, ...]) -> dict:
+    """``--flag NAME=VALUE`` items as a dict."""
+    out = {}
     for item in items:
         if "=" not in item:
-            raise SlicelabError(
-                f"--rule {item!r}: write NAME=VALUE, e.g. --rule veggies_edible_later=true"
-            )
+            raise SlicelabError(f"{flag} {item!r}: write NAME=VALUE, e.g. {flag} name=true")
         key, val = item.split("=", 1)
-        rules[key.strip()] = _value(val.strip())
-    return rules
+        out[key.strip()] = _value(val.strip())
+    return out
 
 
-def _setup(game: str, deck_path: Path | None, rule_items: tuple[str, ...]):
-    get_game(game)
-    from sims.games.nyslice.deck import load_deck
-    from sims.games.nyslice.rules import Rules
-
-    return load_deck(deck_path), Rules.from_dict(_parse_rules(rule_items))
+def arm_dict(
+    game: str, players: int, specs: str, n_games: int, seed: int, given: dict,
+    engine: str = "auto", name: str = "main",
+) -> dict:  # fmt: skip
+    """A one-arm study block from CLI flags (validated later like a study file);
+    ``given`` holds the game-option flags by key."""
+    the_game = get_game(game)
+    the_game.info.check_players(players)
+    own = {o.key: o for o in the_game.options if o.flag}
+    arm = {
+        "name": name, "game": game, "players": players, "strategies": split_specs(specs),
+        "games": n_games, "seed": seed, "engine": engine,
+    }  # fmt: skip
+    flags = {o.key: o.flag for g in all_games() for o in g.options if o.flag}
+    for key, value in given.items():
+        if value is None or value == ():
+            continue
+        if key not in own:
+            mine = ", ".join(o.flag for o in own.values()) or "none"
+            raise SlicelabError(
+                f"{flags[key]} is not an option of {the_game.info.title}; its options: {mine}"
+            )
+        opt = own[key]
+        if opt.kind == "table":
+            value = _pairs(opt.flag, value)
+        elif opt.kind == "path":
+            value = str(Path(value).resolve())
+        arm[key] = value
+    return arm
 
 
 @cli.command()
 def games() -> None:
     """List the games slicelab can simulate."""
-    table = Table("game", "title", "players", "summary")
-    for g in GAMES.values():
-        table.add_row(g.name, g.title, f"{g.min_players}-{g.max_players}", g.summary)
+    table = Table("game", "title", "players", "summary", "rules")
+    for g in all_games():
+        i = g.info
+        table.add_row(i.name, i.title, i.players_text, i.summary, i.rules_doc)
     console.print(table)
-    console.print("Planned: Piece o' Cake, Pizza Theory, Horno.")
 
 
 @cli.command()
 @click.argument("game")
 def strategies(game: str) -> None:
     """List a game's built-in strategies and their parameters."""
-    get_game(game)
-    from sims.games.nyslice.heuristic import load_presets
-    from sims.games.nyslice.kernel import STRATEGY_CODES
-    from sims.games.nyslice.strategies import STRATEGIES
-
+    the_game = get_game(game)
     table = Table("strategy", "parameters (default)", "kernel", "summary")
-    for info in STRATEGIES.values():
+    for info in the_game.strategies():
         params = ", ".join(f"{k}={v:g}" for k, v in info.params.items()) or "-"
-        kernel = "yes" if info.name in STRATEGY_CODES else "no"
-        table.add_row(info.name, params, kernel, info.summary)
-    for name, params in sorted(load_presets().items()):
-        values = ", ".join(f"{k}={v:g}" for k, v in params.items())
-        kernel = "yes" if "heuristic" in STRATEGY_CODES else "no"
-        table.add_row(name, values, kernel, "preset of heuristic (parameters can be overridden)")
+        table.add_row(info.name, params, "yes" if info.kernel else "no", info.summary)
     console.print(table)
+    tunable = [i.name for i in the_game.strategies() if i.ranges]
     console.print(
-        "A spec is NAME or NAME(key=value,...), e.g. heuristic(theta=0.8,deny=0.3); "
-        "heuristic's defaults at N players are the preset heuristic-pN when present. "
-        "A Python strategy is package.module:Name(...)."
+        "A spec is NAME or NAME(key=value,...), e.g. greedy or "
+        + (f"{tunable[0]}(key=value); tunable: {', '.join(tunable)}. " if tunable else ". ")
+        + "A Python strategy is package.module:Name(...)."
     )
 
 
 @cli.command()
 @click.argument("game")
-@click.option("--players", "-p", type=int, required=True, help="Number of players (2-6).")
+@click.option("--players", "-p", type=int, required=True, help=players_help())
 @click.option("--seed", type=int, default=0, show_default=True, help="Study seed.")
 @click.option(
     "--index", type=int, default=0, show_default=True, help="Game index within the study."
@@ -143,74 +186,31 @@ def strategies(game: str) -> None:
     show_default=True,
     help="One spec per seat, comma-separated, or one for all seats.",
 )
-@_game_options
-def replay(
-    game: str,
-    players: int,
-    seed: int,
-    index: int,
-    specs: str,
-    deck: Path | None,
-    rules: tuple[str, ...],
-) -> None:
-    """Play one game and print it round by round, with the final guest check."""
-    the_deck, the_rules = _setup(game, deck, rules)
-    from sims.games.nyslice.game import play_game, seat_strategies
-    from sims.games.nyslice.replay import format_replay
-
+@game_options
+def replay(game: str, players: int, seed: int, index: int, specs: str, **given) -> None:
+    """Play one game and print it round by round, with the final scores."""
     if seed < 0 or index < 0:
         raise SlicelabError("--seed and --index must be non-negative")
-    strats = seat_strategies(split_specs(specs), players)
-    state = play_game(players, strats, seed, index, the_deck, the_rules)
-    header = f"New York Slice, {players} players, seed {seed}, game {index} (reference engine)"
-    click.echo(format_replay(state, [str(s.spec) for s in strats], header))
+    arm = one_arm(arm_dict(game, players, specs, 1, seed, given, engine="reference"), seed)
+    text = get_game(game).replay(arm.options, arm.players, arm.strategies, seed, index)
+    click.echo(text)
 
 
-def _arm(
-    game: str,
-    players: int,
-    specs: str,
-    n_games: int,
-    seed: int,
-    deck,
-    rules_items,
-    engine="auto",
-    name="main",
-):
-    """A one-arm study from CLI flags (validated like a study file)."""
-    rules = _parse_rules(rules_items)
-    get_game(game)
-    arm = {
-        "name": name, "game": game, "players": players, "strategies": split_specs(specs),
-        "games": n_games, "seed": seed, "engine": engine, "rules": rules,
-    }  # fmt: skip
-    if deck is not None:
-        arm["deck"] = str(Path(deck).resolve())
-    return arm
-
-
-def _play_in_memory(arm_dict: dict, seed: int, label: str) -> pl.DataFrame:
-    """Play one arm chunk by chunk without writing files; return the players table."""
-    from sims.core.study import parse_study
-    from sims.games import plugin_for
-
-    study = parse_study({"seed": seed, "name": "cli", "arms": [arm_dict]}, source="command line")
-    arm = study.arms[0]
-    plugin = plugin_for(arm.game)
-    engine = plugin.engine_for(arm)
+def play_in_memory(arm_block: dict, seed: int, label: str) -> pl.DataFrame:
+    """Play one arm in memory (no files), with a progress bar; return its players table
+    with a ``players`` column."""
+    arm = one_arm(arm_block, seed)
+    engine = get_game(arm.game).engine_for(arm)
     kind = "compiled kernel" if engine == "kernel" else "Python reference"
     err.print(f"{label}: engine {engine} ({kind})")
     frames = []
-    step = 2000 if engine == "kernel" else 200
-    with _progress() as progress:
+    with progress_bar() as progress:
         task = progress.add_task(label, total=arm.games)
-        for first in range(0, arm.games, step):
-            count = min(step, arm.games - first)
-            tables = plugin.run_chunk(arm, first, count, decisions=False)
+        for _, tables in play_arm(arm):
             frames.append(
                 pl.from_arrow(tables["players"]).with_columns(pl.lit(arm.players).alias("players"))
             )
-            progress.advance(task, count)
+            progress.advance(task, tables["games"].num_rows)
     return pl.concat(frames)
 
 
@@ -222,113 +222,23 @@ class _GamesPerSecond(ProgressColumn):
         return Text(f"{speed:,.0f} games/s" if speed else "– games/s", style="progress.data.speed")
 
 
-def _progress() -> Progress:
+def progress_bar() -> Progress:
+    """A progress bar on stderr with games/s and time left."""
     return Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
         _GamesPerSecond(), TimeRemainingColumn(), console=err, transient=False,
     )  # fmt: skip
 
 
-def _print_summary(rows: pl.DataFrame, title: str) -> None:
-    from analysis.summary import COMPONENTS, seat_summary
-
-    summary = seat_summary(rows)
-    table = Table(title=title)
-    heads = ["players", "seat", "strategy", "games", "win", "95% CI", "majorities", "specials",
-             "diet", "pepperoni", "anchovies", "score"]  # fmt: skip
-    for col in heads:
-        table.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
-    for r in summary.iter_rows(named=True):
-        table.add_row(
-            str(r["players"]), str(r["seat"]), r["strategy"], str(r["games"]),
-            f"{r['win_share']:.1%}", f"{r['win_low']:.1%}–{r['win_high']:.1%}",
-            *[f"{r[c]:.2f}" for c in COMPONENTS],
-        )  # fmt: skip
-    console.print(table)
-
-
-@cli.command()
-@click.argument("game")
-@click.option("--players", "-p", type=int, required=True, help="Number of players (2-6).")
-@click.option(
-    "--games",
-    "n_games",
-    type=click.IntRange(min=1),
-    default=1000,
-    show_default=True,
-    help="Games to play.",
-)
-@click.option("--seed", type=int, default=0, show_default=True, help="Study seed.")
-@click.option(
-    "--strategies",
-    "specs",
-    default="greedy",
-    show_default=True,
-    help="One spec per seat, or one for all.",
-)
-@click.option(
-    "--engine",
-    type=click.Choice(["auto", "kernel", "reference"]),
-    default="auto",
-    show_default=True,
-    help="auto: the compiled kernel when every strategy is built in.",
-)
-@_game_options
-def play(
-    game: str,
-    players: int,
-    n_games: int,
-    seed: int,
-    specs: str,
-    engine: str,
-    deck: Path | None,
-    rules: tuple[str, ...],
-) -> None:
-    """Play a batch in memory (no files) and print a per-seat summary."""
-    arm = _arm(game, players, specs, n_games, seed, deck, rules, engine)
-    rows = _play_in_memory(arm, seed, f"{players} players")
-    _print_summary(rows, f"New York Slice — {n_games} games, seed {seed}")
-
-
-@cli.command()
-@click.argument("game", default="nyslice")
-@click.option(
-    "--games",
-    "n_games",
-    type=click.IntRange(min=1),
-    default=20000,
-    show_default=True,
-    help="Games per player count.",
-)
-@click.option("--seed", type=int, default=1, show_default=True, help="Study seed.")
-@click.option(
-    "--strategies", "specs", default="greedy", show_default=True, help="Strategy for every seat."
-)
-def demo(game: str, n_games: int, seed: int, specs: str) -> None:
-    """Play a batch at every player count (2-6) and print win share and mean score by seat."""
-    frames = []
-    for players in range(2, 7):
-        arm = _arm(game, players, specs, n_games, seed, None, ())
-        frames.append(_play_in_memory(arm, seed, f"{players} players"))
-    _print_summary(
-        pl.concat(frames),
-        f"New York Slice — {n_games} games per player count, all seats {specs}, seed {seed}",
-    )
-    console.print(
-        "Win share counts a shared win as 1/k; intervals are Wilson 95%. "
-        "Seats slice in order 0, 1, ...; at 4 players seats 0 and 1 slice twice."
-    )
-
-
-def _run(study, out: Path, jobs: int, backend: str, scheduler: str | None) -> None:
+def run(study, out: Path, jobs: int, backend: str, scheduler: str | None) -> None:
+    """Run (or resume) a study into ``out`` with a progress bar and a closing line."""
     from sims.batch import run_study
-    from sims.games import plugin_for
 
     blocks: dict[str, list] = {}
     for arm in study.arms:
         blocks.setdefault(arm.group or arm.name, []).append(arm)
     for name, arms in blocks.items():
-        engines = {plugin_for(a.game).engine_for(a) for a in arms}
+        engines = {get_game(a.game).engine_for(a) for a in arms}
         names = {"kernel": "compiled kernel", "reference": "Python reference engine"}
         kind = " and ".join(names[e] for e in sorted(engines))
         if len(arms) == 1:
@@ -341,7 +251,7 @@ def _run(study, out: Path, jobs: int, backend: str, scheduler: str | None) -> No
                       f"{sum(a.games for a in arms):,} games; engine: {kind}")  # fmt: skip
     where = f"Dask cluster {scheduler}" if backend == "dask" else f"{jobs} joblib worker(s)"
     err.print(f"writing {out} with {where}")
-    with _progress() as progress:
+    with progress_bar() as progress:
         task = progress.add_task(study.name, total=study.total_games)
 
         def update(done: int, total: int, played: int) -> None:
@@ -391,7 +301,7 @@ _run_options = [
 ]
 
 
-def _with_run_options(fn):
+def with_run_options(fn):
     for opt in reversed(_run_options):
         fn = opt(fn)
     return fn
@@ -399,7 +309,7 @@ def _with_run_options(fn):
 
 @cli.command()
 @click.argument("game")
-@click.option("--players", "-p", type=int, required=True, help="Number of players (2-6).")
+@click.option("--players", "-p", type=int, required=True, help=players_help())
 @click.option(
     "--games", "n_games", type=click.IntRange(min=1), required=True, help="Games to play."
 )
@@ -432,28 +342,16 @@ def _with_run_options(fn):
     show_default=True,
     help="auto: the compiled kernel when every strategy is built in.",
 )
-@_with_run_options
-@_game_options
+@with_run_options
+@game_options
 def simulate(
-    game,
-    players,
-    n_games,
-    specs,
-    seed,
-    out,
-    chunk_size,
-    decisions,
-    engine,
-    jobs,
-    backend,
-    scheduler,
-    deck,
-    rules,
-) -> None:
+    game, players, n_games, specs, seed, out, chunk_size, decisions, engine, jobs, backend,
+    scheduler, **given,
+) -> None:  # fmt: skip
     """Simulate games in parallel and write a Parquet dataset (resumable: rerun to continue)."""
     from sims.core.study import parse_study
 
-    arm = _arm(game, players, specs, n_games, seed, deck, rules, engine)
+    arm = arm_dict(game, players, specs, n_games, seed, given, engine)
     data = {
         "name": out.name or "run",
         "seed": seed,
@@ -462,7 +360,7 @@ def simulate(
         "arms": [arm],
     }
     study = parse_study(data, source="command line")
-    _run(study, out, jobs, backend, scheduler)
+    run(study, out, jobs, backend, scheduler)
 
 
 @cli.command()
@@ -479,7 +377,7 @@ def simulate(
     metavar="NAME",
     help="One of the study's sizes (e.g. quick): scales every arm's games.",
 )
-@_with_run_options
+@with_run_options
 def study(
     study_file: Path,
     out: Path | None,
@@ -492,70 +390,18 @@ def study(
     from sims.core.study import load_study
 
     the_study = load_study(study_file, size)
-    _run(the_study, out or Path("data") / the_study.name, jobs, backend, scheduler)
-
-
-@cli.command()
-@click.argument("source", type=click.Path(path_type=Path))
-@click.option(
-    "--out",
-    "pdf",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="PDF to write (default: reports/<study name>.pdf).",
-)
-@click.option(
-    "--data",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="With a study file: its dataset directory (default: data/<study name>).",
-)
-@click.option("--size", default=None, metavar="NAME", help="With a study file: one of its sizes.")
-@click.option(
-    "--payoff-games",
-    type=click.IntRange(min=1),
-    default=300,
-    show_default=True,
-    help="Games per player count whose eat decisions are replayed both ways.",
-)
-@_with_run_options
-def report(
-    source: Path,
-    pdf: Path | None,
-    data: Path | None,
-    size: str | None,
-    payoff_games: int,
-    jobs: int,
-    backend: str,
-    scheduler: str | None,
-) -> None:
-    """Build the balance report (PDF) from a dataset, or from a study file: the study is
-    run first (resuming what is already done), then reported."""
-    from analysis.report import check_dataset, write_report
-    from sims.batch import read_manifest
-    from sims.core.study import load_study
-
-    if source.suffix == ".toml":
-        the_study = load_study(source, size)
-        out = data or Path("data") / the_study.name
-        _run(the_study, out, jobs, backend, scheduler)
-        name = the_study.name
-    else:
-        if size is not None or data is not None:
-            raise SlicelabError("--size and --data apply to a study file, not to a dataset")
-        out = source
-        name = read_manifest(out)["study_name"]
-    check_dataset(out)
-    pdf = pdf or Path("reports") / f"{name}.pdf"
-    with err.status("analysing and drawing the report"):
-        write_report(out, pdf, payoff_games=payoff_games)
-    console.print(f"report: {pdf}")
+    run(the_study, out or Path("data") / the_study.name, jobs, backend, scheduler)
 
 
 @cli.command()
 @click.argument("game")
-@click.option("--players", "-p", type=int, required=True, help="Number of players (2-6).")
-@click.option("--family", default="heuristic", show_default=True, help="Strategy family to tune.")
+@click.option("--players", "-p", type=int, required=True, help=players_help())
+@click.option(
+    "--family",
+    default=None,
+    help="Strategy family to tune (default: the game's first family with parameter ranges; "
+    "`slicelab strategies GAME` lists them).",
+)
 @click.option(
     "--field",
     "field_spec",
@@ -600,26 +446,23 @@ def report(
     "--save-preset",
     default=None,
     metavar="NAME",
-    help="Store the winner as a named preset (heuristic-pN: heuristic's default at N players).",
+    help="Store the winner as a named preset of the family (for New York Slice's heuristic, "
+    "heuristic-pN is its default at N players).",
 )
 def tune(
-    game,
-    players,
-    family,
-    field_spec,
-    candidates,
-    n_games,
-    validation_games,
-    seed,
-    jobs,
+    game, players, family, field_spec, candidates, n_games, validation_games, seed, jobs,
     save_preset,
-) -> None:
+) -> None:  # fmt: skip
     """Search a strategy family's parameters for the best win share against a field."""
-    get_game(game)
-    from sims.games.nyslice.game import seat_strategies
     from sims.tune import tune as run_tune
 
-    seat_strategies([field_spec], players)  # validates the field spec and player count
+    the_game = get_game(game)
+    one_arm(arm_dict(game, players, field_spec, 1, seed, {}), seed)  # validates field, count
+    if family is None:
+        tunable = [i.name for i in the_game.strategies() if i.ranges and not i.preset_of]
+        if not tunable:
+            raise SlicelabError(f"{the_game.info.title} has no strategy family to tune")
+        family = tunable[0]
 
     def show(i, pool, games):
         best = pool[0]
@@ -629,16 +472,9 @@ def tune(
         )
 
     result = run_tune(
-        players,
-        field_spec,
-        family,
-        candidates,
-        n_games,
-        validation_games,
-        seed,
-        jobs,
+        game, players, field_spec, family, candidates, n_games, validation_games, seed, jobs,
         on_round=show,
-    )
+    )  # fmt: skip
     console.print(
         f"best {family} at {players} players vs {field_spec}: {result.best.spec}\n"
         f"win share on {result.validation_games:,} fresh seat-rotated games "
@@ -646,13 +482,11 @@ def tune(
         f"[95% CI {result.low:.1%}, {result.high:.1%}] (fair share {result.fair:.1%})"
     )
     if save_preset:
-        from sims.games.nyslice.heuristic import save_preset as save
-
         note = (
             f"tuned vs {field_spec} at {players} players: {result.share:.3f} "
             f"[{result.low:.3f}, {result.high:.3f}] on {result.validation_games} games, seed {seed}"
         )
-        save(save_preset, result.best.params, note)
+        the_game.save_preset(family, save_preset, result.best.params, note)
         console.print(f"saved preset {save_preset!r}")
 
 

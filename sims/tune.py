@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from analysis.stats import mean_interval
 from sims.arena import play_rotated
 from sims.core.errors import SlicelabError
+from sims.core.game import get_game
+from sims.core.intervals import mean_interval
 
 
 @dataclass
@@ -38,6 +39,7 @@ class Candidate:
 class TuneResult:
     """The winner, its validation on fresh games, and every round's standings."""
 
+    game: str
     family: str
     players: int
     field: str
@@ -65,9 +67,10 @@ def _sample(rng: np.random.Generator, ranges: dict[str, tuple[float, float]]) ->
 
 
 def tune(
+    game: str,
     players: int,
     field: str,
-    family: str = "heuristic",
+    family: str,
     candidates: int = 16,
     games: int = 200,
     validation_games: int = 2000,
@@ -79,12 +82,15 @@ def tune(
 
     Parameters
     ----------
+    game : str
+        A registered game.
     players : int
         Player count.
     field : str
         Spec of the strategy in the other seats.
     family : str
-        A parameterised family (``heuristic``).
+        A strategy family of the game with declared parameter ranges
+        (:attr:`sims.core.game.StrategyInfo.ranges`).
     candidates : int
         Parameter sets in the first round (the family's defaults are one of them).
     games : int
@@ -94,23 +100,27 @@ def tune(
     seed : int
         Seeds the candidate sampling and the games.
     """
-    if family != "heuristic":
-        raise SlicelabError(f"cannot tune {family!r}: the tunable family is 'heuristic'")
-    from sims.games.nyslice.heuristic import PARAM_RANGES, params_for
-
+    the_game = get_game(game)
+    families = {i.name: i for i in the_game.strategies() if i.ranges and not i.preset_of}
+    if family not in families:
+        raise SlicelabError(
+            f"cannot tune {family!r}: {the_game.info.title}'s families with parameter ranges "
+            f"are {sorted(families) or 'none'}"
+        )
+    ranges = families[family].ranges
     if candidates < 2:
         raise SlicelabError("--candidates must be at least 2")
     ss = np.random.SeedSequence([seed, players])
     sample_rng = np.random.Generator(np.random.PCG64(ss.spawn(1)[0]))
     validation_seed = int(ss.generate_state(1)[0])
-    pool = [Candidate(params_for(players, {}), "")]
-    pool += [Candidate(_sample(sample_rng, PARAM_RANGES), "") for _ in range(candidates - 1)]
+    pool = [Candidate(the_game.strategy_defaults(family, players), "")]
+    pool += [Candidate(_sample(sample_rng, ranges), "") for _ in range(candidates - 1)]
     for c in pool:
         c.spec = spec_string(family, c.params)
     first, block, rounds = 0, games, []
     while True:
         for c in pool:
-            res = play_rotated(c.spec, field, players, block, seed, first=first, jobs=jobs)
+            res = play_rotated(game, c.spec, field, players, block, seed, first=first, jobs=jobs)
             c.per_game.append(res.per_game())
         first += block
         pool.sort(key=lambda c: -c.share)
@@ -122,10 +132,12 @@ def tune(
         pool = pool[: math.ceil(len(pool) / 2)]
         block *= 2
     best = pool[0]
-    val = play_rotated(best.spec, field, players, validation_games, validation_seed, jobs=jobs)
+    val = play_rotated(
+        game, best.spec, field, players, validation_games, validation_seed, jobs=jobs
+    )
     mean, low, high = mean_interval(val.per_game())
     return TuneResult(
-        family=family, players=players, field=field, best=best,
+        game=game, family=family, players=players, field=field, best=best,
         validation_games=validation_games, validation_seed=validation_seed,
         share=mean, low=low, high=high, rounds=rounds,
     )  # fmt: skip

@@ -81,7 +81,7 @@ BAD = [
     ),
     (
         ("replay", "nyslice", "--players", "4", "--strategies", "greedy,random"),
-        "2 strategies given for 4 players",
+        "'strategies' has 2 specs for 4 players",
     ),
     (("replay", "nyslice", "--players", "4", "--deck", "missing.toml"), "no such file"),
     (

@@ -3,8 +3,8 @@
 import re
 from pathlib import Path
 
+from sims.batch import play_tables
 from sims.core.study import parse_study
-from sims.games.nyslice.plugin import run_chunk
 
 DOC = (Path(__file__).resolve().parents[1] / "docs" / "dataset.md").read_text()
 
@@ -18,7 +18,7 @@ def test_every_column_is_documented():
     arm = {"name": "a", "game": "nyslice", "players": 3, "strategies": "greedy", "games": 2}
     data = {"seed": 1, "arms": [arm]}
     arm = parse_study(data).arms[0]
-    tables = run_chunk(arm, 0, 2, decisions=True)
+    tables = play_tables(arm, 0, 2, decisions=True)
     for name, table in tables.items():
         assert set(table.column_names) == _documented(f"`{name}`"), name
     assert _documented("Partition columns") == {"game", "players", "arm"}

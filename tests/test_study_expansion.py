@@ -52,7 +52,8 @@ def test_blank_each_lists_the_specials_in_play():
     four = _study(blank="each")
     assert len(four.arms) == 14 and four.arms[0].name == "a.blank-cut_in_line"
     two = _study(players=2, blank="each")
-    assert {a.blank for a in two.arms}.isdisjoint({"cut_in_line", "dibs", "you_love_veggies"})
+    blanks = {a.options.get("blank") for a in two.arms}
+    assert blanks.isdisjoint({"cut_in_line", "dibs", "you_love_veggies"})
     assert len(two.arms) == 11
 
 

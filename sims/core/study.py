@@ -1,9 +1,10 @@
 """Study files: what to simulate, validated before any game is played.
 
 A study (TOML) holds a seed and one or more **arms**; each arm is a game at a player
-count with a strategy per seat, an optional deck file and rule options, a number of games
-and an engine choice. Arms share the study seed unless they set their own, so game ``i``
-of every arm is dealt the same cards: comparisons across arms are paired by default.
+count with a strategy per seat, the game's own options (a deck file, rule options), a
+number of games and an engine choice. Arms share the study seed unless they set their own,
+so game ``i`` of every arm is dealt the same cards: comparisons across arms are paired by
+default.
 
 Example::
 
@@ -19,21 +20,25 @@ Example::
     strategies = ["greedy", "greedy", "random", "random"]   # or one spec for every seat
     games = 100000
     # seed = 7              # optional: this arm's own seed
-    # deck = "my-deck.toml" # optional, relative to the study file
     # engine = "auto"       # auto | kernel | reference
-    # [arms.rules]          # optional rule options (see the README)
+    # deck = "my-deck.toml" # a game's own options (New York Slice: deck, rules, blank);
+    # [arms.rules]          #   data files are relative to the study file
     # veggies_edible_later = true
 
+The keys above ``engine`` are the core's; every other key of an arm block is the game's
+own (:attr:`sims.core.game.Game.options`), parsed and validated by the game into one or
+more variants (``Game.variants``).
+
 An arm block may stand for several arms (the balance studies use this), expanded in
-this order and named ``<name>[.p<N>][.<key><value>...][.blank-<slug>][.r<k>]``:
+this order and named ``<name>[.p<N>][.<key><value>...][<treatment>][.r<k>]``:
 
 - ``players = [2, 3, 4]``: one arm per player count. ``games`` may then be a table by
   count (``games = { 2 = 20000, 6 = 5000 }``) and a ``strategies`` list may be shorter
   than a count: its last spec fills the remaining seats.
 - ``grid = { theta = [0.2, 0.5] }``: one arm per value (per combination for several
   keys), substituted for ``{theta}`` in the strategy specs.
-- ``blank = "dibs"``, a list of slugs, or ``"each"``: the same deals with that special
-  replaced by a blank tile (``"each"``: one arm per special in play at the count).
+- a game's treatments: one arm per variant its options ask for, labelled by the game
+  (New York Slice: ``blank = "each"`` gives ``.blank-<slug>`` per special in play).
 - ``rotate = true``: one arm per rotation ``k``; seat ``s`` plays spec ``(s - k) mod n``,
   so the first spec sits in seat ``k``. Every rotation is dealt the same cards.
 - ``decisions = true``: write the per-decision table for this block only.
@@ -55,7 +60,7 @@ from pathlib import Path
 from typing import Any
 
 from sims.core.errors import SlicelabError
-from sims.core.registry import GAMES
+from sims.core.game import REGISTRY, get_game
 
 MAX_SEED = 2**32 - 1
 ENGINES = ("auto", "kernel", "reference")
@@ -63,9 +68,10 @@ DEFAULT_CHUNK = 10_000
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _STUDY_KEYS = {"name", "seed", "chunk_size", "decisions", "arms", "description", "sizes"}
 _ARM_KEYS = {
-    "name", "game", "players", "strategies", "games", "seed", "deck", "engine", "rules",
-    "blank", "rotate", "grid", "decisions",
+    "name", "game", "players", "strategies", "games", "seed", "engine", "rotate", "grid",
+    "decisions",
 }  # fmt: skip
+"""The core's keys of an arm block; the rest belong to the game (``Game.options``)."""
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -75,7 +81,10 @@ class StudyError(SlicelabError):
 
 @dataclass(frozen=True)
 class Arm:
-    """One arm of a study: a game, a seating of strategies and a number of games."""
+    """One arm of a study: a game variant, a seating of strategies and a number of games.
+
+    ``options`` are the game's own (a deck file, rule options, a treatment), as its
+    ``Game.variants`` returned them; the core never reads them."""
 
     name: str
     game: str
@@ -83,10 +92,8 @@ class Arm:
     strategies: tuple[str, ...]
     games: int
     seed: int
-    deck: str | None = None
     engine: str = "auto"
-    rules: dict[str, Any] = field(default_factory=dict)
-    blank: str | None = None  # a special (slug) replaced by a blank tile in the deck
+    options: dict[str, Any] = field(default_factory=dict)
     decisions: bool = False  # also write the per-decision table
     group: str = ""  # the arm block this arm was expanded from ("" = its own name)
     rotation: int = 0  # seat of the block's first spec (rotate = true)
@@ -100,10 +107,8 @@ class Arm:
             "strategies": list(self.strategies),
             "games": self.games,
             "seed": self.seed,
-            "deck": self.deck,
             "engine": self.engine,
-            "rules": dict(sorted(self.rules.items())),
-            **({"blank": self.blank} if self.blank is not None else {}),
+            **self.options,
             **({"decisions": True} if self.decisions else {}),
             **({"group": self.group} if self.group and self.group != self.name else {}),
             **({"rotation": self.rotation} if self.rotation else {}),
@@ -178,7 +183,7 @@ def parse_study(
     source : str
         The file name, for messages.
     base : Path, optional
-        Directory that relative deck paths are resolved against.
+        Directory that relative data-file paths (a deck, a board) are resolved against.
     text : str
         The study file's text, kept in the manifest.
     size : str, optional
@@ -299,23 +304,6 @@ def _seat_specs(strategies: Any, players: int, several: bool, source: str, where
     )
 
 
-def _blanks(raw: Any, game: str, players: int, source: str, where: str) -> list[str | None]:
-    if raw is None:
-        return [None]
-    if raw == "each":
-        from sims.games import plugin_for
-
-        in_play = getattr(plugin_for(game), "specials_in_play", None)
-        if in_play is None:
-            raise _err(source, where, f"game {game!r} has no specials to blank")
-        return list(in_play(players))
-    if isinstance(raw, str):
-        return [raw]
-    if isinstance(raw, list) and raw and all(isinstance(b, str) for b in raw):
-        return list(raw)
-    raise _err(source, where, "'blank' must be a special's slug, a list of slugs, or \"each\"")
-
-
 def _fmt(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
@@ -329,9 +317,6 @@ def _expand_block(
         raise _err(source, where, "must be a table ([[arms]])")
     if isinstance(raw.get("name"), str):
         where = f"arms[{i}] ({raw['name']!r})"
-    unknown = set(raw) - _ARM_KEYS
-    if unknown:
-        raise _err(source, where, f"unknown key(s) {sorted(unknown)}; allowed: {sorted(_ARM_KEYS)}")
     for key in ("name", "game", "players", "strategies", "games"):
         if key not in raw:
             raise _err(source, where, f"missing '{key}'")
@@ -339,26 +324,23 @@ def _expand_block(
     if not isinstance(name, str) or not _NAME.match(name):
         raise _err(source, where, f"'name' must be letters, digits, '-', '_' or '.', got {name!r}")
     game = raw["game"]
-    if game not in GAMES:
-        raise _err(source, where, f"unknown game {game!r}; known: {sorted(GAMES)}")
-    info = GAMES[game]
+    if not isinstance(game, str) or game not in REGISTRY:
+        raise _err(source, where, f"unknown game {game!r}; known: {sorted(REGISTRY)}")
+    the_game = get_game(game)
+    info = the_game.info
+    own = {o.key: o for o in the_game.options}
+    unknown = set(raw) - _ARM_KEYS - set(own)
+    if unknown:
+        allowed = sorted(_ARM_KEYS | set(own))
+        raise _err(source, where, f"unknown key(s) {sorted(unknown)}; allowed for {game}: "
+                   f"{allowed}")  # fmt: skip
     counts = _players_list(raw["players"], source, where, info.min_players, info.max_players)
     several = isinstance(raw["players"], list)
     seed = _int(raw.get("seed", study_seed), source, where, "seed", 0, MAX_SEED)
     engine = raw.get("engine", "auto")
     if engine not in ENGINES:
         raise _err(source, where, f"'engine' must be one of {list(ENGINES)}, got {engine!r}")
-    deck = raw.get("deck")
-    if deck is not None:
-        if not isinstance(deck, str):
-            raise _err(source, where, f"'deck' must be a file path, got {deck!r}")
-        path = Path(deck)
-        if not path.is_absolute() and base is not None:
-            path = base / path
-        deck = str(path)
-    rules = raw.get("rules", {})
-    if not isinstance(rules, dict):
-        raise _err(source, where, "'rules' must be a table of rule options")
+    options = _game_options(raw, own, base, source, where)
     rotate = raw.get("rotate", False)
     if not isinstance(rotate, bool):
         raise _err(source, where, f"'rotate' must be true or false, got {rotate!r}")
@@ -377,11 +359,15 @@ def _expand_block(
                        "with grid = { theta = [...] }")  # fmt: skip
         for point in points:
             seat_specs = [_PLACEHOLDER.sub(lambda m, p=point: _fmt(p[m[1]]), s) for s in specs]
-            for blank in _blanks(raw.get("blank"), game, n, source, where):
+            try:
+                variants = the_game.variants(options, n, base)
+            except SlicelabError as exc:
+                raise _err(source, where, str(exc)) from None
+            for variant in variants:
                 for k in range(n) if rotate else [0]:
                     label = name + (f".p{n}" if several else "")
                     label += "".join(f".{key}{_fmt(v)}" for key, v in point.items())
-                    label += f".blank-{blank}" if blank else ""
+                    label += variant.label
                     label += f".r{k}" if rotate else ""
                     rotated = [seat_specs[(s - k) % n] for s in range(n)]
                     arm = Arm(
@@ -391,10 +377,8 @@ def _expand_block(
                         strategies=tuple(x.strip() for x in rotated),
                         games=games,
                         seed=seed,
-                        deck=deck,
                         engine=engine,
-                        rules=dict(rules),
-                        blank=blank,
+                        options=dict(variant.options),
                         decisions=arm_decisions,
                         group=name,
                         rotation=k,
@@ -405,12 +389,35 @@ def _expand_block(
     return arms
 
 
-def _check(arm: Arm, source: str, where: str) -> None:
-    """The game checks what only it knows: strategy specs, deck file, rule options."""
-    from sims.games import plugin_for
+def _game_options(
+    raw: dict[str, Any], own: dict[str, Any], base: Path | None, source: str, where: str
+) -> dict[str, Any]:
+    """The game's keys of an arm block, ``path`` ones resolved against the study's folder
+    and ``table`` ones checked to be tables; the game validates the rest."""
+    options = {}
+    for key, opt in own.items():
+        if key not in raw:
+            continue
+        value = raw[key]
+        if opt.kind == "path":
+            if not isinstance(value, str):
+                raise _err(source, where, f"'{key}' must be a file path ({opt.help}), got "
+                           f"{value!r}")  # fmt: skip
+            path = Path(value)
+            if not path.is_absolute() and base is not None:
+                path = base / path
+            value = str(path)
+        elif opt.kind == "table" and not isinstance(value, dict):
+            raise _err(source, where, f"'{key}' must be a table ({opt.help}), e.g. "
+                       f"[arms.{key}]")  # fmt: skip
+        options[key] = value
+    return options
 
+
+def _check(arm: Arm, source: str, where: str) -> None:
+    """The game checks what only it knows: strategy specs, data files, rule options."""
     try:
-        plugin_for(arm.game).check_arm(arm)
+        get_game(arm.game).check_arm(arm)
     except SlicelabError as exc:
         raise _err(source, where, str(exc)) from None
 

@@ -34,6 +34,7 @@ import pyarrow as pa
 
 from sims.core.errors import SlicelabError
 from sims.core.fastrng import game_streams_into, integers
+from sims.core.game import win_shares
 from sims.core.seeding import game_streams
 from sims.games.nyslice.deck import Deck, default_deck
 from sims.games.nyslice.engine import Phase, deal
@@ -45,7 +46,7 @@ from sims.games.nyslice.kernel import (
     heuristic_params,
     strategy_codes,
 )
-from sims.games.nyslice.plugin import decision_columns, win_shares
+from sims.games.nyslice.plugin import decision_columns
 from sims.games.nyslice.rules import Rules, check_players
 
 EAT, COLLECT = 1, 0
@@ -268,7 +269,7 @@ def replay_decision(
 def _shares(scores: np.ndarray) -> np.ndarray:
     totals = scores[:, SCORE_COLUMNS.index("total")]
     eaten = scores[:, SCORE_COLUMNS.index("eaten")]
-    return win_shares(totals[None, :], eaten[None, :])[0]
+    return win_shares([totals[None, :], eaten[None, :]])[0]
 
 
 def _sample(eligible: list[int], max_per_game: int | None, seed: int, index: int) -> list[int]:

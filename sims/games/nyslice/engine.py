@@ -223,6 +223,11 @@ class GameState:
         """The pending decision, or ``None`` when the game is over."""
         return self._pending
 
+    @property
+    def current_player(self) -> int:
+        """The seat of the pending decision (-1 when the game is over)."""
+        return self._pending.player if self._pending else -1
+
     def legal_actions(self) -> Sequence[int]:
         """Legal actions of the pending decision (empty when terminal)."""
         return self._pending.legal if self._pending else ()
@@ -254,6 +259,14 @@ class GameState:
         if self._result is None:
             raise SlicelabError("the game is not over yet")
         return self._result
+
+    def score_breakdown(self) -> list[dict[str, int]]:
+        """Each seat's ``score`` and its components (the game protocol's result schema)."""
+        return [
+            {"score": b.total, "majorities": b.majorities, "specials": b.specials,
+             "diet": b.diet, "pepperoni": b.pepperoni, "anchovies": b.anchovies}
+            for b in self.scores()
+        ]  # fmt: skip
 
     def win_shares(self) -> list[float]:
         """Win share per seat (shared wins as 1/k)."""

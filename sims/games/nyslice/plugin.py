@@ -1,32 +1,47 @@
-"""New York Slice's plugin for the batch runner: validate an arm, play a chunk, build tables.
+"""New York Slice through the game protocol (:class:`sims.core.game.Game`).
 
-A chunk is played by the compiled kernel when every seat uses a built-in strategy the
-kernel knows (``engine = "auto"`` or ``"kernel"``), else by the reference engine. Both
-give identical rows for the same games (``tests/test_nyslice_kernel.py``), so the
-engine is recorded for provenance only.
+Its options are a deck file (``deck``), rule options (``rules``: every Ruling of
+``docs/rules/nyslice.md``) and a treatment, ``blank``: the same deals with a special
+replaced by a blank tile. A chunk is played by the compiled kernel when every seat uses a
+built-in strategy the kernel knows (``engine = "auto"`` or ``"kernel"``), else by the
+reference engine. Both give identical rows for the same games
+(``tests/games/nyslice/test_nyslice_kernel.py``), so the engine is recorded for
+provenance only.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
 from sims.core.errors import SlicelabError
-from sims.core.study import Arm
-from sims.games.nyslice.deck import REAL_SPECIALS, Deck, Special, default_deck, load_deck
-from sims.games.nyslice.engine import Phase
-from sims.games.nyslice.kernel import (
-    DECISION_COLUMNS,
-    SCORE_COLUMNS,
-    STRATEGY_CODES,
-    KernelRunner,
-    heuristic_params,
-    strategy_codes,
+from sims.core.game import (
+    ChunkArrays,
+    GameInfo,
+    GameOption,
+    ResultSchema,
+    StrategyInfo,
+    Variant,
 )
+from sims.core.study import Arm
+from sims.games.nyslice.deck import (
+    REAL_SPECIALS,
+    TYPES,
+    Deck,
+    Special,
+    default_deck,
+    load_deck,
+)
+from sims.games.nyslice.engine import GameState, Phase, deal
 from sims.games.nyslice.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     RULES_VERSION,
     SPECIALS_NEVER_VALID,
     Rules,
@@ -34,18 +49,24 @@ from sims.games.nyslice.rules import (
     rounds_for,
     variant_id,
 )
-from sims.games.nyslice.strategies import make_strategy
+from sims.games.nyslice.strategies import STRATEGIES, make_strategy
 
 SPECIAL_SLUGS = [s.slug for s in Special]
 """Slug of every special code, the blank (code 14) last."""
 PHASE_NAMES = [p.name.lower() for p in Phase]
+SCORE_PARTS = ("majorities", "specials", "diet", "pepperoni", "anchovies")
+"""The components of a seat's score (their sum is ``score``)."""
+
+TABLES_VERSION = 2
+"""Bumped when the written columns change, so an older dataset is never resumed into
+(2: ``majorities_won`` and ``majorities_unclaimed``)."""
 
 
 def specials_in_play(players: int) -> list[str]:
     """Slugs of the specials that can appear at this player count, in ``Special`` order
     (at 2 players Cut in Line, Dibs! and You Love Veggies are always replaced). Only
-    these can be blanked (``Arm.blank``): blanking another would change the game's deal
-    of specials, as the blank is never replaced."""
+    these can be blanked (option ``blank``): blanking another would change the game's
+    deal of specials, as the blank is never replaced."""
     check_players(players)
     out = SPECIALS_NEVER_VALID.get(players, frozenset())
     return [s.slug for s in REAL_SPECIALS if s not in out]
@@ -58,32 +79,18 @@ def _deck(path: str | None, blank: str | None = None) -> Deck:
 
 
 @lru_cache(maxsize=64)
-def _runner(path: str | None, blank: str | None, rules_json: str) -> KernelRunner:
+def _runner(path: str | None, blank: str | None, rules_json: str):
+    from sims.games.nyslice.kernel import KernelRunner
+
     return KernelRunner(_deck(path, blank), Rules.from_dict(json.loads(rules_json)))
 
 
-def _rules(arm: Arm) -> Rules:
-    return Rules.from_dict(arm.rules)
+def _rules(options: Mapping[str, Any]) -> Rules:
+    return Rules.from_dict(options.get("rules") or {})
 
 
-def check_arm(arm: Arm) -> None:
-    """Refuse an arm whose strategies, deck or rule options are invalid."""
-    for spec in arm.strategies:
-        make_strategy(spec)
-    _deck(arm.deck)
-    if arm.blank is not None:
-        _check_blank(arm.blank, arm.players)
-        _deck(arm.deck, arm.blank)  # the deck must hold the special's tile
-    rules = _rules(arm)
-    if rules.first_slicer >= arm.players:
-        raise SlicelabError(
-            f"rule option first_slicer={rules.first_slicer} is not a seat of {arm.players} players"
-        )
-    if arm.engine == "kernel" and not _kernel_ok(arm):
-        raise SlicelabError(
-            f"engine 'kernel' plays only {sorted(STRATEGY_CODES)}; "
-            "use engine = 'auto' or 'reference' for other strategies"
-        )
+def _deck_of(options: Mapping[str, Any]) -> Deck:
+    return _deck(options.get("deck"), options.get("blank"))
 
 
 def _check_blank(blank: object, players: int) -> None:
@@ -100,58 +107,36 @@ def _check_blank(blank: object, players: int) -> None:
         )
 
 
-def _kernel_ok(arm: Arm) -> bool:
+def _blanks(raw: Any, players: int) -> list[str | None]:
+    if raw is None:
+        return [None]
+    if raw == "each":
+        return list(specials_in_play(players))
+    if isinstance(raw, str):
+        return [raw]
+    if isinstance(raw, list) and raw and all(isinstance(b, str) for b in raw):
+        return list(raw)
+    raise SlicelabError("'blank' must be a special's slug, a list of slugs, or \"each\"")
+
+
+def _kernel_ok(strategies: Sequence[str]) -> bool:
+    from sims.games.nyslice.kernel import strategy_codes
+
     try:
-        strategy_codes(arm.strategies)
+        strategy_codes(strategies)
     except KeyError:
         return False
     return True
 
 
-def engine_for(arm: Arm) -> str:
-    """``"kernel"`` (compiled) or ``"reference"`` (Python) for this arm."""
-    if arm.engine == "reference" or not _kernel_ok(arm):
-        return "reference"
-    return "kernel"
-
-
-TABLES_VERSION = 2
-"""Bumped when the written columns change, so an older dataset is never resumed into
-(2: ``majorities_won`` and ``majorities_unclaimed``)."""
-
-
-def fingerprint(arm: Arm) -> dict:
-    """What besides the study text determines this arm's data (the deck as played: with
-    the blank, if any; the table layout)."""
-    deck = _deck(arm.deck, arm.blank)
-    return {
-        "tables_version": TABLES_VERSION,
-        "deck": deck.name,
-        "deck_digest": deck.digest,
-        "rules_version": RULES_VERSION,
-        "variant_id": variant_id(_rules(arm), deck.digest),
-        **({"blank": arm.blank} if arm.blank is not None else {}),
-    }
-
-
-def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
-    from sims.games.nyslice.game import play_game
-    from sims.games.nyslice.records import score_rows
-
-    deck, rules = _deck(arm.deck, arm.blank), _rules(arm)
-    strategies = [make_strategy(s) for s in arm.strategies]
-    n = arm.players
-    scores = np.zeros((count, n, len(SCORE_COLUMNS)), dtype=np.int64)
-    ndec = np.zeros(count, dtype=np.int64)
-    rows: list[list[int]] = []
-    for g in range(count):
-        state = play_game(
-            n, strategies, arm.seed, first + g, deck, rules, records=rows if decisions else None
-        )
-        scores[g] = score_rows(state)
-        ndec[g] = len(state.trace)
-    recs = np.array(rows, dtype=np.int64).reshape(-1, len(DECISION_COLUMNS))
-    return scores, ndec, recs
+def strategy_identity(spec: str, players: int) -> str:
+    """A key equal for two specs that play identically at ``players`` (e.g. ``heuristic``
+    and ``heuristic(theta=1)`` where theta=1 is the preset's value): the family and its
+    resolved parameters."""
+    strategy = make_strategy(spec)
+    params = getattr(strategy, "params", None)
+    resolved = params(players) if callable(params) else strategy.spec.params
+    return json.dumps([strategy.spec.name, resolved], sort_keys=True, default=str)
 
 
 def _mask_lists(masks: np.ndarray) -> pa.Array:
@@ -167,108 +152,6 @@ def _labels(codes: np.ndarray, names: list[str]) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(idx, pa.array(names, pa.string()))
 
 
-def strategy_identity(spec: str, players: int) -> str:
-    """A key equal for two specs that play identically at ``players`` (e.g. ``heuristic``
-    and ``heuristic(theta=1)`` where theta=1 is the preset's value): the family and its
-    resolved parameters."""
-    strategy = make_strategy(spec)
-    params = getattr(strategy, "params", None)
-    resolved = params(players) if callable(params) else strategy.spec.params
-    return json.dumps([strategy.spec.name, resolved], sort_keys=True, default=str)
-
-
-def win_shares(totals: np.ndarray, eaten: np.ndarray) -> np.ndarray:
-    """Win share per seat: highest total, then most eaten slices; shared wins count 1/k."""
-    key = totals.astype(np.int64) * 10_000 + eaten
-    best = key.max(axis=1, keepdims=True)
-    won = key == best
-    return won / won.sum(axis=1, keepdims=True)
-
-
-def run_chunk(arm: Arm, first: int, count: int, decisions: bool) -> dict[str, pa.Table]:
-    """Play games ``first .. first + count - 1`` of an arm and return its tables.
-
-    Returns
-    -------
-    dict of pyarrow.Table
-        ``games`` (one row per game), ``players`` (one row per seat per game) and, when
-        ``decisions`` is true, ``decisions`` (one row per decision). Columns are documented
-        in ``docs/dataset.md``.
-    """
-    n = arm.players
-    engine = engine_for(arm)
-    if engine == "kernel":
-        runner = _runner(arm.deck, arm.blank, json.dumps(arm.rules, sort_keys=True))
-        codes = strategy_codes(arm.strategies)
-        hparams = heuristic_params(arm.strategies, n)
-        out = runner.play_many(n, codes, arm.seed, first, count, records=decisions, hparams=hparams)
-        scores, ndec = out[0], out[1]
-        recs = out[2] if decisions else None
-    else:
-        scores, ndec, recs = _play_reference(arm, first, count, decisions)
-    fp = fingerprint(arm)
-    rules = _rules(arm)
-    rounds = rounds_for(n)
-    idx = np.arange(first, first + count, dtype=np.int64)
-    col = {c: scores[:, :, i] for i, c in enumerate(SCORE_COLUMNS)}
-    shares = win_shares(col["total"], col["eaten"])
-    won = shares > 0
-    offsets = np.concatenate([[0], np.cumsum(won.sum(axis=1))]).astype(np.int32)
-    winners = pa.ListArray.from_arrays(
-        pa.array(offsets), pa.array(np.nonzero(won)[1].astype(np.int8))
-    )
-    games = pa.table(
-        {
-            "arm": pa.array([arm.name] * count, pa.string()),
-            "game_index": idx,
-            "study_seed": np.full(count, arm.seed, dtype=np.int64),
-            "variant_id": pa.array([fp["variant_id"]] * count, pa.string()),
-            "rules_version": pa.array([fp["rules_version"]] * count, pa.string()),
-            "engine": pa.array([engine] * count, pa.string()),
-            "rounds": np.full(count, rounds, dtype=np.int8),
-            "winner_seats": winners,
-            "n_winners": won.sum(axis=1).astype(np.int8),
-            "decisions": ndec.astype(np.int32),
-            "majorities_unclaimed": (9 - col["majorities_won"].sum(axis=1)).astype(np.int8),
-        }
-    )
-    slicer_counts = np.bincount([(rules.first_slicer + r) % n for r in range(rounds)], minlength=n)
-    specs = [make_strategy(s).spec for s in arm.strategies]
-    rep = count * n
-    players = pa.table(
-        {
-            "arm": pa.array([arm.name] * rep, pa.string()),
-            "game_index": np.repeat(idx, n),
-            "seat": np.tile(np.arange(n, dtype=np.int8), count),
-            "strategy": pa.array([str(s) for s in specs] * count, pa.string()),
-            "strategy_family": pa.array([s.name for s in specs] * count, pa.string()),
-            "strategy_params": pa.array(
-                [json.dumps(s.params, sort_keys=True) for s in specs] * count, pa.string()
-            ),
-            "score": col["total"].ravel().astype(np.int16),
-            "majorities": col["majorities"].ravel().astype(np.int16),
-            "majorities_won": col["majorities_won"].ravel().astype(np.int8),
-            "specials": col["specials"].ravel().astype(np.int16),
-            "diet": col["diet"].ravel().astype(np.int16),
-            "pepperoni": col["pepperoni"].ravel().astype(np.int16),
-            "anchovies": col["anchovies"].ravel().astype(np.int16),
-            "eaten": col["eaten"].ravel().astype(np.int16),
-            "collected": col["collected"].ravel().astype(np.int16),
-            "specials_owned": _mask_lists(col["owned_mask"].ravel()),
-            "specials_used": _mask_lists(col["used_mask"].ravel()),
-            "specials_owned_mask": col["owned_mask"].ravel().astype(np.int32),
-            "specials_used_mask": col["used_mask"].ravel().astype(np.int32),
-            "win_share": shares.ravel(),
-            "times_slicer": np.tile(slicer_counts.astype(np.int8), count),
-        }
-    )
-    tables = {"games": games, "players": players}
-    if decisions:
-        arms = {"arm": pa.array([arm.name] * len(recs), pa.string())}
-        tables["decisions"] = pa.table({**arms, **decision_columns(recs)})
-    return tables
-
-
 _DECISION_TYPES = {
     "game_index": np.int64, "round": np.int8, "slicer": np.int8, "seat": np.int8,
     "action": np.int32, "n_legal": np.int32, "slice": np.int16, "slice_kind": np.int8,
@@ -282,8 +165,249 @@ def decision_columns(recs: np.ndarray) -> dict[str, pa.Array | np.ndarray]:
     """The ``decisions`` table's columns (``docs/dataset.md``, without ``arm``) from
     decision records (``kernel.DECISION_COLUMNS``, from either engine), typed, with the
     phase and the portion's special as labels."""
+    from sims.games.nyslice.kernel import DECISION_COLUMNS
+
     labels = {"phase": PHASE_NAMES, "portion_special": SPECIAL_SLUGS}
     return {
         c: _labels(recs[:, i], labels[c]) if c in labels else recs[:, i].astype(_DECISION_TYPES[c])
         for i, c in enumerate(DECISION_COLUMNS)
     }
+
+
+def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
+    from sims.games.nyslice.game import play_game
+    from sims.games.nyslice.kernel import DECISION_COLUMNS, SCORE_COLUMNS
+    from sims.games.nyslice.records import score_rows
+
+    deck, rules = _deck_of(arm.options), _rules(arm.options)
+    strategies = [make_strategy(s) for s in arm.strategies]
+    n = arm.players
+    scores = np.zeros((count, n, len(SCORE_COLUMNS)), dtype=np.int64)
+    ndec = np.zeros(count, dtype=np.int64)
+    rows: list[list[int]] = []
+    for g in range(count):
+        state = play_game(
+            n, strategies, arm.seed, first + g, deck, rules, records=rows if decisions else None
+        )
+        scores[g] = score_rows(state)
+        ndec[g] = len(state.trace)
+    recs = np.array(rows, dtype=np.int64).reshape(-1, len(DECISION_COLUMNS))
+    return scores, ndec, recs
+
+
+class NewYorkSlice:
+    """New York Slice (2–6 players): cut a pizza into portions, choose, eat or collect."""
+
+    info = GameInfo(
+        name="nyslice",
+        title="New York Slice",
+        min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS,
+        summary="cut a pizza into portions, choose, eat for pepperoni or collect for majorities",
+        rules_doc="docs/rules/nyslice.md",
+    )
+    options = (
+        GameOption(
+            "deck", "path", "a New York Slice deck TOML file (default: the 'reconstructed v1' "
+            "deck)", flag="--deck", metavar="PATH",
+        ),
+        GameOption(
+            "rules", "table", "a New York Slice ruling, e.g. veggies_edible_later=true (see "
+            "docs/rules/nyslice.md)", flag="--rule", metavar="NAME=VALUE",
+        ),
+        GameOption(
+            "blank", "value", "a special's slug, a list of them, or \"each\" (every special in "
+            "play): the same deals with that special replaced by a blank tile",
+        ),
+    )  # fmt: skip
+    results = ResultSchema(
+        components=SCORE_PARTS,
+        win_keys=("score", "eaten"),
+        seat_columns=(
+            "score", "majorities", "majorities_won", "specials", "diet", "pepperoni",
+            "anchovies", "eaten", "collected", "specials_owned", "specials_used",
+            "specials_owned_mask", "specials_used_mask", "times_slicer",
+        ),
+        game_columns=("rounds", "decisions", "majorities_unclaimed"),
+    )  # fmt: skip
+
+    # ------------------------------------------------------------------ variants
+    def variants(self, raw: Mapping[str, Any], players: int, base: Path | None) -> list[Variant]:
+        """One variant per blanked special (or one without); deck and rules as given."""
+        options: dict[str, Any] = {"deck": raw.get("deck"), "rules": dict(raw.get("rules", {}))}
+        out = []
+        for blank in _blanks(raw.get("blank"), players):
+            opts = {**options, **({"blank": blank} if blank is not None else {})}
+            out.append(Variant(opts, f".blank-{blank}" if blank else ""))
+        return out
+
+    def check_arm(self, arm: Arm) -> None:
+        """Refuse an arm whose strategies, deck, blank or rule options are invalid."""
+        for spec in arm.strategies:
+            make_strategy(spec)
+        options = arm.options
+        _deck(options.get("deck"))
+        if options.get("blank") is not None:
+            _check_blank(options["blank"], arm.players)
+            _deck_of(options)  # the deck must hold the special's tile
+        rules = _rules(options)
+        if rules.first_slicer >= arm.players:
+            raise SlicelabError(
+                f"rule option first_slicer={rules.first_slicer} is not a seat of "
+                f"{arm.players} players"
+            )
+        if arm.engine == "kernel" and not _kernel_ok(arm.strategies):
+            from sims.games.nyslice.kernel import STRATEGY_CODES
+
+            raise SlicelabError(
+                f"engine 'kernel' plays only {sorted(STRATEGY_CODES)}; "
+                "use engine = 'auto' or 'reference' for other strategies"
+            )
+
+    def fingerprint(self, arm: Arm) -> dict[str, Any]:
+        """The deck as played (with the blank, if any), the rules version, the tables."""
+        deck = _deck_of(arm.options)
+        blank = arm.options.get("blank")
+        return {
+            "tables_version": TABLES_VERSION,
+            "deck": deck.name,
+            "deck_digest": deck.digest,
+            "rules_version": RULES_VERSION,
+            "variant_id": variant_id(_rules(arm.options), deck.digest),
+            **({"blank": blank} if blank is not None else {}),
+        }
+
+    # ---------------------------------------------------------------- strategies
+    def strategies(self) -> list[StrategyInfo]:
+        """Families (random, greedy, heuristic, search) and heuristic's presets."""
+        from sims.games.nyslice.heuristic import PARAM_RANGES, load_presets
+        from sims.games.nyslice.kernel import STRATEGY_CODES
+
+        out = [
+            StrategyInfo(
+                name=info.name,
+                summary=info.summary,
+                params=dict(info.params),
+                ranges=dict(PARAM_RANGES) if info.name == "heuristic" else {},
+                kernel=info.name in STRATEGY_CODES,
+            )
+            for info in STRATEGIES.values()
+        ]
+        for name, params in sorted(load_presets().items()):
+            out.append(
+                StrategyInfo(
+                    name=name,
+                    summary="preset of heuristic (parameters can be overridden)",
+                    params=params,
+                    kernel="heuristic" in STRATEGY_CODES,
+                    preset_of="heuristic",
+                )
+            )
+        return out
+
+    def make_strategy(self, spec: str):
+        return make_strategy(spec)
+
+    def strategy_identity(self, spec: str, players: int) -> str:
+        return strategy_identity(spec, players)
+
+    def strategy_defaults(self, family: str, players: int) -> dict[str, float]:
+        """``heuristic``'s parameters at ``players`` (its preset ``heuristic-pN``)."""
+        from sims.games.nyslice.heuristic import params_for
+
+        self._tunable(family)
+        return params_for(players, {})
+
+    def save_preset(self, family: str, name: str, params: dict[str, float], note: str) -> None:
+        from sims.games.nyslice.heuristic import save_preset
+
+        self._tunable(family)
+        save_preset(name, params, note)
+
+    @staticmethod
+    def _tunable(family: str) -> None:
+        if family != "heuristic":
+            raise SlicelabError(
+                f"cannot tune {family!r}: New York Slice's tunable family is 'heuristic'"
+            )
+
+    # ------------------------------------------------------------ reference state
+    def initial_state(
+        self, options: Mapping[str, Any], players: int, rng: np.random.Generator
+    ) -> GameState:
+        deck = _deck_of(options)
+        return GameState(deck, _rules(options), players, deal(deck, players, rng))
+
+    def decide(self, strategy, state: GameState, rng: np.random.Generator) -> int:
+        from sims.games.nyslice.view import PlayerView
+
+        dec = state.decision()
+        return strategy.choose(PlayerView(state, dec.player), dec, rng)
+
+    # ----------------------------------------------------------------- chunk play
+    def engine_for(self, arm: Arm) -> str:
+        """``"kernel"`` (compiled) or ``"reference"`` (Python) for this arm."""
+        if arm.engine == "reference" or not _kernel_ok(arm.strategies):
+            return "reference"
+        return "kernel"
+
+    def play_chunk(
+        self, arm: Arm, first: int, count: int, decisions: bool, engine: str | None = None
+    ) -> ChunkArrays:
+        """Games ``first .. first + count - 1`` of an arm as arrays (columns in
+        ``docs/dataset.md``)."""
+        from sims.games.nyslice.kernel import SCORE_COLUMNS, heuristic_params, strategy_codes
+
+        n = arm.players
+        if (engine or self.engine_for(arm)) == "kernel":
+            o = arm.options
+            runner = _runner(o.get("deck"), o.get("blank"), json.dumps(o.get("rules") or {},
+                             sort_keys=True))  # fmt: skip
+            codes = strategy_codes(arm.strategies)
+            hparams = heuristic_params(arm.strategies, n)
+            out = runner.play_many(
+                n, codes, arm.seed, first, count, records=decisions, hparams=hparams
+            )
+            scores, ndec = out[0], out[1]
+            recs = out[2] if decisions else None
+        else:
+            scores, ndec, recs = _play_reference(arm, first, count, decisions)
+        col = {c: scores[:, :, i] for i, c in enumerate(SCORE_COLUMNS)}
+        rules = _rules(arm.options)
+        rounds = rounds_for(n)
+        slicer = np.bincount([(rules.first_slicer + r) % n for r in range(rounds)], minlength=n)
+        seats = {
+            "score": col["total"].astype(np.int16),
+            "majorities": col["majorities"].astype(np.int16),
+            "majorities_won": col["majorities_won"].astype(np.int8),
+            **{c: col[c].astype(np.int16) for c in ("specials", "diet", "pepperoni")},
+            **{c: col[c].astype(np.int16) for c in ("anchovies", "eaten", "collected")},
+            "specials_owned": _mask_lists(col["owned_mask"].ravel()),
+            "specials_used": _mask_lists(col["used_mask"].ravel()),
+            "specials_owned_mask": col["owned_mask"].astype(np.int32),
+            "specials_used_mask": col["used_mask"].astype(np.int32),
+            "times_slicer": np.tile(slicer.astype(np.int8), (count, 1)),
+        }
+        unclaimed = len(TYPES) - col["majorities_won"].sum(axis=1)
+        game_cols = {
+            "rounds": np.full(count, rounds, dtype=np.int8),
+            "decisions": ndec.astype(np.int32),
+            "majorities_unclaimed": unclaimed.astype(np.int8),
+        }
+        table = pa.table(decision_columns(recs)) if decisions else None
+        return ChunkArrays(seats=seats, games=game_cols, decisions=table)
+
+    def replay(
+        self, options: Mapping[str, Any], players: int, specs: Sequence[str], seed: int, index: int
+    ) -> str:
+        from sims.games.nyslice.game import play_game, seat_strategies
+        from sims.games.nyslice.replay import format_replay
+
+        strats = seat_strategies(list(specs), players)
+        state = play_game(players, strats, seed, index, _deck_of(options), _rules(options))
+        header = f"New York Slice, {players} players, seed {seed}, game {index} (reference engine)"
+        return format_replay(state, [str(s.spec) for s in strats], header)
+
+
+GAME = NewYorkSlice()
+"""The registered New York Slice (``sims.core.game.REGISTRY``)."""

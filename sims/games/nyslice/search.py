@@ -109,10 +109,10 @@ class SearchStrategy:
 
 def _outcome(scores: np.ndarray, seat: int) -> float:
     """Win share of ``seat`` plus a hundredth of its margin over the best other score."""
-    from sims.games.nyslice.plugin import win_shares
+    from sims.core.game import win_shares
 
     totals = scores[:, 5]
     eaten = scores[:, 6]
-    share = win_shares(totals[None, :], eaten[None, :])[0, seat]
+    share = win_shares([totals[None, :], eaten[None, :]])[0, seat]
     others = np.delete(totals, seat)
     return float(share) + 0.01 * float(totals[seat] - others.max())

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from sims.core.errors import SlicelabError
+from sims.core.game import win_shares
 from sims.core.seeding import game_streams
 from sims.games.nyslice.counterfactual import (
     COLLECT,
@@ -28,7 +29,6 @@ from sims.games.nyslice.kernel import (
     heuristic_params,
     strategy_codes,
 )
-from sims.games.nyslice.plugin import win_shares
 from sims.games.nyslice.records import score_rows
 from sims.games.nyslice.rules import Rules
 from sims.games.nyslice.view import PlayerView
@@ -48,7 +48,7 @@ IDS = [f"{n}p-{'-'.join(s)}" for n, s in SEATINGS]
 
 
 def _shares(scores: np.ndarray) -> np.ndarray:
-    return win_shares(scores[None, :, TOTAL], scores[None, :, EATEN])[0]
+    return win_shares([scores[None, :, TOTAL], scores[None, :, EATEN]])[0]
 
 
 def _reference_branch(n, specs, seed, index, k, action) -> GameState:
@@ -71,7 +71,7 @@ def test_factual_branch_reproduces_the_study_game(n, specs):
     seed, first, count = 11, 3, 6
     table = eat_payoffs(n, specs, seed, range(first, first + count))
     assert table.column_names == list(PAYOFF_COLUMNS)
-    # The batch runner's games (play_many, as plugin.run_chunk plays a chunk).
+    # The batch runner's games (play_many, as the runner plays a chunk).
     runner = KernelRunner(DECK, Rules())
     full = specs * n if len(specs) == 1 else specs
     scores, ndec, recs = runner.play_many(

@@ -16,6 +16,6 @@ STEPS = [("greedy", "random"), ("heuristic", "greedy")]
 
 @pytest.mark.parametrize("challenger,field", STEPS, ids=[f"{c}>{f}" for c, f in STEPS])
 def test_each_rung_beats_the_one_below(challenger, field):
-    res = play_rotated(challenger, field, 4, 300, seed=99)
+    res = play_rotated("nyslice", challenger, field, 4, 300, seed=99)
     mean, low, high = mean_interval(res.per_game() - 0.25)
     assert low > 0, f"{challenger} vs {field}: gain {mean:+.3f} [{low:+.3f}, {high:+.3f}]"

@@ -9,17 +9,13 @@ the reference scoring.
 import pyarrow as pa
 import pytest
 
+from sims.batch import play_tables as run_chunk
 from sims.core.errors import SlicelabError
 from sims.core.study import Arm
 from sims.games.nyslice import plugin
 from sims.games.nyslice.deck import Special, default_deck
 from sims.games.nyslice.game import play_game, seat_strategies
-from sims.games.nyslice.plugin import (
-    SPECIAL_SLUGS,
-    check_arm,
-    fingerprint,
-    run_chunk,
-)
+from sims.games.nyslice.plugin import GAME, SPECIAL_SLUGS
 from sims.games.nyslice.rules import Rules
 from sims.games.nyslice.scoring import majority_winners
 
@@ -37,7 +33,7 @@ def _arm(players=3, strategies=("greedy",), blank=None, engine="auto", games=12,
         games=games,
         seed=seed,
         engine=engine,
-        blank=blank,
+        options={"deck": None, "rules": {}, **({"blank": blank} if blank else {})},
     )
 
 
@@ -84,10 +80,10 @@ CHECKS = [
 def test_check_arm_blank(players, blank, error):
     arm = _arm(players=players, blank=blank)
     if error is None:
-        check_arm(arm)
+        GAME.check_arm(arm)
         return
     with pytest.raises(SlicelabError) as err:
-        check_arm(arm)
+        GAME.check_arm(arm)
     assert str(err.value).startswith(error)
 
 
@@ -99,21 +95,21 @@ def test_check_arm_refuses_a_blank_the_deck_file_lacks(tmp_path):
     path.write_text(src.read_text().replace('"dibs"', '"blank"'))
     arm = Arm(
         name="a", game="nyslice", players=3, strategies=("greedy",) * 3, games=1, seed=1,
-        deck=str(path), blank="dibs",
+        options={"deck": str(path), "rules": {}, "blank": "dibs"},
     )  # fmt: skip
     with pytest.raises(SlicelabError, match="cannot blank dibs: deck .* has no such tile"):
-        check_arm(arm)
+        GAME.check_arm(arm)
 
 
 def test_blank_arms_fingerprint_the_deck_as_played():
-    base = fingerprint(_arm())
-    fp = fingerprint(_arm(blank="dibs"))
+    base = GAME.fingerprint(_arm())
+    fp = GAME.fingerprint(_arm(blank="dibs"))
     assert "blank" not in base
     assert fp["blank"] == "dibs"
     assert fp["deck"] == "reconstructed v1+blank-dibs"
     assert fp["deck_digest"] == DECK.with_blank("dibs").digest != base["deck_digest"]
     assert fp["variant_id"] != base["variant_id"]
-    assert fingerprint(_arm(blank="seconds"))["variant_id"] != fp["variant_id"]
+    assert GAME.fingerprint(_arm(blank="seconds"))["variant_id"] != fp["variant_id"]
     # The caches are keyed by the blank too.
     assert plugin._deck(None, "dibs") is not plugin._deck(None)
     assert plugin._deck(None, "dibs").specials == DECK.with_blank("dibs").specials

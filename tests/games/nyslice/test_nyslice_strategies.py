@@ -68,14 +68,14 @@ def test_heuristic_plays_legal_complete_games():
 
 
 def test_play_rotated_pairs_seats_and_games():
-    res = play_rotated("greedy", "random", 3, 6, seed=4)
+    res = play_rotated("nyslice", "greedy", "random", 3, 6, seed=4)
     assert res.share.shape == (6, 3) and res.margin.shape == (6, 3)
-    again = play_rotated("greedy", "random", 3, 6, seed=4)
+    again = play_rotated("nyslice", "greedy", "random", 3, 6, seed=4)
     assert (res.share == again.share).all()
     # Greedy beats random seat-rotated, even on a handful of games.
     assert res.per_game().mean() > 1 / 3
     mean, low, high = paired_difference(
-        res.per_game(), play_rotated("random", "random", 3, 6, seed=4).per_game()
+        res.per_game(), play_rotated("nyslice", "random", "random", 3, 6, seed=4).per_game()
     )
     assert low <= mean <= high
 
@@ -83,8 +83,10 @@ def test_play_rotated_pairs_seats_and_games():
 def test_tune_halves_candidates_and_validates_the_winner():
     rounds = []
     result = tune(
+        "nyslice",
         2,
         "random",
+        "heuristic",
         candidates=3,
         games=2,
         validation_games=10,

@@ -1,0 +1,374 @@
+"""The game protocol and the one registry of games.
+
+The core, the runner, the command line and the generic analyses know no game: they reach
+each one through a :class:`Game` object found by name in :data:`REGISTRY`. A game
+provides
+
+- its **info** (title, player range from its own rules, where its rules are documented);
+- its **options**: the keys of a study's arm block (and the CLI flags) that are its own —
+  a deck, a board, a card set, rule options, treatments such as a blanked special — parsed
+  and validated into a *variant* by :meth:`Game.variants`;
+- its **strategy catalogue** (:class:`StrategyInfo`: parameters, ranges, defaults,
+  presets, kernel support) and a spec → strategy factory with an identity key;
+- a **reference state API** in the OpenSpiel manner (:class:`State`): the initial state
+  from an explicit random stream, the current player, legal actions, apply, terminal, a
+  score breakdown, clone;
+- **chunk play** returning arrays (:class:`ChunkArrays`), by its compiled kernel where it
+  has one, and a declared **result schema** (:class:`ResultSchema`: score components and
+  the win rule), from which the runner builds ``win_share`` and every provenance column
+  once (:mod:`sims.batch`);
+- a **text replay** of one game.
+
+Adding a game is writing ``sims/games/<game>/`` with an object satisfying :class:`Game`
+and adding one line to :data:`REGISTRY`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import import_module
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+
+import numpy as np
+
+from sims.core.errors import SlicelabError
+from sims.core.specs import StrategySpec
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from sims.core.study import Arm
+
+REGISTRY: dict[str, str] = {
+    "nyslice": "sims.games.nyslice.plugin:GAME",
+}
+"""Every game: name → ``module:attribute`` of its :class:`Game` (imported on first use)."""
+
+ENGINES = ("kernel", "reference")
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is called, who plays it and where its rules are written.
+
+    Attributes
+    ----------
+    name : str
+        The registry name (``nyslice``), used in study files and on the command line.
+    title : str
+        The game's title for reports and tables.
+    min_players, max_players : int
+        The player range of the game's own rules.
+    summary : str
+        One line on what the game is.
+    rules_doc : str
+        The project file documenting its rules and rulings (``docs/rules/<name>.md``).
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    summary: str
+    rules_doc: str
+
+    @property
+    def players_text(self) -> str:
+        """The player range as ``2-6``."""
+        return f"{self.min_players}-{self.max_players}"
+
+    def check_players(self, players: Any) -> int:
+        """Refuse a player count outside the game's range, naming the range.
+
+        Raises
+        ------
+        SlicelabError
+        """
+        if (
+            not isinstance(players, int)
+            or isinstance(players, bool)
+            or not self.min_players <= players <= self.max_players
+        ):
+            raise SlicelabError(
+                f"{self.title} is played by {self.min_players} to {self.max_players} players, "
+                f"not {players}; pass --players between {self.min_players} and "
+                f"{self.max_players}"
+            )
+        return players
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """A game-specific key of a study's arm block, and its command-line flag.
+
+    Attributes
+    ----------
+    key : str
+        The arm-block key (``deck``, ``rules``, ``blank``).
+    kind : {"path", "table", "value"}
+        ``path``: a data file, resolved against the study file's folder; ``table``: a TOML
+        table of ``NAME = VALUE`` (repeatable ``--flag NAME=VALUE`` on the command line);
+        ``value``: a string, list or number, read by the game.
+    help : str
+        One line for ``--help`` and error messages.
+    flag : str or None
+        The command-line flag (``--deck``), or None for a study-file-only key.
+    metavar : str
+        How the flag's value is shown in ``--help``.
+    """
+
+    key: str
+    kind: Literal["path", "table", "value"]
+    help: str
+    flag: str | None = None
+    metavar: str = "VALUE"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One concrete variant of an arm block: the options as written in the manifest and a
+    label suffix naming the treatment (``.blank-dibs``; ``""`` for none)."""
+
+    options: dict[str, Any]
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class StrategyInfo:
+    """A built-in strategy family or preset, as the catalogue lists it.
+
+    Attributes
+    ----------
+    name : str
+        The spec name (``heuristic``, ``heuristic-p4``).
+    summary : str
+        One line.
+    params : dict
+        Parameter defaults (``{}`` for none).
+    ranges : dict
+        Each tunable parameter's ``(low, high)`` box; a family with ranges can be tuned.
+    kernel : bool
+        Whether the game's compiled kernel plays it.
+    preset_of : str or None
+        For a preset, the family whose parameters it sets.
+    """
+
+    name: str
+    summary: str
+    params: dict[str, float] = field(default_factory=dict)
+    ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
+    kernel: bool = False
+    preset_of: str | None = None
+
+
+@dataclass(frozen=True)
+class ResultSchema:
+    """What a game's chunk play returns, declared once.
+
+    Attributes
+    ----------
+    components : tuple of str
+        Per-seat score components; their sum is the seat's ``score`` (the conformance test
+        checks it for every game).
+    win_keys : tuple of str
+        The win rule: seats are ranked by these per-seat columns in order (``score`` first,
+        then tie-breaks, higher is better); the seats equal on all of them share the win,
+        each with a win share of 1/k.
+    seat_columns : tuple of str
+        Every per-seat column :meth:`Game.play_chunk` returns, in table order (``score``,
+        the components and the win keys among them).
+    game_columns : tuple of str
+        Every per-game column it returns, in table order.
+    """
+
+    components: tuple[str, ...]
+    win_keys: tuple[str, ...]
+    seat_columns: tuple[str, ...]
+    game_columns: tuple[str, ...]
+
+
+@dataclass
+class ChunkArrays:
+    """One chunk of games as a game's chunk play returns it.
+
+    Attributes
+    ----------
+    seats : dict
+        Per-seat columns: a ``(games, players)`` NumPy array (ravelled seat-fastest by the
+        runner) or an Arrow array already of length ``games × players``.
+    games : dict
+        Per-game columns: arrays of length ``games``.
+    decisions : pyarrow.Table or None
+        The per-decision table (without ``arm``), when asked for.
+    """
+
+    seats: dict[str, Any]
+    games: dict[str, Any]
+    decisions: pa.Table | None = None
+
+
+@runtime_checkable
+class State(Protocol):
+    """A game in progress, in the OpenSpiel manner: chance is all drawn up front from an
+    explicit stream, so a state is a pure function of that stream and the actions."""
+
+    @property
+    def current_player(self) -> int:
+        """The seat to act (-1 once the game is over)."""
+        ...
+
+    @property
+    def terminal(self) -> bool:
+        """Whether the game is over."""
+        ...
+
+    def legal_actions(self) -> Sequence[int]:
+        """The current player's legal actions (integers)."""
+        ...
+
+    def apply(self, action: int) -> None:
+        """Play one legal action."""
+        ...
+
+    def score_breakdown(self) -> list[dict[str, int]]:
+        """Each seat's final ``score`` and its :attr:`ResultSchema.components`."""
+        ...
+
+    def clone(self) -> State:
+        """An independent copy."""
+        ...
+
+
+class Strategy(Protocol):
+    """A player: built from a spec, it chooses actions (how it sees the state is the
+    game's business: :meth:`Game.decide`)."""
+
+    spec: StrategySpec
+
+
+@runtime_checkable
+class Game(Protocol):
+    """What a game provides to the core; see the module docstring."""
+
+    info: GameInfo
+    options: tuple[GameOption, ...]
+    results: ResultSchema
+
+    def variants(self, raw: Mapping[str, Any], players: int, base: Path | None) -> list[Variant]:
+        """Validate an arm block's game options (the keys of :attr:`options` it holds,
+        ``path`` ones already resolved against ``base``) at a player count; one
+        :class:`Variant` per treatment the block asks for.
+
+        Raises
+        ------
+        SlicelabError
+            Naming the option at fault and what would be accepted.
+        """
+        ...
+
+    def check_arm(self, arm: Arm) -> None:
+        """Refuse an arm whose strategies, options or engine do not fit together."""
+        ...
+
+    def fingerprint(self, arm: Arm) -> dict[str, Any]:
+        """What besides the study text determines the arm's data (data-file digests, the
+        rules version, the table layout). Must hold ``variant_id`` and ``rules_version``."""
+        ...
+
+    def strategies(self) -> list[StrategyInfo]:
+        """The strategy catalogue: families first, then presets."""
+        ...
+
+    def make_strategy(self, spec: str) -> Strategy:
+        """A strategy from a spec string; raises StrategySpecError naming what is known."""
+        ...
+
+    def strategy_identity(self, spec: str, players: int) -> str:
+        """A key equal for specs that play identically at ``players``."""
+        ...
+
+    def strategy_defaults(self, family: str, players: int) -> dict[str, float]:
+        """A tunable family's parameters at ``players`` (its preset, if any)."""
+        ...
+
+    def save_preset(self, family: str, name: str, params: dict[str, float], note: str) -> None:
+        """Store tuned parameters of ``family`` as the preset ``name``."""
+        ...
+
+    def initial_state(
+        self, options: Mapping[str, Any], players: int, rng: np.random.Generator
+    ) -> State:
+        """A new game of the variant ``options``, all chance drawn from ``rng``."""
+        ...
+
+    def decide(self, strategy: Strategy, state: State, rng: np.random.Generator) -> int:
+        """The action ``strategy`` takes for the current player of ``state`` (it sees only
+        what that seat may see)."""
+        ...
+
+    def engine_for(self, arm: Arm) -> str:
+        """``"kernel"`` or ``"reference"``: the engine that plays this arm."""
+        ...
+
+    def play_chunk(
+        self, arm: Arm, first: int, count: int, decisions: bool, engine: str | None = None
+    ) -> ChunkArrays:
+        """Play games ``first .. first + count - 1`` of ``arm`` (by ``engine``, default
+        :meth:`engine_for`), seeded from ``(arm.seed, game index)`` alone."""
+        ...
+
+    def replay(
+        self, options: Mapping[str, Any], players: int, specs: Sequence[str], seed: int, index: int
+    ) -> str:
+        """One game as a person would follow it."""
+        ...
+
+
+@cache
+def get_game(name: str) -> Game:
+    """The registered game called ``name``.
+
+    Raises
+    ------
+    SlicelabError
+        For an unknown name, listing the known ones.
+    """
+    if not isinstance(name, str) or name not in REGISTRY:
+        raise SlicelabError(
+            f"unknown game {name!r}; known games: {', '.join(sorted(REGISTRY))} "
+            "(see `slicelab games`)"
+        )
+    module, attr = REGISTRY[name].split(":")
+    game = getattr(import_module(module), attr)
+    if not isinstance(game, Game):
+        raise TypeError(f"{REGISTRY[name]} does not satisfy sims.core.game.Game")
+    return game
+
+
+def games() -> list[Game]:
+    """Every registered game, in registry order."""
+    return [get_game(name) for name in REGISTRY]
+
+
+def win_shares(keys: Sequence[np.ndarray]) -> np.ndarray:
+    """Win share per seat under a lexicographic win rule.
+
+    Parameters
+    ----------
+    keys : sequence of array, each ``(games, players)``
+        The :attr:`ResultSchema.win_keys` columns in order; higher is better.
+
+    Returns
+    -------
+    array ``(games, players)``
+        1/k for each of the k seats equal best on every key, 0 elsewhere.
+    """
+    won = np.ones(np.shape(keys[0]), dtype=bool)
+    for key in keys:
+        k = np.asarray(key, dtype=np.int64)
+        masked = np.where(won, k, np.iinfo(np.int64).min)
+        won &= masked == masked.max(axis=1, keepdims=True)
+    return won / won.sum(axis=1, keepdims=True)

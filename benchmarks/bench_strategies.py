@@ -54,7 +54,9 @@ def main() -> None:
         games = args.search_games if above == "search" else args.games
         t0 = time.perf_counter()
         chunk = max(1, games // 8)
-        res = play_rotated(challenger, below, n, games, args.seed, jobs=args.jobs, chunk=chunk)
+        res = play_rotated(
+            "nyslice", challenger, below, n, games, args.seed, jobs=args.jobs, chunk=chunk
+        )
         secs = time.perf_counter() - t0
         mean, low, high = mean_interval(res.per_game() - 1.0 / n)
         print(

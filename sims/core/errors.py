@@ -5,8 +5,8 @@ class SlicelabError(Exception):
     """An error caused by the user's input; its message names the problem and the fix."""
 
 
-class DeckError(SlicelabError):
-    """A deck file that cannot be used."""
+class DataFileError(SlicelabError):
+    """A game's data file (a deck, a board, a card set) that cannot be used."""
 
 
 class StrategySpecError(SlicelabError):

@@ -23,7 +23,12 @@ from pathlib import Path
 
 import numpy as np
 
-from sims.core.errors import DeckError
+from sims.core.errors import DataFileError
+
+
+class DeckError(DataFileError):
+    """A deck file that cannot be used."""
+
 
 TYPES = tuple(range(3, 12))
 """The numbered pizza types; a type's number is its copy count and its majority value."""

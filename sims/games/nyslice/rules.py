@@ -1,6 +1,6 @@
 """Rule options of New York Slice: the spec's fixed setup tables and every **Ruling**.
 
-Each Ruling of ``../shared/rules/nyslice.md`` is a named field of :class:`Rules` whose
+Each Ruling of ``docs/rules/nyslice.md`` is a named field of :class:`Rules` whose
 default is the spec's ruling, so a study can switch it. A variant's id hashes the rule
 options and the deck content, never the seed (design principle 3).
 """

@@ -6,9 +6,9 @@ from importlib import resources
 
 import pytest
 
-from sims.core.errors import DeckError
 from sims.games.nyslice.deck import (
     REAL_SPECIALS,
+    DeckError,
     Kind,
     Special,
     default_deck,

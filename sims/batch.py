@@ -203,16 +203,8 @@ def play_arm(
     if step is None:
         step = 2000 if get_game(arm.game).engine_for(arm) == "kernel" else 200
     starts = list(range(first, first + count, step))
-    sizes = [min(step, first + count - s) for s in starts]
-    if jobs == 1:
-        for s, k in zip(starts, sizes, strict=True):
-            yield s, play_tables(arm, s, k)
-        return
-    from joblib import Parallel, delayed
-
-    parallel = Parallel(n_jobs=jobs, return_as="generator")
-    results = parallel(delayed(play_tables)(arm, s, k) for s, k in zip(starts, sizes, strict=True))
-    yield from zip(starts, results, strict=True)
+    calls = [(arm, s, min(step, first + count - s)) for s in starts]
+    yield from zip(starts, _local_map(play_tables, calls, jobs, ordered=True), strict=True)
 
 
 def one_arm(arm: dict, seed: int, source: str = "command line") -> Arm:
@@ -388,14 +380,19 @@ def _execute(
             finally:
                 client.cancel([f for f in futures if not f.done()])
         return
+    yield from _local_map(run_and_write, [(str(out), c) for c in todo], jobs, ordered=False)
+
+
+def _local_map(fn: Callable, calls: list[tuple], jobs: int, ordered: bool) -> Iterator:
+    """``fn(*args)`` for each call, in this process (``jobs == 1``) or on joblib workers,
+    as a generator (in call order when ``ordered``, else as they finish)."""
     if jobs == 1:
-        for c in todo:
-            yield run_and_write(str(out), c)
+        yield from (fn(*args) for args in calls)
         return
     from joblib import Parallel, delayed
 
-    parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
-    yield from parallel(delayed(run_and_write)(str(out), c) for c in todo)
+    parallel = Parallel(n_jobs=jobs, return_as="generator" if ordered else "generator_unordered")
+    yield from parallel(delayed(fn)(*args) for args in calls)
 
 
 def run_study(

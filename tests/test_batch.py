@@ -332,3 +332,19 @@ def test_dask_cluster_on_loopback_gives_the_local_result(baseline, tmp_path):
 def test_dask_backend_needs_a_scheduler(tmp_path):
     with pytest.raises(SlicelabError, match="needs --scheduler"):
         run_study(parse_study(study_data()), tmp_path / "x", backend="dask")
+
+
+def test_in_memory_play_is_the_same_whatever_jobs_and_step():
+    import pyarrow as pa
+
+    from sims.batch import one_arm, play_arm
+
+    block = {"name": "m", "game": "nyslice", "players": 3, "strategies": "greedy", "games": 40}
+    arm = one_arm(block, seed=8)
+    runs = []
+    for jobs, step in ((1, 40), (1, 7), (2, 9)):
+        parts = list(play_arm(arm, first=5, count=30, step=step, jobs=jobs))
+        assert [s for s, _ in parts] == list(range(5, 35, step))
+        runs.append(pa.concat_tables([t["players"] for _, t in parts]))
+    assert runs[0].num_rows == 30 * 3
+    assert runs[0].equals(runs[1]) and runs[0].equals(runs[2])

@@ -1,11 +1,20 @@
-"""Read slicelab datasets (hive-partitioned Parquet) lazily with polars."""
+"""Read slicelab datasets (hive-partitioned Parquet) lazily with polars.
+
+Nothing here knows a game: an arm's own options are read through its game's declared
+:attr:`~sims.core.game.Game.options`, and whether it is a treatment (a blanked special,
+say) through the label its game gives the variant (:meth:`~sims.core.game.Game.variants`).
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import polars as pl
+
+from sims.core.errors import SlicelabError
+from sims.core.game import get_game
 
 
 def scan(out: str | Path, table: str = "players") -> pl.LazyFrame:
@@ -24,43 +33,127 @@ def manifest(out: str | Path) -> dict:
     return json.loads((Path(out) / "manifest.json").read_text())
 
 
-def arms(out: str | Path) -> pl.DataFrame:
-    """One row per arm of a dataset, from its manifest: ``arm``, ``group`` (the study block
-    it was expanded from), ``players``, ``rotation``, ``blank``, ``seed``, ``games``,
-    ``strategies`` (one spec per seat) and ``theta`` (the block's grid value, if any)."""
-    rows = []
-    for a in manifest(out)["study"]["arms"]:
-        grid = a.get("grid", {})
-        rows.append(
-            {
-                "arm": a["name"],
-                "group": a.get("group", a["name"]),
-                "players": a["players"],
-                "rotation": a.get("rotation", 0),
-                "blank": a.get("blank"),
-                "seed": a["seed"],
-                "games": a["games"],
-                "strategies": a["strategies"],
-                "theta": float(grid["theta"]) if "theta" in grid else None,
-            }
+def study_game(m: dict) -> str:
+    """The game every arm of a manifest's study plays.
+
+    Raises
+    ------
+    SlicelabError
+        When the arms play several games (or none).
+    """
+    names = sorted({a["game"] for a in m["study"]["arms"]})
+    if len(names) != 1:
+        raise SlicelabError(
+            f"the study's arms play {len(names)} games ({', '.join(names) or 'none'}); a "
+            "report reads a study of one game"
         )
-    return pl.DataFrame(
-        rows,
-        schema={
-            "arm": pl.String, "group": pl.String, "players": pl.Int64, "rotation": pl.Int64,
-            "blank": pl.String, "seed": pl.Int64, "games": pl.Int64,
-            "strategies": pl.List(pl.String), "theta": pl.Float64,
-        },
-    )  # fmt: skip
+    return names[0]
+
+
+def arm_options(arm: dict) -> dict[str, Any]:
+    """The game's own options of a manifest arm (the keys its game declares)."""
+    return {o.key: arm[o.key] for o in get_game(arm["game"]).options if o.key in arm}
+
+
+def treatment(arm: dict) -> str:
+    """The label the arm's game gives its variant (``""`` for the game as published, e.g.
+    ``".blank-dibs"`` for New York Slice with Dibs! blanked)."""
+    game = get_game(arm["game"])
+    options = arm_options(arm)
+    try:
+        variants = game.variants(options, arm["players"], None)
+    except (SlicelabError, OSError, ValueError, TypeError, KeyError):
+        variants = []
+    if len(variants) == 1:
+        return variants[0].label
+    # the game could not re-read the options (e.g. a data file moved): name what is set
+    values = [o.key for o in game.options if o.kind == "value"]
+    return "".join(f".{k}-{options[k]}" for k in values if options.get(k) is not None)
+
+
+def _value_columns(arms: list[dict]) -> list[str]:
+    """The ``value`` options of the games in ``arms`` (one column each in :func:`arms`)."""
+    keys: list[str] = []
+    for name in dict.fromkeys(a["game"] for a in arms):
+        keys += [o.key for o in get_game(name).options if o.kind == "value" and o.key not in keys]
+    return keys
+
+
+def _cell(v: Any) -> str | None:
+    return v if v is None or isinstance(v, str) else json.dumps(v)
+
+
+def arms(out: str | Path) -> pl.DataFrame:
+    """One row per arm of a dataset, from its manifest: ``arm``, ``game``, ``group`` (the
+    study block it was expanded from), ``players``, ``rotation``, ``treatment`` (see
+    :func:`treatment`), ``seed``, ``games``, ``strategies`` (one spec per seat), one column
+    per ``value`` option of the game (New York Slice: ``blank``) and one per grid key of
+    the study (its value in the arm: a float when every value is a number)."""
+    raw = manifest(out)["study"]["arms"]
+    values = _value_columns(raw)
+    grid_keys = list(dict.fromkeys(k for a in raw for k in a.get("grid", {})))
+    base = [
+        {
+            "arm": a["name"],
+            "game": a["game"],
+            "group": a.get("group", a["name"]),
+            "players": a["players"],
+            "rotation": a.get("rotation", 0),
+            "treatment": treatment(a),
+            "seed": a["seed"],
+            "games": a["games"],
+            "strategies": a["strategies"],
+        }
+        for a in raw
+    ]
+    schema: dict[str, pl.DataType] = {
+        "arm": pl.String(), "game": pl.String(), "group": pl.String(), "players": pl.Int64(),
+        "rotation": pl.Int64(), "treatment": pl.String(), "seed": pl.Int64(),
+        "games": pl.Int64(), "strategies": pl.List(pl.String),
+    }  # fmt: skip
+    frame = pl.DataFrame(base, schema=schema)
+    extra = []
+    for k in values:
+        extra.append(pl.Series(k, [_cell(a.get(k)) for a in raw], pl.String))
+    for k in grid_keys:
+        col = [a.get("grid", {}).get(k) for a in raw]
+        numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in col
+                      if v is not None)  # fmt: skip
+        if numeric:
+            extra.append(pl.Series(k, [None if v is None else float(v) for v in col], pl.Float64))
+        else:
+            extra.append(pl.Series(k, [_cell(v) for v in col], pl.String))
+    return frame.with_columns(extra) if extra else frame
 
 
 def rows(out: str | Path, table: str = "players", group: str | None = None) -> pl.DataFrame:
-    """A table's rows joined with their arm's metadata (``group``, ``rotation``, ``blank``,
-    ``theta``), optionally only one study block."""
-    meta = arms(out).select("arm", "group", "rotation", "blank", "theta")
+    """A table's rows joined with their arm's metadata (``group``, ``rotation``,
+    ``treatment``, the game's ``value`` options and the grid values of :func:`arms`),
+    optionally only one study block."""
+    meta = arms(out).drop("game", "players", "seed", "games", "strategies")
     if group is not None:
         meta = meta.filter(pl.col("group") == group)
         if meta.is_empty():
             raise KeyError(f"{out} has no study block {group!r}")
-    frame = scan(out, table).join(meta.lazy(), on="arm", how="inner").collect()
+    lazy = scan(out, table)
+    have = set(lazy.collect_schema().names())
+    meta = meta.select("arm", *[c for c in meta.columns if c != "arm" and c not in have])
+    frame = lazy.join(meta.lazy(), on="arm", how="inner").collect()
     return frame.with_columns(pl.col("players").cast(pl.Int64))
+
+
+def untreated(frame: pl.DataFrame) -> pl.DataFrame:
+    """The rows of arms that play the game as published (no treatment variant)."""
+    return frame.filter(pl.col("treatment") == "")
+
+
+def uniform_blocks(out: str | Path) -> list[str]:
+    """Study blocks whose untreated arms seat one strategy in every seat, one arm per
+    player count, in study order: the blocks the seat and player-count analyses read."""
+    a = arms(out).filter(pl.col("treatment") == "")
+    found = []
+    for (group,), sub in a.group_by("group", maintain_order=True):
+        same = all(len(set(s)) == 1 for s in sub["strategies"])
+        if same and sub["players"].n_unique() == sub.height:
+            found.append(group)
+    return found

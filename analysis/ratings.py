@@ -1,16 +1,18 @@
-"""Question 5: a rating of every strategy in a study (Bradley–Terry, on the Elo scale).
+"""A rating of every strategy in a study (Bradley–Terry, on the Elo scale), for any game.
 
 Each game is split into its pairwise results: for every two seats with different
-strategies, the one ranked higher (total score, then eaten slices, as the winner rule)
-beats the other; equal ranks count half to each. Bradley–Terry strengths are fitted to
-these pairs per player count (a strategy's spec means different parameters at different
-counts) and shown as Elo points (400 = 10:1 odds), centred on the mean strategy. A
-Poisson bootstrap over games gives 95% intervals. Specs that play identically at a count
-(``heuristic`` and ``heuristic(theta=1)`` when 1 is the preset's θ) are rated as one
-strategy under the shortest name, the others listed in ``aliases``. Arms that blank a
-special are left out (they play a different deck). Each pair with games gets half a win
-each way as a prior, so a strategy that never won (or never lost) still gets a finite
-rating.
+strategies, the one ranked higher by the game's win rule (its
+:attr:`~sims.core.game.ResultSchema.win_keys`, compared in order: the score first, then
+the game's tie-breaks) beats the other; equal ranks count half to each. Bradley–Terry
+strengths are fitted to these pairs per player count (a strategy's spec means different
+parameters at different counts) and shown as Elo points (400 = 10:1 odds), centred on the
+mean strategy. A Poisson bootstrap over games gives 95% intervals. Specs that play
+identically at a count (the game's ``strategy_identity``: New York Slice's ``heuristic``
+and ``heuristic(theta=1)`` when 1 is the preset's θ) are rated as one strategy under the
+shortest name, the others listed in ``aliases``. Arms of a treatment variant
+(:func:`analysis.load.treatment`) are left out (they play another game). Each pair with
+games gets half a win each way as a prior, so a strategy that never won (or never lost)
+still gets a finite rating.
 """
 
 from __future__ import annotations
@@ -19,8 +21,22 @@ import numpy as np
 import polars as pl
 
 from analysis.load import rows as load_rows
+from analysis.load import untreated
 from analysis.samplesize import annotate
 from analysis.stats import ELO_PER_LOG, bradley_terry
+from sims.core.errors import SlicelabError
+from sims.core.game import get_game
+
+
+def compare(keys: list[np.ndarray], i: int, j: int) -> np.ndarray:
+    """Per game, seat ``i`` against seat ``j`` under a lexicographic win rule: +1 where
+    ``i`` ranks higher, -1 where ``j`` does, 0 where they are equal on every key
+    (``keys``: the win-key columns in order, each ``(games, players)``, higher better)."""
+    cmp = np.zeros(len(keys[0]), dtype=np.int64)
+    for k in keys:
+        undecided = cmp == 0
+        cmp[undecided] = np.sign(k[undecided, i] - k[undecided, j])
+    return cmp
 
 
 def _pairs(sub: pl.DataFrame, names: list[str]) -> tuple[np.ndarray, ...]:
@@ -31,8 +47,8 @@ def _pairs(sub: pl.DataFrame, names: list[str]) -> tuple[np.ndarray, ...]:
         arm = arm.sort("game_index", "seat")
         n = int(arm["players"][0])
         strat = np.array([code[s] for s in arm["strategy"]]).reshape(-1, n)
-        key = (arm["score"].to_numpy().astype(np.int64) * 1000
-               + arm["eaten"].to_numpy()).reshape(-1, n)  # fmt: skip
+        keys = [arm[k].to_numpy().astype(np.int64).reshape(-1, n)
+                for k in get_game(arm["game"][0]).results.win_keys]  # fmt: skip
         games = arm["game_index"].to_numpy().reshape(-1, n)[:, 0]
         ids = np.unique(arm["arm"])[0]
         for i in range(n):
@@ -40,12 +56,12 @@ def _pairs(sub: pl.DataFrame, names: list[str]) -> tuple[np.ndarray, ...]:
                 diff = strat[:, i] != strat[:, j]
                 if not diff.any():
                     continue
-                ki, kj = key[diff, i], key[diff, j]
+                cmp = compare([k[diff] for k in keys], i, j)
                 si, sj = strat[diff, i], strat[diff, j]
                 gid.append(np.char.add(ids + ":", games[diff].astype(str)))
-                a.append(np.where(kj > ki, sj, si))
-                b.append(np.where(kj > ki, si, sj))
-                r.append(np.where(ki == kj, 0.5, 1.0))
+                a.append(np.where(cmp < 0, sj, si))
+                b.append(np.where(cmp < 0, si, sj))
+                r.append(np.where(cmp == 0, 0.5, 1.0))
     if not gid:
         return (np.array([]),) * 4
     return tuple(np.concatenate(x) for x in (gid, a, b, r))
@@ -54,9 +70,6 @@ def _pairs(sub: pl.DataFrame, names: list[str]) -> tuple[np.ndarray, ...]:
 def _aliases(sub: pl.DataFrame, players: int) -> dict[str, str]:
     """Each spec → the shortest spec that plays identically at this count (the game's
     ``strategy_identity``; specs it cannot read stay themselves)."""
-    from sims.core.errors import SlicelabError
-    from sims.core.game import get_game
-
     groups: dict[str, list[str]] = {}
     for game, spec in sub.select("game", "strategy").unique().iter_rows():
         try:
@@ -87,7 +100,7 @@ def ratings(out, n_boot: int = 200, seed: int = 0) -> pl.DataFrame:
         share of those results won, ties half), and the sample-size columns
         (``half_width`` in Elo points; the warning counts pairs).
     """
-    frame = load_rows(out, "players").filter(pl.col("blank").is_null())
+    frame = untreated(load_rows(out, "players"))
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
     result = []
     for n in sorted(frame["players"].unique()):

@@ -1,4 +1,5 @@
-"""Question 1: is the first slicer favoured? Win share and score by seat, 2–6 players.
+"""Is the first seat favoured? Win share and score by seat at every player count, for
+any game (only the core columns: ``seat``, ``score``, ``win_share``).
 
 Design. In a field where every seat plays the same strategy, one game already is the
 paired unit the design notes ask for: every seat plays the same deal, so a seat's edge is
@@ -6,12 +7,7 @@ a within-game contrast (seat ``k``'s share minus the fair share ``1/n``, or minu
 other seats'). Rotating identical strategies around the table would replay the same game
 with its seats relabelled. Where strategies differ, the study rotates them (``rotate =
 true``) and :func:`rotated_seat_advantage` reads the same deals played from every seat.
-
-Slicing twice. At 4 players there are 6 rounds, so seats 0 and 1 slice twice and seats 2
-and 3 once: seat order and slicing count are confounded. :func:`slicing_twice` separates
-them with a per-game linear contrast, ``share_k = a + b * k + c * twice_k``: the order
-slope ``b`` is read within the pairs that slice equally often (0→1, 2→3) and ``c`` is what
-is left between the pairs. It assumes the order effect is linear in the seat.
+Arms of a treatment variant (:func:`analysis.load.treatment`) are left out.
 """
 
 from __future__ import annotations
@@ -21,11 +17,12 @@ import polars as pl
 from scipy import stats
 
 from analysis.load import rows as load_rows
+from analysis.load import untreated
 from analysis.samplesize import annotate
 from analysis.stats import fair_share_test, mean_interval, wilson_interval
 
 
-def _by_game(frame: pl.DataFrame, value: str, n: int) -> np.ndarray:
+def by_game(frame: pl.DataFrame, value: str, n: int) -> np.ndarray:
     """(games, seats) matrix of one column, games in index order (one arm only)."""
     if frame["arm"].n_unique() > 1:
         raise ValueError(
@@ -37,18 +34,28 @@ def _by_game(frame: pl.DataFrame, value: str, n: int) -> np.ndarray:
     return f[value].to_numpy().astype(float).reshape(-1, n)
 
 
-def seat_advantage(out, group: str = "seats") -> pl.DataFrame:
+def seat_advantage(out, group: str = "seats", keep: tuple[str, ...] = ()) -> pl.DataFrame:
     """Win share and mean score by seat at each player count.
+
+    Parameters
+    ----------
+    out : path
+        The dataset directory.
+    group : str
+        The study block: one arm per player count, one strategy in every seat.
+    keep : tuple of str
+        Per-seat columns of the game to carry into the table (their first value per
+        seat), e.g. a column saying how often the seat leads.
 
     Returns
     -------
     polars.DataFrame
         ``players, seat, strategy, games, win_share, win_low, win_high`` (Wilson), ``fair``
         (1/n), ``edge_pp`` with ``edge_low``/``edge_high`` (win share minus fair, in pp),
-        ``score, score_low, score_high`` (t), ``times_slicer``, and the sample-size columns
-        of :func:`analysis.samplesize.annotate`.
+        ``score, score_low, score_high`` (t), the ``keep`` columns, and the sample-size
+        columns of :func:`analysis.samplesize.annotate`.
     """
-    frame = load_rows(out, "players", group).filter(pl.col("blank").is_null())
+    frame = untreated(load_rows(out, "players", group))
     agg = (
         frame.group_by("players", "seat")
         .agg(
@@ -57,7 +64,7 @@ def seat_advantage(out, group: str = "seats") -> pl.DataFrame:
             pl.col("win_share").sum().alias("wins"),
             pl.col("score").mean().alias("score"),
             pl.col("score").std().alias("sd"),
-            pl.col("times_slicer").first(),
+            *[pl.col(c).first() for c in keep],
         )
         .sort("players", "seat")
     )
@@ -83,7 +90,7 @@ def seat_advantage(out, group: str = "seats") -> pl.DataFrame:
                 "score": r["score"],
                 "score_low": r["score"] - half,
                 "score_high": r["score"] + half,
-                "times_slicer": r["times_slicer"],
+                **{c: r[c] for c in keep},
             }
         )
     table = pl.DataFrame(out_rows)
@@ -91,7 +98,7 @@ def seat_advantage(out, group: str = "seats") -> pl.DataFrame:
 
 
 def seat_fairness(out, group: str = "seats") -> pl.DataFrame:
-    """Goodness of fit of wins by seat against fair shares, and the first slicer's edge.
+    """Goodness of fit of wins by seat against fair shares, and the first seat's edge.
 
     Returns
     -------
@@ -101,10 +108,10 @@ def seat_fairness(out, group: str = "seats") -> pl.DataFrame:
         ``first_edge_pp`` with ``first_low``/``first_high`` (seat 0's share minus the mean of
         the other seats', paired by game, t interval, pp).
     """
-    frame = load_rows(out, "players", group).filter(pl.col("blank").is_null())
+    frame = untreated(load_rows(out, "players", group))
     result = []
     for n in sorted(frame["players"].unique()):
-        share = _by_game(frame.filter(pl.col("players") == n), "win_share", n)
+        share = by_game(frame.filter(pl.col("players") == n), "win_share", n)
         games = share.shape[0]
         chi2, p = fair_share_test(share.sum(axis=0), games)
         first = share[:, 0] - share[:, 1:].mean(axis=1)
@@ -126,54 +133,6 @@ def seat_fairness(out, group: str = "seats") -> pl.DataFrame:
     return annotate(table, "first_edge_pp", "first_low", "first_high", share=False, pp=True)
 
 
-def slicing_twice(out, group: str = "seats") -> pl.DataFrame:
-    """Separate slicing twice from seat order (player counts where slicing counts differ).
-
-    Returns
-    -------
-    polars.DataFrame
-        One row per player count and measure (``win_share`` in pp, ``score`` in points):
-        ``order_step`` (effect of sitting one seat later) and ``twice`` (effect of slicing
-        one more time at the same seat order), each with a t interval over games.
-        Counts where every seat slices equally often have no row.
-    """
-    frame = load_rows(out, "players", group).filter(pl.col("blank").is_null())
-    result = []
-    for n in sorted(frame["players"].unique()):
-        sub = frame.filter(pl.col("players") == n)
-        times = _by_game(sub, "times_slicer", n)[0]
-        if len(set(times)) < 2:
-            continue
-        design = np.column_stack([np.ones(n), np.arange(n), times - times.min()])
-        weights = np.linalg.pinv(design)  # rows: per-seat weights of a, b, c
-        for measure, scale in (("win_share", 100.0), ("score", 1.0)):
-            values = _by_game(sub, measure, n)
-            for name, row in (("order_step", 1), ("twice", 2)):
-                m, lo, hi = mean_interval(scale * values @ weights[row])
-                result.append(
-                    {
-                        "players": n,
-                        "measure": measure,
-                        "effect": name,
-                        "estimate": m,
-                        "low": lo,
-                        "high": hi,
-                        "games": values.shape[0],
-                    }
-                )
-    table = pl.DataFrame(
-        result,
-        schema={
-            "players": pl.Int64, "measure": pl.String, "effect": pl.String,
-            "estimate": pl.Float64, "low": pl.Float64, "high": pl.Float64, "games": pl.Int64,
-        },
-    )  # fmt: skip
-    table = annotate(table, "estimate", "low", "high", share=False, pp=True)
-    return table.with_columns(  # the ±1 pp target applies to the win-share rows only
-        pl.when(pl.col("measure") == "win_share").then(pl.col("games_for_1pp")).otherwise(None)
-    )
-
-
 def rotated_seat_advantage(out, group: str = "ladder") -> pl.DataFrame:
     """A strategy's win share by seat when the same deals are played with it in every seat.
 
@@ -183,7 +142,7 @@ def rotated_seat_advantage(out, group: str = "ladder") -> pl.DataFrame:
     paired: the same deal seen from every seat).
     """
     frame = load_rows(out, "players", group).filter(
-        pl.col("blank").is_null() & (pl.col("seat") == pl.col("rotation"))
+        (pl.col("treatment") == "") & (pl.col("seat") == pl.col("rotation"))
     )
     several = frame.group_by("players", "rotation").agg(pl.col("arm").n_unique().alias("k"))
     if several["k"].max() > 1:
@@ -218,8 +177,9 @@ def rotated_seat_advantage(out, group: str = "ladder") -> pl.DataFrame:
     return annotate(pl.DataFrame(result), "edge_pp", "edge_low", "edge_high", share=False, pp=True)
 
 
-def plot_seat_advantage(table: pl.DataFrame, ax=None):
-    """Win share by seat with 95% intervals, one line per player count, fair shares dashed."""
+def plot_seat_advantage(table: pl.DataFrame, ax=None, seat_label: str = "seat (0 = first to play)"):
+    """Win share by seat with 95% intervals, one line per player count, fair shares dashed
+    (``seat_label``: the x axis label, naming seat 0 in the game's terms)."""
     import matplotlib.pyplot as plt
 
     ax = ax or plt.subplots(figsize=(7, 4))[1]
@@ -230,7 +190,7 @@ def plot_seat_advantage(table: pl.DataFrame, ax=None):
         err = 100 * np.vstack([t["win_share"] - t["win_low"], t["win_high"] - t["win_share"]])
         line = ax.errorbar(x, y, yerr=err, marker="o", ms=4, capsize=3, label=f"{n} players")
         ax.axhline(100 / n, color=line[0].get_color(), ls="--", lw=0.8)
-    ax.set_xlabel("seat (0 = first slicer)")
+    ax.set_xlabel(seat_label)
     ax.set_ylabel("win share, % (95% CI)")
     ax.set_xticks(range(int(table["seat"].max()) + 1))
     ax.legend(fontsize=8, ncols=2)

@@ -5,15 +5,55 @@ with the arms (as ``Arm.as_dict`` writes them) and one hive-partitioned Parquet 
 arm and table, ``OUT/<table>/game=nyslice/players=N/arm=A/part-000000000000.parquet``.
 Only the columns the analyses read need to be given; their types are those of the real
 tables (``seat`` int8, ``score`` int16, ``phase`` categorical, ...).
+
+Also the reference statistics the tests compare against (written out, or scipy's) and
+:func:`row`, shared by ``tests/test_analysis.py`` and
+``tests/games/nyslice/test_nyslice_analysis.py``.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
 import polars as pl
+import pytest
+from scipy import stats
+
+Z = stats.norm.ppf(0.975)
+ELO = 400 / math.log(10)
+approx = pytest.approx
+
+
+def wilson(k: float, n: int) -> tuple[float, float]:
+    """The Wilson score interval, written out (for fractional ``k``; integer ``k`` is
+    checked against scipy)."""
+    p = k / n
+    centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
+    half = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / (1 + Z * Z / n)
+    return centre - half, centre + half
+
+
+def scipy_wilson(k: int, n: int) -> tuple[float, float]:
+    ci = stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    return ci.low, ci.high
+
+
+def t_interval(x) -> tuple[float, float, float]:
+    """Mean and 95% t interval from scipy."""
+    x = np.asarray(x, dtype=float)
+    lo, hi = stats.t.interval(0.95, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
+    return x.mean(), lo, hi
+
+
+def row(table: pl.DataFrame, **keys) -> dict:
+    """The one row of ``table`` matching ``keys``."""
+    sub = table.filter(*[pl.col(k) == v for k, v in keys.items()])
+    assert sub.height == 1, f"{keys}: {sub.height} rows"
+    return sub.row(0, named=True)
+
 
 DTYPES: dict[str, pl.DataType] = {
     # games and players

@@ -1,4 +1,4 @@
-"""Question 2: how strong is each Today's Special for the player who ends up holding it?
+"""New York Slice: how strong is each Today's Special for the player who ends up holding it?
 
 Two estimates side by side, per player count and special:
 
@@ -22,14 +22,12 @@ import numpy as np
 import polars as pl
 
 from analysis.load import rows as load_rows
+from analysis.load import untreated
 from analysis.samplesize import annotate
 from analysis.stats import holm, mean_interval, normal_p
+from sims.games.nyslice.deck import REAL_SPECIALS
 
-SPECIALS = [
-    "cut_in_line", "dibs", "sneak_a_slice", "mystery_slice", "combo_cravings",
-    "you_love_veggies", "seconds", "super_sized_combos", "tie_breaker", "you_like_anchovies",
-    "buffet", "day_old_pizza", "everyone_elses_diet", "stuffed_crust",
-]  # fmt: skip
+SPECIALS = [s.slug for s in REAL_SPECIALS]
 """Slugs in special-code order (bit ``s`` of ``specials_owned_mask``)."""
 
 _Z = 1.959964
@@ -64,7 +62,7 @@ def observational(out, group: str = "seats") -> pl.DataFrame:
         ``score_low``/``score_high`` (points), ``p_holm``, ``holm_significant`` and the
         sample-size columns.
     """
-    frame = load_rows(out, "players", group).filter(pl.col("blank").is_null())
+    frame = untreated(load_rows(out, "players", group))
     result = []
     for n in sorted(frame["players"].unique()):
         sub = frame.filter(pl.col("players") == n)
@@ -123,7 +121,7 @@ def interventional(out, base: str = "seats", blanked: str = "specials") -> pl.Da
         others played around it), ``p_holm``,
         ``holm_significant`` and the sample-size columns.
     """
-    real = load_rows(out, "players", base).filter(pl.col("blank").is_null())
+    real = untreated(load_rows(out, "players", base))
     replay = load_rows(out, "players", blanked).filter(pl.col("blank").is_not_null())
     result = []
     for (n, slug), rep in replay.group_by("players", "blank", maintain_order=True):

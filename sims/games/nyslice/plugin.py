@@ -85,11 +85,15 @@ def _runner(path: str | None, blank: str | None, rules_json: str):
     return KernelRunner(_deck(path, blank), Rules.from_dict(json.loads(rules_json)))
 
 
-def _rules(options: Mapping[str, Any]) -> Rules:
+def rules_of(options: Mapping[str, Any]) -> Rules:
+    """The rules an arm's options play (its ``rules`` table; the defaults without one)."""
     return Rules.from_dict(options.get("rules") or {})
 
 
-def _deck_of(options: Mapping[str, Any]) -> Deck:
+def deck_of(options: Mapping[str, Any]) -> Deck:
+    """The deck an arm's options play: its ``deck`` file (the default deck without one),
+    with its ``blank`` special replaced by a blank tile. ``options`` may be an arm of a
+    dataset's manifest, whose game options sit among its other keys."""
     return _deck(options.get("deck"), options.get("blank"))
 
 
@@ -179,7 +183,7 @@ def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
     from sims.games.nyslice.kernel import DECISION_COLUMNS, SCORE_COLUMNS
     from sims.games.nyslice.records import score_rows
 
-    deck, rules = _deck_of(arm.options), _rules(arm.options)
+    deck, rules = deck_of(arm.options), rules_of(arm.options)
     strategies = [make_strategy(s) for s in arm.strategies]
     n = arm.players
     scores = np.zeros((count, n, len(SCORE_COLUMNS)), dtype=np.int64)
@@ -249,8 +253,8 @@ class NewYorkSlice:
         _deck(options.get("deck"))
         if options.get("blank") is not None:
             _check_blank(options["blank"], arm.players)
-            _deck_of(options)  # the deck must hold the special's tile
-        rules = _rules(options)
+            deck_of(options)  # the deck must hold the special's tile
+        rules = rules_of(options)
         if rules.first_slicer >= arm.players:
             raise SlicelabError(
                 f"rule option first_slicer={rules.first_slicer} is not a seat of "
@@ -266,14 +270,14 @@ class NewYorkSlice:
 
     def fingerprint(self, arm: Arm) -> dict[str, Any]:
         """The deck as played (with the blank, if any), the rules version, the tables."""
-        deck = _deck_of(arm.options)
+        deck = deck_of(arm.options)
         blank = arm.options.get("blank")
         return {
             "tables_version": TABLES_VERSION,
             "deck": deck.name,
             "deck_digest": deck.digest,
             "rules_version": RULES_VERSION,
-            "variant_id": variant_id(_rules(arm.options), deck.digest),
+            "variant_id": variant_id(rules_of(arm.options), deck.digest),
             **({"blank": blank} if blank is not None else {}),
         }
 
@@ -335,8 +339,8 @@ class NewYorkSlice:
     def initial_state(
         self, options: Mapping[str, Any], players: int, rng: np.random.Generator
     ) -> GameState:
-        deck = _deck_of(options)
-        return GameState(deck, _rules(options), players, deal(deck, players, rng))
+        deck = deck_of(options)
+        return GameState(deck, rules_of(options), players, deal(deck, players, rng))
 
     def decide(self, strategy, state: GameState, rng: np.random.Generator) -> int:
         from sims.games.nyslice.view import PlayerView
@@ -373,7 +377,7 @@ class NewYorkSlice:
         else:
             scores, ndec, recs = _play_reference(arm, first, count, decisions)
         col = {c: scores[:, :, i] for i, c in enumerate(SCORE_COLUMNS)}
-        rules = _rules(arm.options)
+        rules = rules_of(arm.options)
         rounds = rounds_for(n)
         slicer = np.bincount([(rules.first_slicer + r) % n for r in range(rounds)], minlength=n)
         seats = {
@@ -404,7 +408,7 @@ class NewYorkSlice:
         from sims.games.nyslice.replay import format_replay
 
         strats = seat_strategies(list(specs), players)
-        state = play_game(players, strats, seed, index, _deck_of(options), _rules(options))
+        state = play_game(players, strats, seed, index, deck_of(options), rules_of(options))
         header = f"New York Slice, {players} players, seed {seed}, game {index} (reference engine)"
         return format_replay(state, [str(s.spec) for s in strats], header)
 

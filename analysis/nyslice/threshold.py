@@ -1,4 +1,4 @@
-"""Question 3: when is eating a slice better than collecting it?
+"""New York Slice: when is eating a slice better than collecting it?
 
 - :func:`theta_curve`: one seat plays ``heuristic(theta=θ)`` (eat when the eat value
   exceeds θ × the collect value: small θ eats more) against a field of the tuned heuristic,
@@ -18,16 +18,22 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from analysis.load import manifest
+from analysis.load import arm_options, manifest, treatment
 from analysis.load import rows as load_rows
 from analysis.samplesize import annotate
 from analysis.stats import mean_interval, wilson_interval
 
 
 def _deal_shares(out, group: str) -> pl.DataFrame:
-    """Per (players, θ, deal): the candidate's win share averaged over its seats."""
-    frame = load_rows(out, "players", group).filter(pl.col("seat") == pl.col("rotation"))
-    return frame.group_by("players", "theta", "game_index").agg(
+    """Per (players, θ, deal): the candidate's win share averaged over its seats, in
+    (players, θ, deal) order (the bootstrap of :func:`best_theta` resamples rows by
+    position, so their order must not depend on how the Parquet files were read)."""
+    frame = (
+        load_rows(out, "players", group)
+        .filter(pl.col("seat") == pl.col("rotation"))
+        .sort("players", "theta", "game_index", "seat")
+    )
+    return frame.group_by("players", "theta", "game_index", maintain_order=True).agg(
         pl.col("win_share").mean(), pl.len().alias("seats")
     )
 
@@ -195,8 +201,10 @@ def replay_payoffs(
 ) -> pl.DataFrame:
     """Replay eat-or-collect decisions of a block's first ``games`` games both ways.
 
-    Uses each arm's strategies, seed, deck and rules from the dataset's manifest, so the
-    factual branch is the dataset's own game (checked by the replay). Deterministic.
+    Uses each arm's strategies, seed, deck and rules from the dataset's manifest (the
+    arm's options, read by :func:`sims.games.nyslice.plugin.deck_of` and
+    :func:`~sims.games.nyslice.plugin.rules_of`), so the factual branch is the dataset's
+    own game (checked by the replay). Deterministic.
 
     Returns
     -------
@@ -205,17 +213,16 @@ def replay_payoffs(
         ``arm`` columns, input to :func:`eat_payoff`.
     """
     from sims.games.nyslice.counterfactual import eat_payoffs
-    from sims.games.nyslice.deck import default_deck, load_deck
-    from sims.games.nyslice.rules import Rules
+    from sims.games.nyslice.plugin import deck_of, rules_of
 
     frames = []
     for arm in manifest(out)["study"]["arms"]:
-        if arm.get("group", arm["name"]) != group or arm.get("blank"):
+        if arm.get("group", arm["name"]) != group or treatment(arm):
             continue
-        deck = default_deck() if arm.get("deck") is None else load_deck(arm["deck"])
+        options = arm_options(arm)
         table = eat_payoffs(
             arm["players"], arm["strategies"], arm["seed"], range(min(games, arm["games"])),
-            deck=deck, rules=Rules.from_dict(arm.get("rules", {})), max_per_game=max_per_game,
+            deck=deck_of(options), rules=rules_of(options), max_per_game=max_per_game,
         )  # fmt: skip
         frames.append(
             pl.from_arrow(table).with_columns(

@@ -1,0 +1,135 @@
+"""Sentences of interpretation, each a function of the numbers it states.
+
+A report never writes a conclusion as fixed text: where a sentence says that a seat is
+favoured, that two estimates agree or that an effect is there at all, it is built here
+from the estimates and their 95% intervals, so it flips when the numbers do (an interval
+that covers the reference says so). Each helper has a unit test showing the flip
+(``tests/test_report.py``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from analysis.pdf import ci
+
+
+def listing(items: Iterable[object]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    items = [str(x) for x in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def side(low: float, high: float, reference: float = 0.0) -> str:
+    """Where an interval lies against a reference: ``above``, ``below`` or ``covers``
+    (``none`` when there is no interval)."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return "none"
+    if low > reference:
+        return "above"
+    if high < reference:
+        return "below"
+    return "covers"
+
+
+def effect(
+    est: float,
+    low: float,
+    high: float,
+    unit: str = "pp",
+    fmt: str = "+.1f",
+    reference: float = 0.0,
+) -> str:
+    """An effect with its interval, and a warning when the interval covers the reference:
+    ``+2.0 pp [+0.5, +3.5]`` or ``+0.4 pp [-1.0, +1.8] (the interval covers 0)``."""
+    text = ci(est, low, high, unit, fmt)
+    where = side(low, high, reference)
+    if where == "covers":
+        return text + f" (the interval covers {reference:g})"
+    if where == "none":
+        return text + " (no interval)"
+    return text
+
+
+def fairness_sentence(players: Sequence[int], p_values: Sequence[float], alpha=0.05) -> str:
+    """Which player counts reject equal win shares for every seat (χ² test)."""
+    unfair = [int(n) for n, p in zip(players, p_values, strict=True) if p < alpha]
+    if not unfair:
+        return "No player count rejects equal shares (χ² test)."
+    return f"Equal shares are rejected at {listing(unfair)} players (χ² test)."
+
+
+def by_side(
+    players: Sequence[int],
+    low: Sequence[float],
+    high: Sequence[float],
+    words: tuple[str, str] = ("ahead", "behind"),
+) -> str:
+    """Player counts grouped by where their intervals lie against 0: ``ahead at 2 and 4
+    players; behind at 3 players; its interval covers 0 at 5 and 6 players``."""
+    groups: dict[str, list[int]] = {"above": [], "below": [], "covers": [], "none": []}
+    for n, lo, hi in zip(players, low, high, strict=True):
+        groups[side(lo, hi)].append(int(n))
+    what = {"above": words[0], "below": words[1], "covers": "its interval covers 0",
+            "none": "it has no interval"}  # fmt: skip
+    return "; ".join(f"{what[k]} at {listing(v)} players" for k, v in groups.items() if v)
+
+
+def first_seat_sentence(
+    players: Sequence[int],
+    est: Sequence[float],
+    low: Sequence[float],
+    high: Sequence[float],
+    who: str = "The first seat (seat 0)",
+) -> str:
+    """The first seat's edge over the mean of the others at each count, and what its
+    intervals say: ahead, behind, or not distinguishable from 0."""
+    listed = "; ".join(
+        f"{n}p {ci(e, lo, hi)}" for n, e, lo, hi in zip(players, est, low, high, strict=True)
+    )
+    return (
+        f"{who} against the mean of the other seats: {listed}. It is {by_side(players, low, high)}."
+    )
+
+
+def sign_labels(rows: Sequence[Sequence[float]]) -> list[str]:
+    """Per row of estimates (one per field): ``same sign`` when every non-missing estimate
+    has the sign of the first, else ``sign differs``."""
+    out = []
+    for values in rows:
+        signs = {np.sign(v) for v in values if v is not None and math.isfinite(v)}
+        out.append("same sign" if len(signs) <= 1 else "sign differs")
+    return out
+
+
+def agreement_sentence(
+    fields: Sequence[str],
+    est: Sequence[Sequence[float]],
+    low: Sequence[Sequence[float]],
+    high: Sequence[Sequence[float]],
+    what: str = "the first seat's edge",
+) -> str:
+    """Whether several fields (the same question with other players) agree on the sign of
+    an estimate, per player count (rows of ``est``, one value per field), and at how
+    many counts every field's interval excludes 0 on that same side."""
+    labels = sign_labels(est)
+    agree = sum(1 for x in labels if x == "same sign")
+    settled = 0
+    for lows, highs, lab in zip(low, high, labels, strict=True):
+        sides = {side(lo, hi) for lo, hi in zip(lows, highs, strict=True)}
+        settled += lab == "same sign" and len(sides) == 1 and sides <= {"above", "below"}
+    k = len(labels)
+    text = (
+        f"The {len(fields)} fields ({listing(fields)}) agree on the sign of {what} at {agree} "
+        f"of {k} player counts"
+    )
+    if agree == 0:
+        return text + "."
+    if settled == 0:
+        return text + ", but at none of them do all their intervals exclude 0."
+    return text + f"; at {settled} of them every field's interval excludes 0 on that side."

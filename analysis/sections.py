@@ -1,0 +1,456 @@
+"""What a report is made of, and the sections every game gets from the core schema.
+
+A report (:class:`GameReport`) is a list of :class:`Section` objects, each computing its
+tables into the shared :class:`Results`, adding its headline rows to the summary, its
+cells to the sample-size page and drawing its pages. :mod:`analysis.report` assembles
+them; a game declares its own in ``analysis/<game>/report.py`` and may reuse the generic
+sections and page builders below, which read only the core columns (``seat``, ``score``,
+``win_share``, ``n_winners`` and the game's declared win rule):
+
+- :func:`seats_section`: is the first seat favoured (win share by seat, χ², seat 0's edge);
+- :func:`player_count_section`: score, spread, margin, shared wins and close games by
+  player count;
+- :func:`ratings_section`: Bradley–Terry ratings of every strategy;
+- :func:`sample_size_section`: the games behind every headline cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+from matplotlib.backends.backend_pdf import PdfPages
+
+from analysis import load, playercount, ratings, seats
+from analysis.pdf import TOP, ci, ci_col, fmt, heading, page, para, table
+from analysis.prose import fairness_sentence, first_seat_sentence, listing
+from analysis.samplesize import warning
+from analysis.stats import games_for_half_width
+
+Row = dict[str, Any]
+"""A headline row of the summary: ``question, finding, estimate, games, warning``."""
+
+
+@dataclass
+class Results:
+    """Every table of a report, computed once from a dataset.
+
+    Attributes
+    ----------
+    out : Path
+        The dataset directory.
+    manifest : dict
+        Its manifest.
+    game : str
+        The game its study plays.
+    report : GameReport
+        The report being built.
+    options : dict
+        The report's options (the game's defaults, overridden by the caller).
+    tables : dict
+        What the sections computed, by name; also readable as attributes
+        (``results.seat`` is ``results.tables["seat"]``).
+    """
+
+    out: Path
+    manifest: dict
+    game: str
+    report: GameReport
+    options: dict[str, Any] = field(default_factory=dict)
+    tables: dict[str, Any] = field(default_factory=dict)
+
+    def __getattr__(self, name: str) -> Any:
+        tables = self.__dict__.get("tables", {})
+        if name in tables:
+            return tables[name]
+        raise AttributeError(f"the report computed no table {name!r}")
+
+
+@dataclass(frozen=True)
+class Section:
+    """One question of a report.
+
+    Attributes
+    ----------
+    label : str
+        The question's short name in the summary (``Seats``); the summary numbers it by
+        the section's place (``1 Seats``).
+    compute : callable
+        ``compute(results) -> dict``: the tables it adds to ``results.tables`` (it may
+        read the options, the manifest and the tables of earlier sections).
+    draw : callable
+        ``draw(pdf, results, number)``: its pages, titled with its number.
+    headlines : callable, optional
+        ``headlines(results, question, rows) -> list of rows`` for the summary
+        (``question``: ``"1 Seats"``; ``rows``: the rows of the sections before it).
+    cells : callable, optional
+        ``cells(results) -> list of dict``: its numbers for the sample-size page
+        (``number, games, ± (pp), games for ±1 pp, warning``).
+    """
+
+    label: str
+    compute: Callable[[Results], dict[str, Any]]
+    draw: Callable[[PdfPages, Results, int], None]
+    headlines: Callable[[Results, str, list[Row]], list[Row]] | None = None
+    cells: Callable[[Results], list[Row]] | None = None
+
+
+@dataclass(frozen=True)
+class GameReport:
+    """A game's report: the blocks it reads, its title page and its sections.
+
+    Attributes
+    ----------
+    sections : tuple of Section
+        In page order.
+    blocks : tuple of str
+        Study blocks the report reads: :func:`analysis.report.check_dataset` refuses a
+        dataset without them.
+    example : str
+        A study file that has them, named when they are missing.
+    title : str or None
+        The title page's title (default: the game's title).
+    subtitle : str
+        Under the title.
+    provenance : callable, optional
+        ``provenance(manifest) -> [(label, text)]``: the game's lines of the title page's
+        provenance table (its rules, its data files), after the engines.
+    notes : callable, optional
+        ``notes(results) -> [paragraph]``: text under the title page's table of blocks
+        (what the data assume, who plays), computed from the results.
+    options : dict
+        The options its sections read, with their defaults (``payoff_games``).
+    """
+
+    sections: tuple[Section, ...]
+    blocks: tuple[str, ...] = ()
+    example: str = ""
+    title: str | None = None
+    subtitle: str = "Balance report"
+    provenance: Callable[[dict], list[tuple[str, str]]] | None = None
+    notes: Callable[[Results], list[str]] | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def headline(question: str, finding: str, estimate: str, games: int, warn: str = "") -> Row:
+    """A summary row."""
+    return {"question": question, "finding": finding, "estimate": estimate, "games": games,
+            "warning": warn}  # fmt: skip
+
+
+def block_strategies(r: Results, group: str) -> list[str]:
+    """The distinct strategy specs of a study block, in seat order of first appearance."""
+    specs: dict[str, None] = {}
+    for a in r.manifest["study"]["arms"]:
+        if a.get("group", a["name"]) == group:
+            specs.update(dict.fromkeys(a["strategies"]))
+    return list(specs)
+
+
+def field_text(r: Results, group: str, describe: Callable[[str], str] | None = None) -> str:
+    """``Every seat plays 'greedy'``: who plays a uniform block, from the manifest."""
+    describe = describe or (lambda s: f"'{s}'")
+    specs = block_strategies(r, group)
+    return f"Every seat plays {listing(describe(s) for s in specs) or 'nobody'}"
+
+
+def _uniform(r: Results, prefer: str = "seats") -> str | None:
+    found = load.uniform_blocks(r.out)
+    if prefer in found:
+        return prefer
+    return found[0] if found else None
+
+
+# ----------------------------------------------------------------------------- seats
+
+
+def seat_headlines(seat: pl.DataFrame, fairness: pl.DataFrame, q: str) -> list[Row]:
+    """Per player count: whether the seats are fair (χ²), the best and worst seat, and the
+    best seat's edge over the fair share."""
+    rows = []
+    for f in fairness.iter_rows(named=True):
+        n = f["players"]
+        s = seat.filter(pl.col("players") == n)
+        top = s.sort("edge_pp", descending=True).row(0, named=True)
+        low = s.sort("edge_pp").row(0, named=True)
+        fair = "not fair" if f["p_value"] < 0.05 else "no detectable seat effect"
+        rows.append(headline(
+            q,
+            f"{n} players: {fair} (χ² p={f['p_value']:.2g}); best seat {top['seat']}, "
+            f"worst seat {low['seat']}",
+            ci(top["edge_pp"], top["edge_low"], top["edge_high"]) + f" (seat {top['seat']})",
+            f["games"],
+            warning(top["edge_pp"], top["edge_low"], top["edge_high"], f["games"]),
+        ))  # fmt: skip
+    return rows
+
+
+def seat_cells(seat: pl.DataFrame) -> list[Row]:
+    """Every seat's win share, for the sample-size page."""
+    return [
+        {
+            "number": f"{f['players']}p seat {f['seat']} win share",
+            "games": f["games"],
+            "± (pp)": 100 * f["half_width"],
+            "games for ±1 pp": f["games_for_1pp"],
+            "warning": f["warning"],
+        }  # fmt: skip
+        for f in seat.iter_rows(named=True)
+    ]
+
+
+def seat_page(
+    title: str,
+    field: str,
+    seat: pl.DataFrame,
+    fairness: pl.DataFrame,
+    who: str = "The first seat (seat 0)",
+    seat_label: str = "seat (0 = first to play)",
+):
+    """The seat page: a paragraph computed from the numbers, win share by seat and the
+    goodness-of-fit table. Returns the page and the height below the table."""
+    fig = page(title)
+    worst = fairness.sort("max_edge_pp", descending=True).row(0, named=True)
+    text = (
+        f"{field}; each game is the paired unit (all seats see the same deal). "
+        + fairness_sentence(fairness["players"], fairness["p_value"])
+        + f" The largest seat edge is {worst['max_edge_pp']:.1f} pp at {worst['players']} "
+        "players. Dashed lines are the fair shares. "
+        + first_seat_sentence(fairness["players"], fairness["first_edge_pp"],
+                              fairness["first_low"], fairness["first_high"], who)
+    )  # fmt: skip
+    y = para(fig, TOP, text)
+    ax = fig.add_axes([0.1, y - 0.36, 0.85, 0.33])
+    seats.plot_seat_advantage(seat, ax, seat_label)
+    y -= 0.42
+    shown = ci_col(fairness, "first_edge_pp", "first_low", "first_high", "seat 0 − others (pp)")
+    shown = fmt(shown.select("players", "games", "chi2", "df", "p_value", "max_edge_pp",
+                             "seat 0 − others (pp)", "warning"),
+                {"chi2": ".2f", "p_value": ".3g", "max_edge_pp": ".2f"})  # fmt: skip
+    heading(fig, y, "Goodness of fit against fair shares")
+    y = table(fig, y - 0.01, shown, [0.07, 0.07, 0.07, 0.04, 0.08, 0.1, 0.2, 0.25], size=7)
+    return fig, y
+
+
+def seats_section(group: str | None = None) -> Section:
+    """Is the first seat favoured? Reads ``group`` (default: the block ``seats`` if it
+    seats one strategy everywhere, else the first block that does)."""
+
+    def compute(r: Results) -> dict[str, Any]:
+        g = group or _uniform(r)
+        if g is None:
+            return {}
+        return {"seat_block": g, "seat": seats.seat_advantage(r.out, g),
+                "fairness": seats.seat_fairness(r.out, g)}  # fmt: skip
+
+    def draw(pdf: PdfPages, r: Results, num: int) -> None:
+        if "fairness" not in r.tables:
+            return
+        fig, _ = seat_page(f"{num}  Is the first player favoured?",
+                           field_text(r, r.seat_block), r.seat, r.fairness)  # fmt: skip
+        pdf.savefig(fig)
+
+    def headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+        return seat_headlines(r.seat, r.fairness, q) if "fairness" in r.tables else []
+
+    def cells(r: Results) -> list[Row]:
+        return seat_cells(r.seat) if "seat" in r.tables else []
+
+    return Section("Seats", compute, draw, headlines, cells)
+
+
+# ----------------------------------------------------------------------------- player count
+
+COUNT_HEADLINES = (
+    ("shared_win", "shared wins", "%", ".1f"),
+    ("margin", "winning margin", "pts", ".1f"),
+)
+"""The player-count measures in the summary: (measure, label, unit, format)."""
+
+
+def count_headlines(count: pl.DataFrame, q: str, measures=COUNT_HEADLINES) -> list[Row]:
+    """One summary row per measure: its estimate at every player count."""
+    rows = []
+    for m, label, unit, f in measures:
+        t = count.filter(pl.col("measure") == m).sort("players")
+        if not t.height:
+            continue
+        scale = 100 if unit == "%" else 1
+        text = "; ".join(f"{p}p {scale * e:{f}}" for p, e in zip(t["players"], t["estimate"],
+                                                                   strict=True))  # fmt: skip
+        warn = "; ".join(w for w in t["warning"] if w)
+        text += f" {unit}" if unit else ""
+        rows.append(headline(q, f"{label} by player count", text, int(t["games"].min()), warn))
+    return rows
+
+
+def count_range(count: pl.DataFrame, measure: str, scale: float = 1.0, f: str = ".1f") -> str:
+    """``a to b``: the smallest and largest estimate of a measure across player counts."""
+    v = count.filter(pl.col("measure") == measure)["estimate"]
+    return f"{scale * v.min():{f}} to {scale * v.max():{f}}"
+
+
+def count_page(title: str, text: str, count: pl.DataFrame, labels: dict | None = None):
+    """The player-count page: a paragraph, a panel per measure and the table of
+    estimates with their intervals. Returns the page."""
+    fig = page(title)
+    y = para(fig, TOP, text)
+    axes = np.array([[fig.add_axes([0.08 + 0.31 * j, y - 0.2 - 0.25 * i, 0.25, 0.17])
+                      for j in range(3)] for i in range(2)])  # fmt: skip
+    playercount.plot_player_count(count, axes, labels)
+    y -= 0.55
+    wide = ci_col(count, "estimate", "low", "high", "cell", ".3g")
+    shown = wide.pivot(on="measure", index="players", values="cell")
+    y = table(fig, y, shown, [0.07] + [0.135] * (shown.width - 1), size=6.5)
+    warned = count.filter(pl.col("warning") != "")
+    if warned.height:
+        notes = "; ".join(f"{p}p {m}: {w}" for p, m, w in
+                          zip(warned["players"], warned["measure"], warned["warning"],
+                              strict=True))  # fmt: skip
+        para(fig, y, "Warnings: " + notes, 7.5, 130)
+    return fig
+
+
+def count_title(count: pl.DataFrame, num: int) -> str:
+    counts = sorted(count["players"].unique())
+    return f"{num}  Does the game hold up from {counts[0]} to {counts[-1]} players?"
+
+
+def player_count_section(group: str | None = None) -> Section:
+    """Score, spread, margin, shared wins and close games by player count."""
+
+    def compute(r: Results) -> dict[str, Any]:
+        g = group or r.tables.get("seat_block") or _uniform(r)
+        if g is None:
+            return {}
+        return {"count_block": g, "count": playercount.player_count(r.out, g)}
+
+    def draw(pdf: PdfPages, r: Results, num: int) -> None:
+        if "count" not in r.tables:
+            return
+        c = r.count
+        text = (
+            f"{field_text(r, r.count_block)}. Winning margin is the winner's total minus the "
+            f"runner-up's. Shared wins run from {count_range(c, 'shared_win', 100)}% of "
+            f"games; games won by at most 1 point from {count_range(c, 'close', 100)}%."
+        )
+        pdf.savefig(count_page(count_title(c, num), text, c))
+
+    def headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+        return count_headlines(r.count, q) if "count" in r.tables else []
+
+    return Section("Player count", compute, draw, headlines)
+
+
+# ----------------------------------------------------------------------------- ratings
+
+
+def strategies_text(t: pl.DataFrame) -> str:
+    """The rated strategies, by family: ``heuristic (12 specs), greedy and random``."""
+    families: dict[str, set[str]] = {}
+    for s in t.sort("players", "rating", descending=[False, True])["strategy"]:
+        families.setdefault(s.split("(")[0], set()).add(s)
+    return listing(f"{f} ({len(v)} specs)" if len(v) > 1 else f for f, v in families.items())
+
+
+def ratings_headlines(t: pl.DataFrame, q: str) -> list[Row]:
+    """Per player count: the highest and lowest rated strategy and the gap."""
+    rows = []
+    for n in sorted(t["players"].unique()):
+        sub = t.filter(pl.col("players") == n)
+        top, bottom = sub.row(0, named=True), sub.row(-1, named=True)
+        rows.append(headline(
+            q, f"{n} players: {top['strategy']} rated highest, {bottom['strategy']} lowest (gap)",
+            f"{top['rating'] - bottom['rating']:+.0f} Elo", top["pairs"],
+        ))  # fmt: skip
+    return rows
+
+
+def ratings_section() -> Section:
+    """Bradley–Terry ratings of every strategy in the study (all blocks)."""
+
+    def compute(r: Results) -> dict[str, Any]:
+        return {"ratings": ratings.ratings(r.out)}
+
+    def draw(pdf: PdfPages, r: Results, num: int) -> None:
+        from sims.core.game import get_game
+
+        fig = page(f"{num}  Strategy ratings")
+        t = r.ratings
+        counts = sorted(t["players"].unique())
+        rule = ", then ".join(get_game(r.game).results.win_keys)
+        y = para(fig, TOP, "Bradley–Terry ratings on the Elo scale (400 points = 10:1 odds) "
+                 "fitted to every pair of different strategies at the same table (the one "
+                 f"ranked higher by the win rule — {rule} — wins the pair), per player count, "
+                 "with 95% bootstrap intervals over games. Strategies rated, from every block "
+                 f"of the study: {strategies_text(t)}.")  # fmt: skip
+        cols = 2
+        rows = int(np.ceil(len(counts) / cols))
+        h = (y - 0.06) / max(rows, 1)
+        for k, n in enumerate(counts):
+            i, j = divmod(k, cols)
+            ax = fig.add_axes([0.2 + 0.47 * j, y - (i + 1) * h + 0.03, 0.28, h - 0.06])
+            ratings.plot_ratings(t, n, ax)
+            ax.tick_params(labelsize=6)
+            ax.set_xlabel("Elo (mean 0)", fontsize=7)
+            ax.set_title(f"{n} players", fontsize=9)
+        pdf.savefig(fig)
+
+    def headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+        return ratings_headlines(r.ratings, q)
+
+    return Section("Ratings", compute, draw, headlines)
+
+
+# ----------------------------------------------------------------------------- sample size
+
+
+def sample_size_section(order: tuple[str, ...] = ()) -> Section:
+    """The games behind every cell the other sections list, and how many are flagged.
+
+    ``order``: section labels whose cells come first, in that order; the other sections'
+    cells follow in page order."""
+
+    def ordered(r: Results) -> list[Section]:
+        rank = {label: i for i, label in enumerate(order)}
+        sections = list(r.report.sections)
+        return sorted(sections, key=lambda s: (rank.get(s.label, len(rank)), sections.index(s)))
+
+    def compute(r: Results) -> dict[str, Any]:
+        return {}
+
+    def draw(pdf: PdfPages, r: Results, num: int) -> None:
+        fig = page(f"{num}  Are there enough games?")
+        rows = [c for s in ordered(r) if s.cells for c in s.cells(r)]
+        frame = pl.DataFrame(rows, schema={"number": pl.String, "games": pl.Int64,
+                                           "± (pp)": pl.Float64, "games for ±1 pp": pl.Int64,
+                                           "warning": pl.String})  # fmt: skip
+        flagged = int((frame["warning"] != "").sum())
+        y = para(
+            fig,
+            TOP,
+            "For each headline number: its interval half-width and the games "
+            "that would give ±1 pp (scaled from the cell's own variance). A warning marks a "
+            f"cell whose interval covers the reference or that rests on fewer than 100 "
+            f"games: {flagged} of {frame.height} cells below. For a win share near 0.5, ±1 "
+            f"pp needs {games_for_half_width(0.5, 0.01):,} games and ±0.1 pp "
+            f"{games_for_half_width(0.5, 0.001):,}.",
+        )
+        shown = fmt(frame, {"± (pp)": ".2f"})
+        table(fig, y, shown, [0.3, 0.08, 0.08, 0.13, 0.33], size=6, x=0.04)
+        pdf.savefig(fig)
+
+    def headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+        flagged = sum(1 for row in rows if row["warning"])
+        return [headline(q, "headline numbers flagged as too small for their claim: "
+                         f"{flagged} of {len(rows)}", "", 0)]  # fmt: skip
+
+    return Section("Sample size", compute, draw, headlines)
+
+
+GENERIC_SECTIONS = (seats_section, player_count_section, ratings_section, sample_size_section)
+"""The sections of a game that declares no report of its own, in order."""

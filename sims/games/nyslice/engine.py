@@ -45,6 +45,7 @@ from sims.games.nyslice.rules import (
     SETUP_REMOVALS,
     SLICES_PER_STACK,
     SPECIALS_NEVER_VALID,
+    SPECIALS_NOT_IN_LAST_ROUND,
     Rules,
     check_players,
     rounds_for,
@@ -369,9 +370,9 @@ class GameState:
 
     def _invalid_special(self, sp: Special) -> bool:
         last = self.round == self.rounds - 1
-        return (
-            sp in (Special.CUT_IN_LINE, Special.SNEAK_A_SLICE) and last
-        ) or sp in SPECIALS_NEVER_VALID.get(self.n, ())
+        return (sp in SPECIALS_NOT_IN_LAST_ROUND and last) or sp in SPECIALS_NEVER_VALID.get(
+            self.n, ()
+        )
 
     # ----------------------------------------------------------------- the game
     def _play(self) -> Generator[Decision, int, None]:

@@ -34,8 +34,14 @@ SPECIALS_NEVER_VALID: dict[int, frozenset[Special]] = {
     2: frozenset({Special.CUT_IN_LINE, Special.DIBS, Special.YOU_LOVE_VEGGIES}),
 }
 """Specials that may never appear at a player count: revealed, they are always replaced
-(and leave the game), so they are out of play there. (Cut in Line and Sneak-a-Slice may
-not appear in the last round either, at any player count; a blank is always valid.)"""
+(and leave the game), so they are out of play there. (A blank is always valid.)"""
+
+SPECIALS_NOT_IN_LAST_ROUND: frozenset[Special] = frozenset(
+    {Special.CUT_IN_LINE, Special.SNEAK_A_SLICE}
+)
+"""Specials that may not appear in the last round, at any player count (they act on the
+next round's order or on portions nobody could still use): revealed then, they are
+replaced."""
 
 
 @dataclass(frozen=True)

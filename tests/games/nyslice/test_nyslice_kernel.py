@@ -277,12 +277,13 @@ def test_cut_search_equals_reference_cut_scores():
     outside the range where the bounds apply."""
     from numba import njit
 
-    import sims.games.nyslice.kernel as K
     from sims.games.nyslice.heuristic import best_predicted_cut
+    from sims.games.nyslice.kernel import heuristic as H
+    from sims.games.nyslice.kernel import layout as K
 
     @njit
     def search(tab, ftab, n, m, circ, me, first, spv, trust, deny):
-        return K._h_cut_search(
+        return H._h_cut_search(
             K._borrow(tab), K._borrow(ftab), n, m, circ, me, first, spv, trust, deny
         )
 
@@ -314,3 +315,42 @@ def test_cut_search_equals_reference_cut_scores():
         )
         got = search(tab, ftab, n, m, circ, slicer, (slicer + 1) % n, spv, trust, deny)
         assert got == expect, (trial, n, m, circ, spv, trust, deny)
+
+
+def test_kernel_tables_come_from_the_rules():
+    """The kernel's rule tables are derived from rules.py: which specials may appear (as
+    engine.GameState._invalid_special decides), and the rule options' indices."""
+    from types import SimpleNamespace
+
+    from sims.games.nyslice.engine import GameState
+    from sims.games.nyslice.kernel import layout as K
+    from sims.games.nyslice.rules import MAX_PLAYERS, MIN_PLAYERS, rounds_for
+
+    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        rounds = rounds_for(n)
+        for r in range(rounds):
+            state = SimpleNamespace(n=n, round=r, rounds=rounds)
+            for sp in Special:
+                expect = GameState._invalid_special(state, sp)
+                assert K.SPECIAL_INVALID[int(r == rounds - 1), n, sp] == expect, (n, r, sp)
+    assert tuple(Rules().as_dict()) == K.RULE_FIELDS
+    bottom = K.rules_array(Rules(rejected_special="bottom", first_slicer=2))
+    assert bottom[K.R_REJECTED] == K.REJECTED_BOTTOM and bottom[K.R_FIRST] == 2
+    assert K.rules_array(Rules())[K.R_REJECTED] != K.REJECTED_BOTTOM
+
+
+def test_kernel_cache_is_keyed_on_the_whole_package():
+    """numba checks a cached function against its own file only; the kernel keys every
+    function's cache on the whole package and the tables it freezes (kernel/_cache.py)."""
+    from numba.core.dispatcher import Dispatcher
+
+    from sims.games.nyslice import kernel
+
+    assert kernel._cache.digest(kernel._MODULES) == kernel._CACHE_KEY
+    n = 0
+    for mod in kernel._MODULES:
+        for obj in vars(mod).values():
+            if isinstance(obj, Dispatcher) and obj.py_func.__module__ == mod.__name__:
+                assert obj._cache._cache_file._source_stamp[1] == kernel._CACHE_KEY, obj
+                n += 1
+    assert n > 50

@@ -1,0 +1,155 @@
+"""Whole games, compiled: the twin of ``game.play_game``, and the entry points the runner
+calls.
+
+One game (``play_game_kernel``), a chunk of a study's games seeded as the study seeds them
+(``play_games_kernel``), or a playout from an explicit deal and action prefix
+(``play_deal_kernel``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sims.core.fastrng import game_streams_into
+from sims.games.nyslice.kernel.flow import _play, _play_deal
+from sims.games.nyslice.kernel.layout import (
+    D_NMYST,
+    D_NREMOVED,
+    D_NREPL,
+    D_ROUNDS,
+    D_SLICES,
+    DECISION_COLUMNS,
+    F_HP,
+    SCORE_COLUMNS,
+    STRAT_RANDOM,
+    T_OUT,
+    T_STRAT,
+    _new_tables,
+)
+
+
+@njit(cache=True)
+def play_game_kernel(
+    kind,
+    ta,
+    tb,
+    pep,
+    anch,
+    deck_specials,
+    removed,
+    n,
+    rounds,
+    rules,
+    strat,
+    spv,
+    hparams,
+    rngs,
+    scores,
+    trace,
+    drec,
+    dcount,
+    game_index,
+):
+    """Play one game; fill ``scores[p, SCORE_COLUMNS]`` and ``trace``; return the decision count.
+
+    Parameters
+    ----------
+    kind, ta, tb, pep, anch : int64 arrays
+        The deck (``Deck.arrays``).
+    deck_specials : int64 array
+        Special codes in the deck file's order (what the deal shuffles).
+    removed : int64 array
+        1 for slices removed at setup.
+    n, rounds : int
+        Players and rounds.
+    rules : int64 array
+        ``rules_array(Rules)``.
+    strat : int64 array
+        Strategy code per seat.
+    spv : float64 array
+        Greedy's special values.
+    hparams : float64 array (n, N_HPARAMS)
+        The heuristic's parameters per seat (``heuristic.PARAM_ORDER``; unused rows 0).
+    rngs : uint64 array (n + 1, 5)
+        The game's streams (:mod:`sims.core.fastrng`): row 0 deals, row ``1 + p`` is seat p's.
+    scores : int64 array (n, 8 or more)
+        Receives the first ``len(SCORE_COLUMNS)`` columns at most.
+    trace : int64 array (k, 3)
+        Receives the first k decisions (player, phase, action).
+    drec : int64 array (rows, len(DECISION_COLUMNS))
+        Receives decision records from row ``dcount[0]`` on (``rows`` = 0: none kept).
+    dcount : int64 array (1,)
+        Rows written so far (advanced even past the end of ``drec``).
+    game_index : int
+        Written into the decision records.
+    """
+    tab, ftab = _new_tables(
+        kind, ta, tb, pep, anch, deck_specials.shape[0], rules, strat, spv, hparams
+    )
+    prefix = np.zeros(0, dtype=np.int64)
+    k = _play(
+        tab, ftab, deck_specials, removed, n, rounds, rngs, trace, drec, dcount, game_index, prefix
+    )
+    for p in range(n):
+        for c in range(min(scores.shape[1], len(SCORE_COLUMNS))):
+            scores[p, c] = tab[T_OUT + p, c]
+    return k
+
+
+@njit(cache=True)
+def play_games_kernel(
+    kind, ta, tb, pep, anch, deck_specials, removed, n, rounds, rules, strat, spv, hparams,
+    study_seed, first_index, scores, decisions, drec, dcount,
+):  # fmt: skip
+    """Play games ``first_index .. first_index + len(scores) - 1`` of a study in one call.
+
+    Seeds each game exactly as ``SeedSequence([game_index, study_seed]).spawn(n + 1)``
+    does, so game ``i`` is the same game whether it is played alone or in any chunk.
+    Fills ``scores[g, p, SCORE_COLUMNS]``, ``decisions[g]`` (decisions taken) and, when
+    ``drec`` has rows, the decision records.
+    """
+    tab, ftab = _new_tables(
+        kind, ta, tb, pep, anch, deck_specials.shape[0], rules, strat, spv, hparams
+    )
+    rngs = np.zeros((n + 1, 5), dtype=np.uint64)
+    trace = np.zeros((1, 3), dtype=np.int64)
+    prefix = np.zeros(0, dtype=np.int64)
+    ncol = min(scores.shape[2], len(SCORE_COLUMNS))
+    for g in range(scores.shape[0]):
+        game_streams_into(study_seed, first_index + g, n + 1, rngs)
+        decisions[g] = _play(
+            tab, ftab, deck_specials, removed, n, rounds, rngs, trace, drec, dcount,
+            first_index + g, prefix,
+        )  # fmt: skip
+        for p in range(n):
+            for c in range(ncol):
+                scores[g, p, c] = tab[T_OUT + p, c]
+
+
+@njit(cache=True)
+def play_deal_kernel(tab, ftab, deal, n, strat, hparams, seed, index, rngs, prefix, trace):
+    """Play a game from an explicit deal (``deal_array``) on reusable tables; the first
+    ``len(prefix)`` real decisions take the prefix's actions. Returns the decision count;
+    the scores are left in tab[T_OUT + p].
+
+    Random seats draw from the streams of (seed, index) (row 1 + p, as in a study).
+    """
+    rounds = deal[D_ROUNDS]
+    nrepl = deal[D_NREPL]
+    nmyst = deal[D_NMYST]
+    nremoved = deal[D_NREMOVED]
+    S = deal[D_SLICES]
+    any_random = False
+    for p in range(n):
+        tab[T_STRAT, p] = strat[p]
+        if strat[p] == STRAT_RANDOM:
+            any_random = True
+        for j in range(hparams.shape[1]):
+            ftab[F_HP + p, j] = hparams[p, j]
+    if any_random:
+        game_streams_into(seed, index, n + 1, rngs)
+    drec = np.zeros((0, len(DECISION_COLUMNS)), dtype=np.int64)
+    dcount = np.zeros(1, dtype=np.int64)
+    return _play_deal(tab, ftab, deal, n, rounds, nrepl, nmyst, nremoved, S, rngs, trace, drec,
+                      dcount, prefix)  # fmt: skip

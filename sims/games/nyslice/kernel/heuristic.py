@@ -1,0 +1,611 @@
+"""The heuristic's valuations and cut search, compiled: the twin of ``heuristic.py``.
+
+``heuristic.Valuer`` and ``chance``, float operation for float: the deciding seat's
+parameters (``ftab[F_HP + vw]``) and unclaimed counts (``tab[T_UNCL]``, its view) value
+every seat's slices; ``ftab[F_HCNT + q, t]`` holds seat q's count of type t
+(``Valuer.counts``). ``best_predicted_cut``/``cut_scores`` walk every legal cut as the
+reference does, but predict the choosers only where a bound from the first two picks
+cannot rule the cut out (``_h_best_cut``). ``HeuristicStrategy.choose`` itself is
+``choose._heuristic`` (it shares the Sneak-a-Slice search with greedy).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sims.games.nyslice.kernel.cuts import _arc_count, _unrank_comb
+from sims.games.nyslice.kernel.greedy import _best_maximin_cut, _eat_value, _g_edible
+from sims.games.nyslice.kernel.layout import (
+    F_HCNT,
+    F_HP,
+    F_HPRE,
+    F_HSUM,
+    F_SPV,
+    F_VAL,
+    G_CIRC,
+    G_M,
+    G_N,
+    G_SLICER,
+    G_SPECIAL,
+    H_DENY,
+    H_HORIZON,
+    H_SHARP,
+    H_SPECIALS,
+    H_SUPREME,
+    H_THETA,
+    H_TRUST,
+    K_ANCH,
+    K_COMBO,
+    K_NUM,
+    MAX_SEATS,
+    NO_SPECIAL,
+    S_BUFFET,
+    S_SUPER,
+    S_TIE,
+    S_YLA,
+    T_ANCH,
+    T_COMB,
+    T_G,
+    T_KIND,
+    T_NANCH,
+    T_PIZZA,
+    T_TA,
+    T_TB,
+    T_UNCL,
+    TYPE_END,
+    TYPE_LO,
+)
+from sims.games.nyslice.kernel.scoring import _count2
+from sims.games.nyslice.kernel.state import _owns
+from sims.games.nyslice.kernel.view import _unclaimed
+
+
+@njit(cache=True, inline="always")
+def _h_type(tab, ftab, vw, t):
+    """Fill Valuer.counts[q][t] for every seat q and the viewer's unclaimed count of t."""
+    for q in range(tab[T_G, G_N]):
+        ftab[F_HCNT + q, t] = 0.5 * _count2(tab, q, t)
+    tab[T_UNCL, t] = _unclaimed(tab, vw, t)
+
+
+@njit(cache=True)
+def _h_all_types(tab, ftab, vw):
+    for t in range(TYPE_LO, TYPE_END):
+        _h_type(tab, ftab, vw, t)
+
+
+@njit(cache=True, inline="always")
+def _chance(m, u, sharp, horizon):
+    """heuristic.chance."""
+    z = sharp * m / (1.0 + horizon * u)
+    return 0.5 + 0.5 * z / (1.0 + abs(z))
+
+
+@njit(cache=True)
+def _h_gain(tab, ftab, vw, seat, t, w, already):
+    """Valuer.gain: points from raising (already: from having added) w of type t."""
+    a = ftab[F_HCNT + seat, t]
+    if already:
+        a = a - w
+    b = 0.0
+    for q in range(tab[T_G, G_N]):
+        if q != seat and ftab[F_HCNT + q, t] > b:
+            b = ftab[F_HCNT + q, t]
+    u = float(tab[T_UNCL, t])
+    shift = -0.25
+    if _owns(tab, seat, S_TIE):
+        shift = 0.25
+    sharp = ftab[F_HP + vw, H_SHARP]
+    horizon = ftab[F_HP + vw, H_HORIZON]
+    before = _chance(a - b + shift, u, sharp, horizon)
+    after = _chance(a + w - b + shift, u, sharp, horizon)
+    return t * (after - before)
+
+
+@njit(cache=True)
+def _h_collect_value(tab, ftab, vw, seat, sid, already):
+    """Valuer.collect_value of slice sid to seat."""
+    anch = float(tab[T_ANCH, sid])
+    if not _owns(tab, seat, S_YLA):
+        anch = -anch
+    buffet = _owns(tab, seat, S_BUFFET)
+    k = tab[T_KIND, sid]
+    if k == K_NUM:
+        t = tab[T_TA, sid]
+        v = _h_gain(tab, ftab, vw, seat, t, 1.0, already)
+        if buffet and not ftab[F_HCNT + seat, t] > 0:
+            v += 1.0
+        return v + anch
+    if k == K_COMBO:
+        w = 0.5
+        if _owns(tab, seat, S_SUPER):
+            w = 2.0
+        v = 0.0
+        t = tab[T_TA, sid]
+        v += _h_gain(tab, ftab, vw, seat, t, w, already)
+        if buffet and not ftab[F_HCNT + seat, t] > 0:
+            v += 1.0
+        t = tab[T_TB, sid]
+        v += _h_gain(tab, ftab, vw, seat, t, w, already)
+        if buffet and not ftab[F_HCNT + seat, t] > 0:
+            v += 1.0
+        return v + anch
+    if k == K_ANCH:
+        if buffet and tab[T_NANCH, seat] == 0:
+            anch += 1.0
+        return anch
+    best = ftab[F_HP + vw, H_SUPREME]
+    found = False
+    for t in range(TYPE_LO, TYPE_END):
+        if ftab[F_HCNT + seat, t] > 0:
+            g = _h_gain(tab, ftab, vw, seat, t, 1.0, False)
+            if not found or g > best:
+                best = g
+                found = True
+    return best + anch
+
+
+@njit(cache=True)
+def _h_slice_value(tab, ftab, vw, seat, sid, ps):
+    """Valuer.slice_value: collect, or eat when that beats theta x the collection value."""
+    c = _h_collect_value(tab, ftab, vw, seat, sid, False)
+    if _g_edible(tab, seat, sid, ps):
+        e = _eat_value(tab, seat, sid, ps)
+        if e > ftab[F_HP + vw, H_THETA] * c:
+            return e
+    return c
+
+
+@njit(cache=True, inline="always")
+def _h_special_value(ftab, vw, ps):
+    if ps < 0:
+        return 0.0
+    return ftab[F_HP + vw, H_SPECIALS] * ftab[F_SPV, ps]
+
+
+@njit(cache=True)
+def _h_portion_value(tab, ftab, vw, seat, row, length, has_sp):
+    """Valuer.portion_value of the slices tab[row, :length] to seat."""
+    ps = tab[T_G, G_SPECIAL] if has_sp else NO_SPECIAL
+    v = 0.0
+    for i in range(length):
+        v += _h_slice_value(tab, ftab, vw, seat, tab[row, i], ps)
+    if has_sp:
+        v += _h_special_value(ftab, vw, ps)
+    return v
+
+
+@njit(cache=True, inline="always")
+def _h_beats(b, best, strict):
+    """Whether score b displaces best: higher, or as high at an earlier rank (strict)."""
+    return b > best or (b == best and strict)
+
+
+@njit(cache=True)
+def _h_judge(S, n, me, first, trust, omt, deny, prune, best, strict, j, spv):
+    """cut_scores' score of portions valued S[q, :n] by seat q (portion j, if j >= 0, with
+    the special: S[q, j] + spv), or -inf as soon as it cannot displace best.
+
+    The choosers are seats first, first + 1, ... (n - 1 of them; the slicer is last).
+    After each pick the portion left to the slicer is one still untaken and the best
+    opponent's portion is worth at least the best picked so far, so trust x (its best
+    untaken portion) + (1 - trust) x worst - deny x (best pick so far) bounds the score,
+    operation for operation (rounding is monotone), when trust and deny are >= 0.
+    """
+    worst = np.inf
+    for i in range(n):
+        x = S[me, i] + spv if i == j else S[me, i]
+        if x < worst:
+            worst = x
+    taken = 0
+    opp = -np.inf
+    q = first
+    for r in range(n - 1):
+        # (Written as selects: the comparisons are data-dependent, branches mispredict.)
+        pick = 0
+        pv = -np.inf
+        for i in range(n):
+            x = S[q, i]
+            x = x + spv if i == j else x
+            ok = (((taken >> i) & 1) == 0) & (x > pv)
+            pick = i if ok else pick
+            pv = x if ok else pv
+        taken |= 1 << pick
+        opp = pv if pv > opp else opp
+        if prune and r < n - 2:
+            lub = -np.inf
+            for i in range(n):
+                x = S[me, i]
+                x = x + spv if i == j else x
+                lub = x if (((taken >> i) & 1) == 0) & (x > lub) else lub
+            if not _h_beats(trust * lub + omt * worst - deny * opp, best, strict):
+                return -np.inf
+        q += 1
+        if q == n:
+            q = 0
+    left = 0
+    while (taken >> left) & 1:
+        left += 1
+    x = S[me, left] + spv if left == j else S[me, left]
+    return trust * x + omt * worst - deny * opp
+
+
+@njit(cache=True, inline="always")
+def _h_judge_rest(S, n, me, first, trust, omt, deny, prune, best, strict, j, spv, p1, pv1, worst):
+    """_h_judge for the special on arc j, after the first chooser took p1 (worth pv1)."""
+    taken = 1 << p1
+    opp = pv1
+    q = first + 1
+    if q == n:
+        q = 0
+    for r in range(1, n - 1):
+        # (Written as selects: the comparisons are data-dependent, branches mispredict.)
+        pick = 0
+        pv = -np.inf
+        for i in range(n):
+            x = S[q, i]
+            x = x + spv if i == j else x
+            ok = (((taken >> i) & 1) == 0) & (x > pv)
+            pick = i if ok else pick
+            pv = x if ok else pv
+        taken |= 1 << pick
+        opp = pv if pv > opp else opp
+        if prune and r < n - 2:
+            lub = -np.inf
+            for i in range(n):
+                x = S[me, i]
+                x = x + spv if i == j else x
+                lub = x if (((taken >> i) & 1) == 0) & (x > lub) else lub
+            if not _h_beats(trust * lub + omt * worst - deny * opp, best, strict):
+                return -np.inf
+        q += 1
+        if q == n:
+            q = 0
+    left = 0
+    while (taken >> left) & 1:
+        left += 1
+    x = S[me, left] + spv if left == j else S[me, left]
+    return trust * x + omt * worst - deny * opp
+
+
+@njit(cache=True, inline="always")
+def _h_fill_seat(P, S, comb, q, n, k, m, circ, spv):
+    """Seat q's values S[q] of the cut at positions comb (k arcs), as the walk computes them."""
+    total = P[q, m]
+    if circ:
+        if k == 1:
+            S[q, 0] = total - P[q, 0] + P[q, 0]
+        else:
+            for i in range(1, k):
+                S[q, i - 1] = P[q, comb[i]] - P[q, comb[i - 1]]
+            S[q, k - 1] = total - P[q, comb[k - 1]] + P[q, comb[0]]
+    elif k == 1:
+        S[q, 0] = total - 0.0
+    else:
+        for i in range(k - 1):
+            lo = comb[i - 1] + 1 if i > 0 else 0
+            S[q, i] = P[q, comb[i] + 1] - P[q, lo]
+        acc = 0.0  # sum() of the others, left to right, as strategies._arc_sums
+        for i in range(k - 1):
+            acc += S[q, i]
+        S[q, k - 1] = total - acc
+    if k < n:
+        S[q, k] = spv
+
+
+@njit(cache=True, inline="always")
+def _h_judge_alone(P, S, comb, n, k, m, circ, me, first, spv, trust, omt, deny, prune, best,
+                   best_rank, rank):  # fmt: skip
+    """Weigh the cut at positions comb with the special alone (portion k, rank ``rank``).
+
+    S holds the slicer's and the first two choosers' values of its portions; the other
+    seats' are filled in only if the bound does not rule the cut out: the first two
+    picks, then the slicer gets a portion neither took, and the opponents' best portion
+    is worth at least their picks (as in _h_judge). Returns the new (best, best_rank).
+    """
+    if rank == best_rank:
+        return best, best_rank
+    strict = rank < best_rank
+    second = first + 1 if first + 1 < n else 0
+    for q in (me, first, second):
+        S[q, k] = spv
+    if prune:
+        # (Selects, not branches: the comparisons are data-dependent.)
+        p1 = 0
+        pv1 = -np.inf
+        worst = np.inf
+        for i in range(n):
+            x = S[first, i]
+            ok = x > pv1
+            p1 = i if ok else p1
+            pv1 = x if ok else pv1
+            y = S[me, i]
+            worst = y if y < worst else worst
+        opp = pv1
+        p2 = p1
+        if n > 2:
+            pv2 = -np.inf
+            for i in range(n):
+                x = S[second, i]
+                ok = (i != p1) & (x > pv2)
+                p2 = i if ok else p2
+                pv2 = x if ok else pv2
+            opp = pv2 if pv2 > opp else opp
+        lub = -np.inf
+        for i in range(n):
+            y = S[me, i]
+            lub = y if (i != p1) & (i != p2) & (y > lub) else lub
+        if not _h_beats(trust * lub + omt * worst - deny * opp, best, strict):
+            return best, best_rank
+    for q in range(n):
+        if q != me and q != first and q != second:
+            _h_fill_seat(P, S, comb, q, n, k, m, circ, spv)
+    s = _h_judge(S, n, me, first, trust, omt, deny, prune, best, strict, -1, spv)
+    if _h_beats(s, best, strict):
+        return s, rank
+    return best, best_rank
+
+
+@njit(cache=True, inline="always")
+def _h_judge_cut(P, S, comb, n, k, m, circ, me, first, spv, trust, omt, deny, prune, best,
+                 best_rank, rank):  # fmt: skip
+    """Weigh the cut at positions comb for every place of the special: alone (portion
+    k < n; _h_judge_alone) or on arc j (ranks rank + j). S holds the slicer's and the
+    first two choosers' values of its arcs; the other seats' are filled in only for the
+    few places the bound does not rule out. Returns the new (best, best_rank).
+
+    The bound is _h_judge_alone's, for every j at once from the three seats' best arcs
+    (first on ties) kept per cut: the first chooser's two, the second's three, the
+    slicer's four and its least two.
+    """
+    if k < n:
+        return _h_judge_alone(
+            P, S, comb, n, k, m, circ, me, first, spv, trust, omt, deny, prune, best,
+            best_rank, rank,
+        )  # fmt: skip
+    second = first + 1 if first + 1 < n else 0
+    live = 0
+    if prune:
+        # (Selects, not branches: the comparisons are data-dependent.)
+        t1 = -1
+        t2 = -1
+        v1 = -np.inf
+        v2 = -np.inf
+        for i in range(n):
+            x = S[first, i]
+            g1 = x > v1
+            g2 = x > v2
+            t2 = t1 if g1 else (i if g2 else t2)
+            v2 = v1 if g1 else (x if g2 else v2)
+            t1 = i if g1 else t1
+            v1 = x if g1 else v1
+        s1 = -1
+        s2 = -1
+        s3 = -1
+        y1 = -np.inf
+        y2 = -np.inf
+        y3 = -np.inf
+        for i in range(n):
+            x = S[second, i]
+            g1 = x > y1
+            g2 = x > y2
+            g3 = x > y3
+            s3 = s2 if g2 else (i if g3 else s3)
+            y3 = y2 if g2 else (x if g3 else y3)
+            s2 = s1 if g1 else (i if g2 else s2)
+            y2 = y1 if g1 else (x if g2 else y2)
+            s1 = i if g1 else s1
+            y1 = x if g1 else y1
+        u1 = -1
+        u2 = -1
+        u3 = -1
+        u4 = -1
+        h1 = -np.inf
+        h2 = -np.inf
+        h3 = -np.inf
+        h4 = -np.inf
+        w1 = -1
+        lo1 = np.inf
+        lo2 = np.inf
+        for i in range(n):
+            x = S[me, i]
+            g1 = x > h1
+            g2 = x > h2
+            g3 = x > h3
+            g4 = x > h4
+            u4 = u3 if g3 else (i if g4 else u4)
+            h4 = h3 if g3 else (x if g4 else h4)
+            u3 = u2 if g2 else (i if g3 else u3)
+            h3 = h2 if g2 else (x if g3 else h3)
+            u2 = u1 if g1 else (i if g2 else u2)
+            h2 = h1 if g1 else (x if g2 else h2)
+            u1 = i if g1 else u1
+            h1 = x if g1 else h1
+            l1 = x < lo1
+            lo2 = lo1 if l1 else min(lo2, x)
+            w1 = i if l1 else w1
+            lo1 = x if l1 else lo1
+        for j in range(n):
+            R = rank + j
+            # The first pick: the first chooser's best arc other than j, or j (special).
+            ei = t1 if j != t1 else t2
+            ev = v1 if j != t1 else v2
+            vj = S[first, j] + spv
+            pj = (vj > ev) | ((vj == ev) & (j < ei))
+            p1 = j if pj else ei
+            pv1 = vj if pj else ev
+            vjm = S[me, j] + spv
+            worst = min(lo1 if w1 != j else lo2, vjm)
+            if n == 2:
+                # One chooser: the slicer gets the other arc (this is the score).
+                lub = h1 if (u1 != j) & (u1 != p1) else h2
+                lub = lub if pj else max(lub, vjm)
+                opp = pv1
+            else:
+                # The second pick: the second chooser's best of the others, or j.
+                c1 = (s1 != j) & (s1 != p1)
+                c2 = (s2 != j) & (s2 != p1)
+                ci = s1 if c1 else (s2 if c2 else s3)
+                cv = y1 if c1 else (y2 if c2 else y3)
+                vj2 = S[second, j] + spv
+                pj2 = (j != p1) & ((vj2 > cv) | ((vj2 == cv) & (j < ci)))
+                p2 = j if pj2 else ci
+                opp = max(pv1, vj2 if pj2 else cv)
+                # The slicer's best arc neither took.
+                a1 = (u1 != j) & (u1 != p1) & (u1 != p2)
+                a2 = (u2 != j) & (u2 != p1) & (u2 != p2)
+                a3 = (u3 != j) & (u3 != p1) & (u3 != p2)
+                lub = h1 if a1 else (h2 if a2 else (h3 if a3 else h4))
+                lub = max(lub, vjm) if (j != p1) & (j != p2) else lub
+            b = trust * lub + omt * worst - deny * opp
+            ok = ((b > best) | ((b == best) & (R < best_rank))) & (R != best_rank)
+            live |= (1 << j) if ok else 0
+    else:
+        live = (1 << n) - 1
+    if live == 0:
+        return best, best_rank
+    for q in range(n):
+        if q != me and q != first and q != second:
+            _h_fill_seat(P, S, comb, q, n, k, m, circ, spv)
+    for j in range(n):
+        R = rank + j
+        if (live >> j) & 1 == 0 or R == best_rank:
+            continue
+        strict = R < best_rank
+        s = _h_judge(S, n, me, first, trust, omt, deny, prune, best, strict, j, spv)
+        if _h_beats(s, best, strict):
+            best = s
+            best_rank = R
+    return best, best_rank
+
+
+@njit(cache=True)
+def _h_cut_positions(m, n, circ, rank, comb):
+    """The walk's positions (comb) of cut ``rank``; returns its arc count and special arc."""
+    alone = _arc_count(m, n - 1, circ)
+    if rank < alone:
+        k = n - 1
+        j = -1
+        r = rank
+    else:
+        k = n
+        j = (rank - alone) % n
+        r = (rank - alone) // n
+    if circ:
+        if k == 1:
+            comb[0] = 0
+        else:
+            _unrank_comb(m, k, r, comb, 0)
+    elif k > 1:
+        _unrank_comb(m - 1, k - 1, r, comb, 0)
+    return k, j
+
+
+@njit(cache=True)
+def _h_best_cut(tab, ftab, me):
+    """heuristic.best_predicted_cut: the rank of the first best-scored cut.
+
+    Every seat's slice values by the slicer's valuer go into prefix sums (F_HPRE + q).
+    The cuts are walked in rank order as in _best_maximin_cut, each position fixing one
+    more arc of the slicer's and the first two choosers' values, with cut_scores'
+    operations. The best score starts at the slicer's maximin cut's (scored exactly), so
+    the bounds (_h_judge_cut, _h_judge) rule most cuts out after the first two picks;
+    ties keep the lowest rank, as in the reference. Unlike greedy's walk no subtree is
+    skipped: the score rewards the slicer's leftover portion, which a partial cut bounds
+    only by the whole rest of the pizza, too loosely to prune.
+    """
+    n = tab[T_G, G_N]
+    m = tab[T_G, G_M]
+    circ = tab[T_G, G_CIRC] == 1
+    sp = tab[T_G, G_SPECIAL]
+    for q in range(n):
+        ftab[F_HPRE + q, 0] = 0.0
+        for i in range(m):
+            v = _h_slice_value(tab, ftab, me, q, tab[T_PIZZA, i], sp)
+            if q == me:
+                ftab[F_VAL, i] = v
+            ftab[F_HPRE + q, i + 1] = ftab[F_HPRE + q, i] + v
+    spv = _h_special_value(ftab, me, sp)
+    first = (tab[T_G, G_SLICER] + 1) % n
+    return _h_cut_search(
+        tab, ftab, n, m, circ, me, first, spv, ftab[F_HP + me, H_TRUST], ftab[F_HP + me, H_DENY]
+    )
+
+
+@njit(cache=True)
+def _h_cut_search(tab, ftab, n, m, circ, me, first, spv, trust, deny):
+    """The walk of _h_best_cut over prefix sums ftab[F_HPRE + q] (the slicer's slice values
+    in ftab[F_VAL]); the special is worth spv."""
+    omt = 1.0 - trust
+    prune = trust >= 0.0 and deny >= 0.0
+    second = first + 1 if first + 1 < n else 0
+    P = ftab[F_HPRE : F_HPRE + MAX_SEATS]
+    S = ftab[F_HSUM : F_HSUM + MAX_SEATS]
+    comb = tab[T_COMB]
+    best = -np.inf
+    best_rank = -1
+    if prune:
+        seed = _best_maximin_cut(tab, ftab, m, n, circ, spv)
+        k, j = _h_cut_positions(m, n, circ, seed, comb)
+        for q in range(n):
+            _h_fill_seat(P, S, comb, q, n, k, m, circ, spv)
+        best = _h_judge(S, n, me, first, trust, omt, deny, False, best, True, j, spv)
+        best_rank = seed
+    rank = 0
+    for attached in (False, True):
+        k = n if attached else n - 1
+        per_cut = n if attached else 1
+        if circ:
+            kk = k if k > 1 else 0
+            mm = m
+        else:
+            kk = k - 1
+            mm = m - 1
+        if kk == 0:  # one arc, the whole pizza (two players, the special alone)
+            for q in (me, first, second):
+                _h_fill_seat(P, S, comb, q, n, k, m, circ, spv)
+            best, best_rank = _h_judge_alone(
+                P, S, comb, n, k, m, circ, me, first, spv, trust, omt, deny, prune, best,
+                best_rank, rank,
+            )  # fmt: skip
+            rank += per_cut
+            continue
+        i = 0
+        comb[0] = 0
+        while i >= 0:
+            c = comb[i]
+            if c > mm - kk + i:  # no room left for the later positions: back up
+                i -= 1
+                if i >= 0:
+                    comb[i] += 1
+                continue
+            if circ:
+                if i > 0:
+                    c0 = comb[i - 1]
+                    for q in (me, first, second):
+                        S[q, i - 1] = P[q, c] - P[q, c0]
+            else:
+                lo = comb[i - 1] + 1 if i > 0 else 0
+                for q in (me, first, second):
+                    S[q, i] = P[q, c + 1] - P[q, lo]
+            if i == kk - 1:
+                for q in (me, first, second):
+                    total = P[q, m]
+                    if circ:
+                        S[q, k - 1] = total - P[q, c] + P[q, comb[0]]
+                    else:
+                        acc = 0.0
+                        for jj in range(k - 1):
+                            acc += S[q, jj]
+                        S[q, k - 1] = total - acc
+                best, best_rank = _h_judge_cut(
+                    P, S, comb, n, k, m, circ, me, first, spv, trust, omt, deny, prune, best,
+                    best_rank, rank,
+                )  # fmt: skip
+                rank += per_cut
+                comb[i] += 1
+            else:
+                i += 1
+                comb[i] = c + 1
+    return best_rank

@@ -1,0 +1,343 @@
+"""The Python side of the kernel: ``KernelRunner`` and the strategies' codes and parameters.
+
+``KernelRunner`` holds a deck and rule set encoded for the kernel and plays games
+(``play``, ``play_many``) and playouts (``play_deal``); ``strategy_codes`` and
+``heuristic_params`` encode a seating's strategies; ``deal_array`` encodes an
+``engine.Deal``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sims.core.errors import SlicelabError
+from sims.core.fastrng import game_streams_into
+from sims.games.nyslice.heuristic import PARAM_ORDER
+from sims.games.nyslice.kernel.game import play_deal_kernel, play_game_kernel, play_games_kernel
+from sims.games.nyslice.kernel.layout import (
+    D_HEAD,
+    DECISION_COLUMNS,
+    MAX_ROUNDS,
+    MAX_SEATS,
+    MAX_TRACE,
+    N_HPARAMS,
+    SCORE_COLUMNS,
+    SPECIAL_VALUES,
+    STRAT_HEURISTIC,
+    STRATEGY_CODES,
+    T_OUT,
+    _new_tables,
+    rules_array,
+)
+from sims.games.nyslice.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    MYSTERY_POOL,
+    SLICES_PER_STACK,
+    Rules,
+    rounds_for,
+)
+
+
+def deal_array(deal, n_slices: int) -> np.ndarray:
+    """Encode an ``engine.Deal`` for ``play_deal_kernel`` (``D_*`` header, then the parts).
+
+    Raises
+    ------
+    ValueError
+        For a stack that is not ``SLICES_PER_STACK`` slices, more rounds than the kernel
+        holds, or a slice id outside the deck.
+    """
+    stacks = deal.stacks
+    rounds = len(stacks)
+    if not 1 <= rounds <= MAX_ROUNDS or len(deal.stack_specials) != rounds:
+        raise ValueError(f"a deal needs 1 to {MAX_ROUNDS} stacks, each with its special")
+    flat = [sid for st in stacks for sid in st]
+    if any(len(st) != SLICES_PER_STACK for st in stacks):
+        raise ValueError(f"the kernel plays stacks of {SLICES_PER_STACK} slices")
+    head = [rounds, len(deal.replacement), len(deal.mystery), len(deal.removed), n_slices]
+    out = np.array(
+        head
+        + flat
+        + [int(x) for x in deal.stack_specials]
+        + [int(x) for x in deal.replacement]
+        + list(deal.mystery)
+        + list(deal.removed),
+        dtype=np.int64,
+    )
+    ids = out[D_HEAD : D_HEAD + len(flat)]
+    tail = out[D_HEAD + len(flat) + rounds + len(deal.replacement) :]
+    if (ids.size and (ids.min() < 0 or ids.max() >= n_slices)) or (
+        tail.size and (tail.min() < 0 or tail.max() >= n_slices)
+    ):
+        raise ValueError("a deal names a slice id outside the deck")
+    return out
+
+
+class KernelRunner:
+    """Plays games in the compiled kernel for one deck and rule set.
+
+    Parameters
+    ----------
+    deck : Deck
+    rules : Rules
+    """
+
+    def __init__(self, deck, rules: Rules) -> None:
+        from sims.games.nyslice.engine import removed_slices
+
+        a = deck.arrays()
+        specials = np.array([int(s) for s in deck.specials], dtype=np.int64)
+        self._deck = (a["kind"], a["type_a"], a["type_b"], a["pepperoni"], a["anchovies"], specials)
+        self._n_slices = len(deck.slices)
+        self._rules = rules_array(rules)
+        self._removed = {}
+        self._in_play = {}
+        for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+            mask = np.zeros(len(deck.slices), dtype=np.int64)
+            mask[removed_slices(deck, n)] = 1
+            self._removed[n] = mask
+            self._in_play[n] = len(deck.slices) - int(mask.sum())
+        self._tables = None  # play_deal's reusable state (built on first use)
+        self._last_deal = None
+        self._last_deal_array = None
+
+    @staticmethod
+    def _hparams(n: int, codes: np.ndarray, hparams) -> np.ndarray:
+        if hparams is None:
+            # Plain `heuristic` (its player-count defaults) in the heuristic seats.
+            hp = np.zeros((n, N_HPARAMS), dtype=np.float64)
+            if (codes == STRAT_HEURISTIC).any():
+                from sims.games.nyslice.heuristic import params_for
+
+                params = params_for(n, {})
+                hp[codes == STRAT_HEURISTIC] = [float(params[k]) for k in PARAM_ORDER]
+            return hp
+        hp = np.ascontiguousarray(hparams, dtype=np.float64)
+        if hp.shape != (n, N_HPARAMS):
+            raise ValueError(f"hparams must have shape ({n}, {N_HPARAMS}), not {hp.shape}")
+        return hp
+
+    @staticmethod
+    def _codes(n: int, codes) -> np.ndarray:
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        if codes.shape != (n,):
+            raise ValueError(f"{n} strategy codes needed, got shape {codes.shape}")
+        if ((codes < 0) | (codes > STRAT_HEURISTIC)).any():
+            raise ValueError(f"unknown strategy code in {codes.tolist()}")
+        return codes
+
+    def _setup(self, n: int, codes: np.ndarray, hparams=None) -> tuple:
+        # The deal fills a stack per round and the mystery pool with the slices in play, as
+        # engine.deal does (and refuses a deck that does not).
+        need = rounds_for(n) * SLICES_PER_STACK + MYSTERY_POOL
+        if self._in_play[n] != need:
+            raise SlicelabError(
+                f"a {n}-player game needs {need} slices after setup, "
+                f"this deck leaves {self._in_play[n]}"
+            )
+        codes = self._codes(n, codes)
+        hp = self._hparams(n, codes, hparams)
+        args = (self._removed[n], n, rounds_for(n), self._rules, codes, SPECIAL_VALUES, hp)
+        return *self._deck, *args
+
+    def play(
+        self,
+        n: int,
+        codes: np.ndarray,
+        study_seed: int,
+        game_index: int,
+        records: bool = False,
+        hparams: np.ndarray | None = None,
+    ):
+        """Play one game.
+
+        ``hparams`` (n, len(heuristic.PARAM_ORDER)): the heuristic seats' parameters
+        (``heuristic_params``); None gives plain ``heuristic``'s (its defaults at n
+        players) to the heuristic seats and zeros to the others.
+
+        Returns
+        -------
+        scores : int64 array (n, len(SCORE_COLUMNS))
+        trace : int64 array (decisions, 3)
+            (player, phase, action) of each decision.
+        records : int64 array (decisions, len(DECISION_COLUMNS))
+            Only when ``records`` is true.
+        """
+        rngs = np.zeros((n + 1, 5), dtype=np.uint64)
+        game_streams_into(study_seed, game_index, n + 1, rngs)
+        scores = np.zeros((n, len(SCORE_COLUMNS)), dtype=np.int64)
+        trace = np.zeros((MAX_TRACE, 3), dtype=np.int64)
+        drec = np.zeros((MAX_TRACE if records else 0, len(DECISION_COLUMNS)), dtype=np.int64)
+        dcount = np.zeros(1, dtype=np.int64)
+        args = self._setup(n, codes, hparams)
+        k = play_game_kernel(*args, rngs, scores, trace, drec, dcount, game_index)
+        if k > MAX_TRACE:
+            raise RuntimeError("decision trace overflow")
+        if records:
+            return scores, trace[:k], drec[:k]
+        return scores, trace[:k]
+
+    def play_many(
+        self, n: int, codes: np.ndarray, study_seed: int, first_index: int, count: int,
+        records: bool = False, hparams: np.ndarray | None = None,
+    ):  # fmt: skip
+        """Play ``count`` consecutive games in one kernel call.
+
+        ``hparams`` as in :meth:`play`.
+
+        Returns
+        -------
+        scores : int64 array (count, n, len(SCORE_COLUMNS))
+        decisions : int64 array (count,)
+            Decisions taken per game.
+        records : int64 array (sum(decisions), len(DECISION_COLUMNS))
+            Only when ``records`` is true: every decision's record, in game order.
+        """
+        scores = np.zeros((count, n, len(SCORE_COLUMNS)), dtype=np.int64)
+        decisions = np.zeros(count, dtype=np.int64)
+        rows = count * 128 if records else 0
+        args = self._setup(n, codes, hparams)
+        while True:
+            drec = np.zeros((rows, len(DECISION_COLUMNS)), dtype=np.int64)
+            dcount = np.zeros(1, dtype=np.int64)
+            play_games_kernel(*args, study_seed, first_index, scores, decisions, drec, dcount)
+            if dcount[0] <= rows or not records:
+                break
+            rows = int(dcount[0])  # rare: more decisions than guessed; play the chunk again
+        if records:
+            return scores, decisions, drec[: dcount[0]]
+        return scores, decisions
+
+    def play_deal(
+        self,
+        n: int,
+        codes: np.ndarray,
+        hparams: np.ndarray | None,
+        deal,
+        prefix,
+        seed_rngs: tuple[int, int] | None = None,
+        trace: bool = False,
+    ):
+        """Play a game from an explicit deal, its first decisions given (a playout).
+
+        Parameters
+        ----------
+        n : int
+            Players.
+        codes, hparams
+            Strategy code and heuristic parameters per seat (as in :meth:`play`).
+        deal : engine.Deal
+            Stacks of ``SLICES_PER_STACK`` slices (one per round), their specials, the
+            replacement pile, the mystery pool and the removed slices. Slices in none of
+            the stacks and the pool are never dealt; as in ``PlayerView.unclaimed``, those
+            not in ``deal.removed`` still count as unclaimed.
+        prefix : sequence of int
+            The actions of the game's first ``len(prefix)`` real decisions (those
+            ``GameState.history`` records); the strategies decide the rest. An illegal
+            prefix action, or more actions than the game has decisions, raises ValueError.
+        seed_rngs : (study seed, game index), optional
+            Streams of the random seats (default (0, 0)); prefix decisions draw nothing.
+        trace : bool
+            Also return the (player, phase, action) of every decision.
+
+        Returns
+        -------
+        scores : int64 array (n, len(SCORE_COLUMNS))
+        trace : int64 array (decisions, 3)
+            Only when ``trace`` is true.
+
+        The state tables are built once per runner and reused, and the last deal's
+        encoding is kept, so calling this many times on one deal costs little besides
+        the game itself.
+        """
+        if self._tables is None:
+            kind, ta, tb, pep, anch, specials = self._deck
+            tables = _new_tables(
+                kind, ta, tb, pep, anch, specials.shape[0], self._rules,
+                np.zeros(MAX_SEATS, dtype=np.int64), SPECIAL_VALUES,
+                np.zeros((MAX_SEATS, N_HPARAMS)),
+            )  # fmt: skip
+            rngs = np.zeros((MAX_SEATS + 1, 5), dtype=np.uint64)
+            self._tables = (*tables, rngs, np.zeros((MAX_TRACE, 3), dtype=np.int64))
+        tab, ftab, rngs, tr = self._tables
+        if deal is not self._last_deal:
+            if len(deal.replacement) > len(self._deck[5]):
+                raise ValueError("the replacement pile holds more specials than the deck")
+            self._last_deal_array = deal_array(deal, self._n_slices)
+            self._last_deal = deal
+        if not MIN_PLAYERS <= n <= MAX_SEATS:
+            raise ValueError(f"{MIN_PLAYERS} to {MAX_SEATS} players, not {n}")
+        codes = self._codes(n, codes)
+        hp = self._hparams(n, codes, hparams)
+        pre = np.ascontiguousarray(prefix, dtype=np.int64)
+        if pre.ndim != 1:
+            raise ValueError("prefix must be a sequence of actions")
+        seed, index = (0, 0) if seed_rngs is None else (int(seed_rngs[0]), int(seed_rngs[1]))
+        k = play_deal_kernel(
+            tab, ftab, self._last_deal_array, n, codes, hp, seed, index, rngs, pre, tr
+        )
+        if k < len(pre):
+            raise ValueError(f"the prefix has {len(pre)} actions, the game only {k} decisions")
+        scores = tab[T_OUT : T_OUT + n, : len(SCORE_COLUMNS)].copy()
+        if not trace:
+            return scores
+        if k > MAX_TRACE:
+            raise RuntimeError("decision trace overflow")
+        return scores, tr[:k].copy()
+
+
+def strategy_codes(specs) -> np.ndarray:
+    """Kernel codes of the strategies the kernel plays; raises KeyError for another one.
+
+    ``random`` and ``greedy`` (without parameters), ``heuristic`` and the heuristic
+    presets (``heuristic-p4``, ...; with or without parameters) map to their codes; give
+    the heuristic seats' parameters with ``heuristic_params``.
+    """
+    from sims.core.errors import SlicelabError
+    from sims.core.specs import parse_spec
+    from sims.games.nyslice.heuristic import load_presets
+
+    presets = None
+    out = []
+    for s in specs:
+        text = str(s)
+        if text in STRATEGY_CODES:
+            out.append(STRATEGY_CODES[text])
+            continue
+        try:
+            spec = parse_spec(text)
+        except SlicelabError:
+            raise KeyError(text) from None
+        if spec.name == "heuristic":
+            out.append(STRAT_HEURISTIC)
+            continue
+        if presets is None:
+            presets = load_presets()
+        if spec.name in presets:
+            out.append(STRAT_HEURISTIC)
+            continue
+        raise KeyError(text)
+    return np.array(out, dtype=np.int64)
+
+
+def heuristic_params(specs, n: int) -> np.ndarray:
+    """The kernel's ``hparams`` for a seating: each heuristic seat's resolved parameters
+    (``make_strategy(spec).params(n)`` in ``heuristic.PARAM_ORDER``), zeros for the others.
+
+    ``specs`` gives one spec per seat, or one for every seat.
+    """
+    from sims.games.nyslice.strategies import make_strategy
+
+    specs = list(specs)
+    if len(specs) == 1:
+        specs = specs * n
+    if len(specs) != n:
+        raise ValueError(f"{len(specs)} strategies given for {n} players")
+    codes = strategy_codes(specs)
+    out = np.zeros((n, N_HPARAMS), dtype=np.float64)
+    for p, (s, code) in enumerate(zip(specs, codes, strict=True)):
+        if code == STRAT_HEURISTIC:
+            params = make_strategy(str(s)).params(n)
+            out[p] = [float(params[k]) for k in PARAM_ORDER]
+    return out

@@ -32,9 +32,9 @@ lab: $(STAMP) ## Open JupyterLab on notebooks/ (installs jupyterlab on first use
 	$(BIN)/python -c "import jupyterlab" 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[lab]'
 	$(BIN)/jupyter lab notebooks/
 
-test: $(STAMP) ## Check the layer contracts (import-linter) and run the test suite
+test: $(STAMP) ## Check the layer contracts (import-linter) and run the tests on every core
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(JOBS)
 
 lint: $(STAMP) ## ruff check and format check
 	$(BIN)/ruff check .

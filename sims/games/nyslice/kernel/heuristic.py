@@ -232,44 +232,6 @@ def _h_judge(S, n, me, first, trust, omt, deny, prune, best, strict, j, spv):
 
 
 @njit(cache=True, inline="always")
-def _h_judge_rest(S, n, me, first, trust, omt, deny, prune, best, strict, j, spv, p1, pv1, worst):
-    """_h_judge for the special on arc j, after the first chooser took p1 (worth pv1)."""
-    taken = 1 << p1
-    opp = pv1
-    q = first + 1
-    if q == n:
-        q = 0
-    for r in range(1, n - 1):
-        # (Written as selects: the comparisons are data-dependent, branches mispredict.)
-        pick = 0
-        pv = -np.inf
-        for i in range(n):
-            x = S[q, i]
-            x = x + spv if i == j else x
-            ok = (((taken >> i) & 1) == 0) & (x > pv)
-            pick = i if ok else pick
-            pv = x if ok else pv
-        taken |= 1 << pick
-        opp = pv if pv > opp else opp
-        if prune and r < n - 2:
-            lub = -np.inf
-            for i in range(n):
-                x = S[me, i]
-                x = x + spv if i == j else x
-                lub = x if (((taken >> i) & 1) == 0) & (x > lub) else lub
-            if not _h_beats(trust * lub + omt * worst - deny * opp, best, strict):
-                return -np.inf
-        q += 1
-        if q == n:
-            q = 0
-    left = 0
-    while (taken >> left) & 1:
-        left += 1
-    x = S[me, left] + spv if left == j else S[me, left]
-    return trust * x + omt * worst - deny * opp
-
-
-@njit(cache=True, inline="always")
 def _h_fill_seat(P, S, comb, q, n, k, m, circ, spv):
     """Seat q's values S[q] of the cut at positions comb (k arcs), as the walk computes them."""
     total = P[q, m]

@@ -71,12 +71,13 @@ def by_side(
     words: tuple[str, str] = ("ahead", "behind"),
 ) -> str:
     """Player counts grouped by where their intervals lie against 0: ``ahead at 2 and 4
-    players; behind at 3 players; its interval covers 0 at 5 and 6 players``."""
+    players; behind at 3 players; not distinguishable from 0 at 5 and 6 players`` (the
+    interval covers 0)."""
     groups: dict[str, list[int]] = {"above": [], "below": [], "covers": [], "none": []}
     for n, lo, hi in zip(players, low, high, strict=True):
         groups[side(lo, hi)].append(int(n))
-    what = {"above": words[0], "below": words[1], "covers": "its interval covers 0",
-            "none": "it has no interval"}  # fmt: skip
+    what = {"above": words[0], "below": words[1], "covers": "not distinguishable from 0",
+            "none": "without an interval"}  # fmt: skip
     return "; ".join(f"{what[k]} at {listing(v)} players" for k, v in groups.items() if v)
 
 

@@ -189,11 +189,11 @@ def test_first_seat_sentence_says_ahead_behind_or_covers():
     text = first_seat_sentence([2, 3], [5.0, -1.0], [2.0, -3.0], [8.0, 1.0], "Seat 0")
     assert text == (
         "Seat 0 against the mean of the other seats: 2p +5.0 pp [+2.0, +8.0]; 3p -1.0 pp "
-        "[-3.0, +1.0]. It is ahead at 2 players; its interval covers 0 at 3 players."
+        "[-3.0, +1.0]. It is ahead at 2 players; not distinguishable from 0 at 3 players."
     )
     # the same counts with the signs flipped: behind where it was ahead
     assert by_side([2, 3], [-8.0, -3.0], [-2.0, 1.0]) == (
-        "behind at 2 players; its interval covers 0 at 3 players"
+        "behind at 2 players; not distinguishable from 0 at 3 players"
     )
     assert by_side([2, 3, 4], [1.0, 2.0, -5.0], [3.0, 4.0, -1.0]) == (
         "ahead at 2 and 3 players; behind at 4 players"

@@ -1,0 +1,179 @@
+"""High Card, a toy game written only against the game protocol (``sims.core.game``).
+
+It exists to show that a game plugs in without an edit to the core, the runner, the CLI or
+the generic analyses (``tests/test_toy_game.py`` registers it for one test). Each player is
+dealt ``hand`` cards from 1..20; in each of ``hand`` rounds every player in turn plays a
+card, and the highest card of the round wins a trick. Score = tricks + a bonus point for
+the player dealt the highest card; ties share the win.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sims.core.errors import SlicelabError, StrategySpecError
+from sims.core.game import (
+    ChunkArrays,
+    GameInfo,
+    GameOption,
+    ResultSchema,
+    StrategyInfo,
+    Variant,
+)
+from sims.core.seeding import game_streams
+from sims.core.specs import StrategySpec, parse_spec
+
+CARDS = 20
+RULES = {"hand": 3}
+
+
+class HighCardState:
+    """A game of High Card: the deal is drawn up front, then one card per decision."""
+
+    def __init__(self, players: int, hand: int, rng: np.random.Generator) -> None:
+        deck = rng.permutation(np.arange(1, CARDS + 1))
+        self.n, self.hand = players, hand
+        self.hands = [
+            sorted(int(c) for c in deck[p * hand : (p + 1) * hand]) for p in range(players)
+        ]
+        self.best_dealt = max(range(players), key=lambda p: max(self.hands[p]))
+        self.tricks = [0] * players
+        self.table: list[int] = []
+        self.history: list[int] = []
+
+    @property
+    def current_player(self) -> int:
+        return -1 if self.terminal else len(self.table)
+
+    @property
+    def terminal(self) -> bool:
+        return not any(self.hands) and not self.table
+
+    def legal_actions(self) -> list[int]:
+        return [] if self.terminal else list(self.hands[self.current_player])
+
+    def apply(self, action: int) -> None:
+        p = self.current_player
+        if action not in self.legal_actions():
+            raise SlicelabError(f"card {action} is not in seat {p}'s hand")
+        self.hands[p].remove(action)
+        self.table.append(action)
+        self.history.append(action)
+        if len(self.table) == self.n:
+            self.tricks[int(np.argmax(self.table))] += 1
+            self.table = []
+
+    def score_breakdown(self) -> list[dict[str, int]]:
+        bonus = [int(p == self.best_dealt) for p in range(self.n)]
+        return [
+            {"score": self.tricks[p] + bonus[p], "tricks": self.tricks[p], "bonus": bonus[p]}
+            for p in range(self.n)
+        ]
+
+    def clone(self) -> HighCardState:
+        other = object.__new__(HighCardState)
+        other.__dict__ = {k: (json.loads(json.dumps(v)) if isinstance(v, list) else v)
+                          for k, v in self.__dict__.items()}  # fmt: skip
+        return other
+
+
+@dataclass
+class Player:
+    """``random`` plays any card; ``greedy`` its highest."""
+
+    spec: StrategySpec
+
+    def choose(self, state: HighCardState, rng: np.random.Generator) -> int:
+        legal = state.legal_actions()
+        if self.spec.name == "greedy":
+            return max(legal)
+        return legal[int(rng.integers(len(legal)))]
+
+
+class HighCard:
+    info = GameInfo("toy", "High Card", 2, 4, "play your highest card", "tests/toy_game.py")
+    options = (GameOption("rules", "table", "a High Card rule (hand=N)", flag="--rule"),)
+    results = ResultSchema(
+        components=("tricks", "bonus"),
+        win_keys=("score",),
+        seat_columns=("score", "tricks", "bonus"),
+        game_columns=("decisions",),
+    )
+
+    def variants(self, raw: Mapping[str, Any], players: int, base: Path | None) -> list[Variant]:
+        rules = {**RULES, **dict(raw.get("rules", {}))}
+        if set(rules) != set(RULES) or not 1 <= rules["hand"] <= CARDS // 4:
+            raise SlicelabError(f"High Card's only rule is hand = 1..{CARDS // 4}")
+        return [Variant({"rules": rules})]
+
+    def check_arm(self, arm) -> None:
+        for spec in arm.strategies:
+            self.make_strategy(spec)
+
+    def fingerprint(self, arm) -> dict[str, Any]:
+        vid = hashlib.sha256(json.dumps(arm.options, sort_keys=True).encode()).hexdigest()[:12]
+        return {"variant_id": vid, "rules_version": "toy-1"}
+
+    def strategies(self) -> list[StrategyInfo]:
+        return [StrategyInfo("random", "any card"), StrategyInfo("greedy", "highest card")]
+
+    def make_strategy(self, spec: str) -> Player:
+        parsed = parse_spec(spec)
+        if parsed.name not in ("random", "greedy") or parsed.params:
+            raise StrategySpecError(f"unknown High Card strategy {spec!r}; known: greedy, random")
+        return Player(parsed)
+
+    def strategy_identity(self, spec: str, players: int) -> str:
+        return str(parse_spec(spec))
+
+    def strategy_defaults(self, family: str, players: int) -> dict[str, float]:
+        raise SlicelabError("High Card has no family to tune")
+
+    def save_preset(self, family: str, name: str, params: dict[str, float], note: str) -> None:
+        raise SlicelabError("High Card has no family to tune")
+
+    def initial_state(self, options, players: int, rng: np.random.Generator) -> HighCardState:
+        return HighCardState(players, options["rules"]["hand"], rng)
+
+    def decide(self, strategy: Player, state: HighCardState, rng: np.random.Generator) -> int:
+        return strategy.choose(state, rng)
+
+    def engine_for(self, arm) -> str:
+        return "reference"
+
+    def _play(self, options, players, specs, seed, index) -> HighCardState:
+        strategies = [self.make_strategy(s) for s in specs]
+        streams = game_streams(seed, index, players)
+        state = self.initial_state(options, players, streams.deal)
+        while not state.terminal:
+            p = state.current_player
+            state.apply(self.decide(strategies[p], state, streams.seats[p]))
+        return state
+
+    def play_chunk(self, arm, first: int, count: int, decisions: bool, engine=None):
+        n = arm.players
+        cols = {c: np.zeros((count, n), dtype=np.int16) for c in self.results.seat_columns}
+        ndec = np.zeros(count, dtype=np.int32)
+        for g in range(count):
+            state = self._play(arm.options, n, arm.strategies, arm.seed, first + g)
+            for p, row in enumerate(state.score_breakdown()):
+                for c in cols:
+                    cols[c][g, p] = row[c]
+            ndec[g] = len(state.history)
+        return ChunkArrays(seats=cols, games={"decisions": ndec})
+
+    def replay(self, options, players: int, specs: Sequence[str], seed: int, index: int) -> str:
+        state = self._play(options, players, specs, seed, index)
+        lines = [f"High Card, {players} players, seed {seed}, game {index}"]
+        lines += [f"P{p} ({specs[p]}): {row}" for p, row in enumerate(state.score_breakdown())]
+        return "\n".join(lines)
+
+
+GAME = HighCard()

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from analysis.summary import seat_summary
 from sims.cli import (
+    allow_code_option,
     arm_dict,
     console,
     err,
@@ -59,11 +60,15 @@ def print_summary(rows: pl.DataFrame, game: str, title: str) -> None:
     "--engine", type=click.Choice(["auto", "kernel", "reference"]), default="auto",
     show_default=True, help="auto: the compiled kernel when every strategy is built in.",
 )  # fmt: skip
+@allow_code_option
 @game_options
-def play(game: str, players: int, n_games: int, seed: int, specs: str, engine: str, **given):
+def play(
+    game: str, players: int, n_games: int, seed: int, specs: str, engine: str, allow_code: bool,
+    **given,
+):  # fmt: skip
     """Play a batch in memory (no files) and print a per-seat summary."""
     arm = arm_dict(game, players, specs, n_games, seed, given, engine)
-    rows = play_in_memory(arm, seed, f"{players} players")
+    rows = play_in_memory(arm, seed, f"{players} players", allow_code)
     title = get_game(game).info.title
     print_summary(rows, game, f"{title} — {n_games} games, seed {seed}")
 
@@ -112,9 +117,10 @@ def demo(game: str, n_games: int, seed: int, specs: str) -> None:
     "report replays decisions: New York Slice's eat or collect).",
 )  # fmt: skip
 @with_run_options
+@allow_code_option
 def report(
     source: Path, pdf: Path | None, data: Path | None, size: str | None, payoff_games: int,
-    jobs: int, backend: str, scheduler: str | None,
+    jobs: int, backend: str, scheduler: str | None, allow_code: bool,
 ) -> None:  # fmt: skip
     """Build the balance report (PDF) from a dataset, or from a study file: the study is
     run first (resuming what is already done), then reported."""
@@ -123,9 +129,9 @@ def report(
     from sims.core.study import load_study
 
     if source.suffix == ".toml":
-        the_study = load_study(source, size)
+        the_study = load_study(source, size, allow_code)
         out = data or Path("data") / the_study.name
-        run(the_study, out, jobs, backend, scheduler)
+        run(the_study, out, jobs, backend, scheduler, size)
         name = the_study.name
     else:
         if size is not None or data is not None:

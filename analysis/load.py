@@ -13,6 +13,7 @@ from typing import Any
 
 import polars as pl
 
+from sims import dataset
 from sims.core.errors import SlicelabError
 from sims.core.game import get_game
 
@@ -20,17 +21,26 @@ from sims.core.game import get_game
 def scan(out: str | Path, table: str = "players") -> pl.LazyFrame:
     """Lazily scan one table (``games``, ``players`` or ``decisions``) of a dataset.
 
-    The partition columns ``game``, ``players`` and ``arm`` come from the directory names.
+    The dataset is verified first (:func:`sims.dataset.check`: every file present and as
+    recorded, nothing extra). The partition columns ``game``, ``players`` and ``arm`` come
+    from the directory names.
+
+    Raises
+    ------
+    sims.dataset.DatasetError
+        When the dataset does not match its manifest, naming the repair command.
     """
+    m = dataset.check(out)
     root = Path(out) / table
-    if not root.is_dir():
-        raise FileNotFoundError(f"{out} has no '{table}' table")
+    if table not in m.get("tables", []) or not root.is_dir():
+        raise SlicelabError(f"{out} has no '{table}' table (it has {', '.join(m['tables'])})")
     return pl.scan_parquet(root / "**" / "*.parquet", hive_partitioning=True)
 
 
 def manifest(out: str | Path) -> dict:
-    """The dataset's manifest (study, hash, code version, engines, chunks)."""
-    return json.loads((Path(out) / "manifest.json").read_text())
+    """The dataset's manifest (study, hash, code version, engines, chunks), after
+    verifying its files (:func:`sims.dataset.check`)."""
+    return dataset.public(dataset.check(out))
 
 
 def study_game(m: dict) -> str:

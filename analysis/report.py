@@ -58,13 +58,7 @@ def check_dataset(out: str | Path) -> None:
         When ``out`` is not a complete dataset of a study with the blocks its game's
         report reads.
     """
-    try:
-        m = manifest(out)
-    except FileNotFoundError:
-        raise SlicelabError(
-            f"{out} is not a slicelab dataset (no manifest.json); pass a dataset directory or "
-            "a study file (studies/*.toml)"
-        ) from None
+    m = manifest(out)
     game = study_game(m)
     report = game_report(game)
     have = {a.get("group", a["name"]) for a in m["study"]["arms"]}

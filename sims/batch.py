@@ -13,38 +13,43 @@ hive-style partitions::
     OUT/players/game=nyslice/players=4/arm=NAME/part-000000000000.parquet
     OUT/decisions/...   (only with decisions = true)
 
-A chunk is finished when all its files exist (``games`` is renamed last), so an
-interrupted run resumes with the same command and skips finished chunks; nothing
-half-written is ever read, since readers only see ``*.parquet``. Every game is seeded
-from (study seed, game index) alone, so the data do not depend on the chunk size, the
-number of workers or the backend. Workers write their own files and return only row
-counts: memory stays flat however many games are played.
+A chunk is finished when the runner has recorded its files (row counts, sizes, SHA-256)
+in the dataset's log (:mod:`sims.dataset`); an interrupted run resumes with the same
+command, replaying unrecorded chunks and skipping recorded ones, and refuses files that do
+not match their records. The output directory is locked for the whole run. Every game is
+seeded from (study seed, game index) alone, so the data do not depend on the chunk size,
+the number of workers or the backend. Workers write their own files and return only row
+counts and checksums: memory stays flat however many games are played.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from concurrent.futures import CancelledError
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sims import __version__
+from sims import __version__, dataset
 from sims.core.errors import SlicelabError
 from sims.core.game import get_game, win_shares
 from sims.core.study import Arm, Study, StudyError, parse_study, study_hash
+from sims.dataset import TABLES
 
-TABLES = ("decisions", "players", "games")  # written in this order: games marks completion
 BACKENDS = ("joblib", "dask")
-MANIFEST = "manifest.json"
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,7 @@ class ChunkResult:
     seconds: float
     play_seconds: float = 0.0
     write_seconds: float = 0.0
+    files: dict[str, dict] = field(default_factory=dict)  # table -> path, rows, bytes, sha256
 
 
 @dataclass
@@ -95,26 +101,11 @@ def plan(study: Study) -> list[Chunk]:
 
 def chunk_path(out: Path, table: str, arm: Arm, first: int) -> Path:
     """Where a chunk's table lives (hive partitions game=, players=, arm=)."""
-    return (
-        Path(out) / table / f"game={arm.game}" / f"players={arm.players}" / f"arm={arm.name}"
-        / f"part-{first:012d}.parquet"
-    )  # fmt: skip
+    return dataset.chunk_path(out, table, arm.game, arm.players, arm.name, first)
 
 
 def _tables(decisions: bool) -> tuple[str, ...]:
     return TABLES if decisions else TABLES[1:]
-
-
-def chunk_done(out: Path, chunk: Chunk) -> bool:
-    """Whether every table file of a chunk is in place."""
-    tables = _tables(chunk.arm.decisions)
-    return all(chunk_path(out, t, chunk.arm, chunk.first).is_file() for t in tables)
-
-
-def _atomic_write_bytes(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
 
 
 def _column(values, rows: int) -> pa.Array | np.ndarray:
@@ -207,27 +198,69 @@ def play_arm(
     yield from zip(starts, _local_map(play_tables, calls, jobs, ordered=True), strict=True)
 
 
-def one_arm(arm: dict, seed: int, source: str = "command line") -> Arm:
-    """A validated arm from an arm-block dict (as a study file would give it)."""
-    return parse_study({"seed": seed, "name": "arms", "arms": [arm]}, source=source).arms[0]
+def one_arm(arm: dict, seed: int, source: str = "command line", allow_code: bool = False) -> Arm:
+    """A validated arm from an arm-block dict (as a study file would give it); Python
+    strategies only with ``allow_code``."""
+    data = {"seed": seed, "name": "arms", "arms": [arm]}
+    return parse_study(data, source=source, allow_code=allow_code).arms[0]
 
 
-def run_and_write(out: str, chunk: Chunk) -> ChunkResult:
-    """Play one chunk and write its tables atomically (runs in a worker)."""
+def _parent_watch(owner: int | None) -> None:
+    """In a local worker: die with the main process (``owner``) instead of playing on.
+
+    Linux's parent-death signal ends the worker at once when the process that started it
+    dies (a SIGKILL, say, which no handler sees); elsewhere the check before each write
+    stops it writing."""
+    global _WATCHED
+    if owner is None or owner == _WATCHED:
+        return
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    _WATCHED = owner
+    _check_parent(owner)
+
+
+_WATCHED: int | None = None
+
+
+def _check_parent(owner: int | None) -> None:
+    if owner is not None and os.getppid() != owner:
+        os._exit(1)  # the run this worker served is gone: write nothing
+
+
+def run_and_write(out: str, chunk: Chunk, owner: int | None = None) -> ChunkResult:
+    """Play one chunk and write its tables atomically (runs in a worker).
+
+    Returns the row count, size and SHA-256 of every file written, which the runner
+    records; ``owner`` is the pid of the local run this worker serves (None on Dask)."""
+    _parent_watch(owner)
     t0 = time.perf_counter()
     decisions = chunk.arm.decisions
     tables = play_tables(chunk.arm, chunk.first, chunk.count, decisions)
     t1 = time.perf_counter()
-    rows = {}
+    files = {}
     for name in _tables(decisions):
         path = chunk_path(Path(out), name, chunk.arm, chunk.first)
+        sink = pa.BufferOutputStream()
+        pq.write_table(tables[name], sink, compression="zstd")
+        data = sink.getvalue().to_pybytes()
+        _check_parent(owner)
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
-        pq.write_table(tables[name], tmp, compression="zstd")
-        os.replace(tmp, path)
-        rows[name] = tables[name].num_rows
+        dataset.atomic_write(path, data)
+        files[name] = {
+            "path": path.relative_to(out).as_posix(), "rows": tables[name].num_rows,
+            "bytes": len(data), "sha256": dataset.digest(data),
+        }  # fmt: skip
     t2 = time.perf_counter()
-    return ChunkResult(chunk.arm.name, chunk.first, chunk.count, rows, t2 - t0, t1 - t0, t2 - t1)
+    rows = {t: f["rows"] for t, f in files.items()}
+    return ChunkResult(chunk.arm.name, chunk.first, chunk.count, rows, t2 - t0, t1 - t0, t2 - t1,
+                       files)  # fmt: skip
 
 
 def code_version() -> str:
@@ -275,82 +308,94 @@ def study_toml(study: Study) -> str:
     return "\n".join(lines) + "\n"
 
 
-class _Manifest:
-    """manifest.json: the study, its hash, code version, engines, seeds and every chunk."""
-
-    def __init__(
-        self, out: Path, study: Study, digest: str, fingerprints: dict, engines: dict
-    ) -> None:
-        self.path = out / MANIFEST
-        self.data = {
-            "format": 1,
-            "study_name": study.name,
-            "study_file": study.source,
-            "study_hash": digest,
-            "study": study.as_dict(),
-            "study_text": study.text or study_toml(study),
-            "fingerprints": fingerprints,
-            "engines": engines,
-            "seeds": {a.name: a.seed for a in study.arms},
-            "code_version": code_version(),
-            "created": datetime.now(UTC).isoformat(timespec="seconds"),
-            "updated": None,
-            "complete": False,
-            "tables": list(_tables(study.any_decisions)),
-            "chunks": [
-                {"arm": c.arm.name, "first": c.first, "count": c.count, "done": False, "rows": None}
-                for c in plan(study)
-            ],
-        }
-        self._index = {(c["arm"], c["first"]): c for c in self.data["chunks"]}
-
-    def mark(self, arm: str, first: int, rows: dict[str, int] | None) -> None:
-        entry = self._index[(arm, first)]
-        entry["done"] = True
-        if rows is not None:
-            entry["rows"] = rows
-
-    def save(self, complete: bool = False) -> None:
-        self.data["complete"] = complete
-        self.data["updated"] = datetime.now(UTC).isoformat(timespec="seconds")
-        _atomic_write_bytes(self.path, json.dumps(self.data, indent=1).encode())
+def new_manifest(
+    study: Study, digest: str, fingerprints: dict, engines: dict, size: str | None
+) -> dict[str, Any]:
+    """The manifest of a new dataset: the study, its identity and every planned chunk."""
+    return {
+        "format": dataset.FORMAT,
+        "study_name": study.name,
+        "study_file": study.source,
+        "study_dir": str(Path(study.source).parent.absolute()) if study.text else None,
+        "size": size,
+        "study_hash": digest,
+        "study": study.as_dict(),
+        "study_text": study.text or study_toml(study),
+        "fingerprints": fingerprints,
+        "engines": engines,
+        "seeds": {a.name: a.seed for a in study.arms},
+        "code_version": code_version(),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "updated": None,
+        "complete": False,
+        "tables": list(_tables(study.any_decisions)),
+        "chunks": [
+            {"arm": c.arm.name, "first": c.first, "count": c.count, "rows": None, "files": None}
+            for c in plan(study)
+        ],
+    }
 
 
 def read_manifest(out: str | Path) -> dict:
-    """The manifest of a dataset directory."""
-    path = Path(out) / MANIFEST
-    if not path.is_file():
-        raise SlicelabError(f"{out} is not a slicelab dataset (no {MANIFEST})")
-    return json.loads(path.read_text())
+    """The manifest of a dataset directory (see :func:`sims.dataset.read_manifest`)."""
+    return dataset.public(dataset.read_manifest(out))
 
 
-def _check_out(out: Path, digest: str, study: Study) -> dict | None:
-    """Refuse an output directory holding something else; return its manifest if resumable."""
-    if not out.exists():
-        return None
-    if not out.is_dir():
+def identity(study: Study) -> tuple[str, dict, dict]:
+    """A study's hash, its arms' fingerprints and engines.
+
+    The fingerprint of an arm is its game's (deck, rules, variant) plus the resolved
+    parameters of every seat, so a preset changed between runs makes another study."""
+    fingerprints, engines = {}, {}
+    for arm in study.arms:
+        game = get_game(arm.game)
+        fingerprints[arm.name] = {
+            **game.fingerprint(arm),
+            "seats": [game.strategy_identity(s, arm.players) for s in arm.strategies],
+        }
+        engines[arm.name] = game.engine_for(arm)
+    return study_hash(study, fingerprints), fingerprints, engines
+
+
+def _open_out(out: Path) -> None:
+    """Create the output directory, turning the OS's refusals into one-line errors."""
+    if out.exists() and not out.is_dir():
         raise SlicelabError(f"--out {out} is a file; give a directory for the dataset")
-    manifest = out / MANIFEST
-    if manifest.is_file():
-        old = json.loads(manifest.read_text())
-        if old.get("study_hash") != digest:
-            raise StudyError(
-                f"{out} holds the data of another study ({old.get('study_name')!r}, hash "
-                f"{old.get('study_hash')}; this one is {study.name!r}, hash {digest}); results are "
-                "never mixed: choose another --out, or delete that directory to start over"
-            )
-        size = old.get("study", {}).get("chunk_size")
-        if size != study.chunk_size:
-            raise StudyError(
-                f"{out} was written with chunk_size {size}; resume it with that chunk size "
-                f"(--chunk-size {size}), or choose another --out"
-            )
-        return old
-    if any(out.iterdir()):
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / f".write-test-{uuid.uuid4().hex}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
         raise SlicelabError(
-            f"{out} is not empty and holds no {MANIFEST}; choose an empty or new --out"
+            f"cannot write the dataset folder {out}: {exc.strerror or exc}; choose a writable --out"
+        ) from None
+
+
+def _resume_state(out: Path, digest: str, study: Study) -> dict | None:
+    """The existing manifest of ``out`` if it holds this study (None for a new dataset);
+    refuses another study's data or a folder holding something else."""
+    if not (out / dataset.MANIFEST).exists():
+        others = [p for p in out.iterdir() if p.name not in (dataset.LOCK, dataset.HOLDER)]
+        if others:
+            raise SlicelabError(
+                f"{out} is not empty and holds no {dataset.MANIFEST}; choose an empty or new --out"
+            )
+        return None
+    old = dataset.read_manifest(out)
+    if old.get("study_hash") != digest:
+        raise StudyError(
+            f"{out} holds the data of another study ({old.get('study_name')!r}, hash "
+            f"{old.get('study_hash')}; this one is {study.name!r}, hash {digest}); results are "
+            "never mixed: choose another --out, or delete that directory to start over"
         )
-    return None
+    size = old["study"].get("chunk_size")
+    if size != study.chunk_size:
+        raise StudyError(
+            f"{out} was written with chunk_size {size}; resume it with that chunk size "
+            f"(--chunk-size {size}), or choose another --out"
+        )
+    return old
 
 
 def _remove_temporaries(out: Path) -> None:
@@ -362,25 +407,43 @@ def _execute(
     todo: list[Chunk], out: Path, jobs: int, backend: str, scheduler: str | None
 ) -> Iterator[ChunkResult]:
     if backend == "dask":
-        try:
-            from dask.distributed import Client, as_completed
-        except ImportError:
-            raise SlicelabError(
-                "the dask backend needs dask.distributed: pip install 'slicelab[cluster]'"
-            ) from None
-        if not scheduler:
-            raise SlicelabError(
-                "--backend dask needs --scheduler tcp://HOST:PORT of a running Dask cluster"
-            )
-        with Client(scheduler, timeout="20s") as client:
-            futures = [client.submit(run_and_write, str(out), c, pure=False) for c in todo]
-            try:
-                for fut in as_completed(futures):
-                    yield fut.result()
-            finally:
-                client.cancel([f for f in futures if not f.done()])
+        yield from _execute_dask(todo, out, scheduler)
         return
-    yield from _local_map(run_and_write, [(str(out), c) for c in todo], jobs, ordered=False)
+    owner = os.getpid() if jobs > 1 else None  # jobs == 1 plays in this very process
+    yield from _local_map(run_and_write, [(str(out), c, owner) for c in todo], jobs, ordered=False)
+
+
+def _execute_dask(todo: list[Chunk], out: Path, scheduler: str | None) -> Iterator[ChunkResult]:
+    """Chunks on a Dask cluster; a cluster that cannot be reached or is lost mid-run is a
+    one-line error (finished chunks are kept)."""
+    from dask.distributed import Client, as_completed
+    from distributed.comm.core import CommClosedError
+
+    try:
+        client = Client(scheduler)  # the connect timeout is dask's (distributed.comm.timeouts)
+    except (OSError, TimeoutError) as exc:
+        raise SlicelabError(
+            f"cannot reach the Dask scheduler {scheduler} ({_first_line(exc)}); start it, or "
+            "check the address"
+        ) from None
+    with client:
+        futures = [client.submit(run_and_write, str(out), c, None, pure=False) for c in todo]
+        try:
+            for fut in as_completed(futures):
+                yield fut.result()
+        except (CommClosedError, TimeoutError, CancelledError) as exc:
+            raise SlicelabError(
+                f"lost the Dask scheduler {scheduler} mid-run ({_first_line(exc)}); finished "
+                "chunks are kept: run the same command to resume"
+            ) from None
+        finally:
+            with contextlib.suppress(Exception):
+                client.cancel([f for f in futures if not f.done()])
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _local_map(fn: Callable, calls: list[tuple], jobs: int, ordered: bool) -> Iterator:
@@ -395,6 +458,39 @@ def _local_map(fn: Callable, calls: list[tuple], jobs: int, ordered: bool) -> It
     yield from parallel(delayed(fn)(*args) for args in calls)
 
 
+def check_run_options(jobs: int, backend: str, scheduler: str | None) -> None:
+    """Refuse run options that cannot work, before anything is written."""
+    if backend not in BACKENDS:
+        raise SlicelabError(f"unknown backend {backend!r}; use one of {list(BACKENDS)}")
+    if backend == "dask":
+        try:
+            import dask.distributed  # noqa: F401
+        except ImportError:
+            raise SlicelabError(
+                "the dask backend needs dask.distributed: pip install 'slicelab[cluster]'"
+            ) from None
+        if not scheduler:
+            raise SlicelabError(
+                "--backend dask needs --scheduler tcp://HOST:PORT of a running Dask cluster"
+            )
+    cores = available_cores()
+    if not isinstance(jobs, int) or jobs < 1:
+        raise SlicelabError(f"--jobs must be at least 1, got {jobs}")
+    if jobs > cores:
+        raise SlicelabError(
+            f"--jobs {jobs} is more than the {cores} cores available here; use --jobs {cores} "
+            "or fewer (for more workers, use --backend dask with a cluster)"
+        )
+
+
+def available_cores() -> int:
+    """Cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def run_study(
     study: Study,
     out: str | Path,
@@ -402,6 +498,7 @@ def run_study(
     backend: str = "joblib",
     scheduler: str | None = None,
     on_progress: Callable[[int, int, int], None] | None = None,
+    size: str | None = None,
 ) -> RunSummary:
     """Run (or resume) a study into a dataset directory.
 
@@ -411,49 +508,63 @@ def run_study(
         A validated study (:func:`sims.core.study.load_study`).
     out : path
         Dataset directory; created if missing. If it already holds this study's data
-        the run resumes, skipping finished chunks; another study's data are refused.
+        the run resumes, skipping finished chunks; another study's data are refused, and
+        so are files that do not match the manifest (see :func:`sims.dataset.problems`).
+        The directory is locked for the whole run: a second writer is refused.
     jobs : int
-        Worker processes for the joblib backend (1: run in this process).
+        Worker processes for the joblib backend (1: run in this process); at most the
+        cores available.
     backend : {"joblib", "dask"}
-        ``dask`` sends chunks to the cluster at ``scheduler``; its workers must see ``out``.
+        ``dask`` sends chunks to the cluster at ``scheduler``; its workers must see ``out``
+        (sent as an absolute path).
     on_progress : callable, optional
         Called as ``on_progress(games_done, games_total, games_this_run)`` after each chunk.
+    size : str, optional
+        The study size it was loaded at (recorded, so that ``slicelab repair`` can rebuild it).
 
     Returns
     -------
     RunSummary
+
+    Raises
+    ------
+    SlicelabError
+        For run options that cannot work, an output folder that cannot be written or holds
+        something else, or a write that fails (a full disk): nothing is lost, and the same
+        command resumes.
     """
-    if backend not in BACKENDS:
-        raise SlicelabError(f"unknown backend {backend!r}; use one of {list(BACKENDS)}")
-    if jobs < 1:
-        raise SlicelabError(f"--jobs must be at least 1, got {jobs}")
-    out = Path(out)
-    fingerprints, engines = {}, {}
-    for arm in study.arms:
-        game = get_game(arm.game)
-        fingerprints[arm.name] = game.fingerprint(arm)
-        engines[arm.name] = game.engine_for(arm)
-    digest = study_hash(study, fingerprints)
-    old = _check_out(out, digest, study)
-    out.mkdir(parents=True, exist_ok=True)
+    check_run_options(jobs, backend, scheduler)
+    out = Path(out).absolute()
+    digest, fingerprints, engines = identity(study)
+    _open_out(out)
+    with dataset.writer_lock(out):
+        return _run_locked(study, out, jobs, backend, scheduler, on_progress, size, digest,
+                           fingerprints, engines)  # fmt: skip
+
+
+def _run_locked(
+    study, out, jobs, backend, scheduler, on_progress, size, digest, fingerprints, engines
+) -> RunSummary:
+    old = _resume_state(out, digest, study)
     _remove_temporaries(out)
-    manifest = _Manifest(out, study, digest, fingerprints, engines)
+    manifest = new_manifest(study, digest, fingerprints, engines, size)
+    recorder = dataset.Recorder(out, manifest)
     if old is not None:
-        manifest.data["created"] = old.get("created", manifest.data["created"])
-        for c in old.get("chunks", []):
-            if c.get("done") and (c["arm"], c["first"]) in manifest._index:
-                manifest._index[(c["arm"], c["first"])]["rows"] = c.get("rows")
+        manifest["created"] = old.get("created", manifest["created"])
+        for c in old["chunks"]:
+            if c["files"] is not None and (c["arm"], c["first"]) in recorder._index:
+                recorder._index[(c["arm"], c["first"])].update(files=c["files"], rows=c["rows"])
+        found = dataset.problems(out, {**old, "chunks": manifest["chunks"]}, deep=True)
+        damaged = [p for p in found if p.what != "unfinished"]
+        if damaged:
+            raise dataset.DatasetError(dataset.describe(out, damaged, old))
+        for p in found:  # an interrupted chunk's files: replaced by playing it again
+            (out / p.path).unlink(missing_ok=True)
     chunks = plan(study)
-    todo = []
-    done_games = 0
-    for c in chunks:
-        if chunk_done(out, c):
-            manifest.mark(c.arm.name, c.first, None)
-            done_games += c.count
-        else:
-            todo.append(c)
-    (out / "study.toml").write_text(manifest.data["study_text"])
-    manifest.save(complete=not todo)
+    todo = [c for c in chunks if not recorder.done(c.arm.name, c.first)]
+    done_games = sum(c.count for c in chunks) - sum(c.count for c in todo)
+    dataset.atomic_write(out / "study.toml", manifest["study_text"].encode())
+    recorder.compact()
     total = study.total_games
     skipped = done_games
     if on_progress:
@@ -461,21 +572,100 @@ def run_study(
     t0 = time.perf_counter()
     played = 0
     play_s = write_s = 0.0
-    for res in _execute(todo, out, jobs, backend, scheduler):
-        play_s += res.play_seconds
-        write_s += res.write_seconds
-        manifest.mark(res.arm, res.first, res.rows)
-        manifest.save(complete=False)
-        played += res.count
-        done_games += res.count
-        if on_progress:
-            on_progress(done_games, total, played)
-    manifest.save(complete=True)
+    try:
+        for res in _execute(todo, out, jobs, backend, scheduler):
+            play_s += res.play_seconds
+            write_s += res.write_seconds
+            recorder.land(res.arm, res.first, res.files)
+            played += res.count
+            done_games += res.count
+            if on_progress:
+                on_progress(done_games, total, played)
+    except OSError as exc:
+        raise SlicelabError(
+            f"writing {out} failed: {exc.strerror or exc}; finished chunks are kept: fix the "
+            "cause (e.g. free disk space) and run the same command to resume"
+        ) from None
+    finally:
+        recorder.compact()
+    if todo:
+        missing = [p for p in dataset.problems(out, dataset.read_manifest(out), deep=False)
+                   if p.what == "missing"]  # fmt: skip
+        if missing:  # e.g. Dask workers that wrote into their own working directory
+            bad = {p.chunk for p in missing}
+            for c in manifest["chunks"]:
+                if dataset.chunk_label(c) in bad:
+                    recorder.forget(c["arm"], c["first"])
+            recorder.compact()
+            raise SlicelabError(
+                f"{len(missing)} file(s) the workers reported are not in {out} (first: "
+                f"{missing[0].path}); with --backend dask every worker must see --out at the same "
+                "absolute path"
+            )
     rows: dict[str, int] = {}
-    for c in manifest.data["chunks"]:
+    for c in manifest["chunks"]:
         for k, v in (c.get("rows") or {}).items():
             rows[k] = rows.get(k, 0) + v
     return RunSummary(
         out=out, games_played=played, games_skipped=skipped, seconds=time.perf_counter() - t0,
         engines=engines, chunks=len(chunks), rows=rows, play_seconds=play_s, write_seconds=write_s,
     )  # fmt: skip
+
+
+def rebuild_study(m: dict[str, Any], allow_code: bool = False) -> Study:
+    """The study a manifest was written from, re-read from the text it recorded.
+
+    Raises
+    ------
+    SlicelabError
+        When the text no longer resolves to the same study (a data file or preset changed
+        since), so that replaying chunks would mix two studies.
+    """
+    import tomllib
+
+    base = Path(m["study_dir"]) if m.get("study_dir") else None
+    data = tomllib.loads(m["study_text"])
+    study = parse_study(data, m["study_file"], base, m["study_text"], m.get("size"), allow_code)
+    if study.name != m["study_name"]:  # a command-line study names itself after its folder
+        study = replace(study, name=m["study_name"])
+    if identity(study)[0] != m["study_hash"]:
+        raise SlicelabError(
+            f"the study recorded in the manifest no longer resolves to the data's identity "
+            f"(hash {m['study_hash']}): a deck, a preset or the code changed since it was run; "
+            "re-run the study into a new --out"
+        )
+    return study
+
+
+def repair(
+    out: str | Path, jobs: int = 1, backend: str = "joblib", scheduler: str | None = None,
+    allow_code: bool = False, on_progress: Callable[[int, int, int], None] | None = None,
+) -> tuple[list[dataset.Problem], RunSummary]:  # fmt: skip
+    """Remove what does not match a dataset's records, then re-play the chunks it lacks.
+
+    Files of a damaged chunk (missing, empty, altered) are deleted with its record; files
+    no chunk records are deleted; then the run resumes, replaying exactly those chunks.
+
+    Returns
+    -------
+    (problems found, summary of the resumed run)
+    """
+    out = Path(out).absolute()
+    check_run_options(jobs, backend, scheduler)
+    m = dataset.read_manifest(out)
+    study = rebuild_study(m, allow_code)
+    with dataset.writer_lock(out):
+        m = dataset.read_manifest(out)
+        found = dataset.problems(out, m, deep=True)
+        recorder = dataset.Recorder(out, m)
+        bad = {p.chunk for p in found if p.chunk}
+        for c in m["chunks"]:
+            if dataset.chunk_label(c) in bad:
+                for f in (c["files"] or {}).values():
+                    (out / f["path"]).unlink(missing_ok=True)
+                recorder.forget(c["arm"], c["first"])
+        for p in found:
+            (out / p.path).unlink(missing_ok=True)
+        recorder.compact()
+    summary = run_study(study, out, jobs, backend, scheduler, on_progress, m.get("size"))
+    return found, summary

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import signal
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -21,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sims import __version__
-from sims.batch import one_arm, play_arm
+from sims.batch import available_cores, one_arm, play_arm
 from sims.core.errors import SlicelabError
 from sims.core.game import games as all_games
 from sims.core.game import get_game
@@ -72,6 +74,24 @@ def cli() -> None:
       slicelab play nyslice --players 4 --games 1000 --strategies greedy,random,random,random
       slicelab demo nyslice
     """
+
+
+def allow_code_option(fn):
+    """``--allow-code``: accept strategies written in Python (``package.module:Name``)."""
+    return click.option(
+        "--allow-code", is_flag=True,
+        help="Accept Python strategies (package.module:Name): they are imported and run.",
+    )(fn)  # fmt: skip
+
+
+def check_jobs(jobs: int) -> None:
+    """Refuse more worker processes than the cores available."""
+    cores = available_cores()
+    if jobs > cores:
+        raise SlicelabError(
+            f"--jobs {jobs} is more than the {cores} cores available here; use --jobs {cores} "
+            "or fewer"
+        )
 
 
 def players_help() -> str:
@@ -186,20 +206,26 @@ def strategies(game: str) -> None:
     show_default=True,
     help="One spec per seat, comma-separated, or one for all seats.",
 )
+@allow_code_option
 @game_options
-def replay(game: str, players: int, seed: int, index: int, specs: str, **given) -> None:
+def replay(
+    game: str, players: int, seed: int, index: int, specs: str, allow_code: bool, **given
+) -> None:
     """Play one game and print it round by round, with the final scores."""
     if seed < 0 or index < 0:
         raise SlicelabError("--seed and --index must be non-negative")
-    arm = one_arm(arm_dict(game, players, specs, 1, seed, given, engine="reference"), seed)
+    block = arm_dict(game, players, specs, 1, seed, given, engine="reference")
+    arm = one_arm(block, seed, allow_code=allow_code)
     text = get_game(game).replay(arm.options, arm.players, arm.strategies, seed, index)
     click.echo(text)
 
 
-def play_in_memory(arm_block: dict, seed: int, label: str) -> pl.DataFrame:
+def play_in_memory(
+    arm_block: dict, seed: int, label: str, allow_code: bool = False
+) -> pl.DataFrame:
     """Play one arm in memory (no files), with a progress bar; return its players table
     with a ``players`` column."""
-    arm = one_arm(arm_block, seed)
+    arm = one_arm(arm_block, seed, allow_code=allow_code)
     engine = get_game(arm.game).engine_for(arm)
     kind = "compiled kernel" if engine == "kernel" else "Python reference"
     err.print(f"{label}: engine {engine} ({kind})")
@@ -230,10 +256,19 @@ def progress_bar() -> Progress:
     )  # fmt: skip
 
 
-def run(study, out: Path, jobs: int, backend: str, scheduler: str | None) -> None:
-    """Run (or resume) a study into ``out`` with a progress bar and a closing line."""
-    from sims.batch import run_study
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
+
+def run(
+    study, out: Path, jobs: int, backend: str, scheduler: str | None, size: str | None = None
+) -> None:
+    """Run (or resume) a study into ``out`` with a progress bar and a closing line.
+
+    Ctrl-C and SIGTERM stop it alike: workers are stopped, finished chunks kept."""
+    from sims.batch import check_run_options, run_study
+
+    check_run_options(jobs, backend, scheduler)
     blocks: dict[str, list] = {}
     for arm in study.arms:
         blocks.setdefault(arm.group or arm.name, []).append(arm)
@@ -257,15 +292,19 @@ def run(study, out: Path, jobs: int, backend: str, scheduler: str | None) -> Non
         def update(done: int, total: int, played: int) -> None:
             progress.update(task, completed=done)
 
+        previous = signal.signal(signal.SIGTERM, _interrupt)
         try:
             summary = run_study(
-                study, out, jobs=jobs, backend=backend, scheduler=scheduler, on_progress=update
-            )
+                study, out, jobs=jobs, backend=backend, scheduler=scheduler, on_progress=update,
+                size=size,
+            )  # fmt: skip
         except KeyboardInterrupt:
             err.print(
                 f"interrupted: finished chunks are kept in {out}; run the same command to resume"
             )
             raise SystemExit(130) from None
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     rate = summary.games_played / summary.seconds if summary.seconds > 0 else 0
     skipped = f" ({summary.games_skipped:,} already done)" if summary.games_skipped else ""
     console.print(
@@ -343,24 +382,31 @@ def with_run_options(fn):
     help="auto: the compiled kernel when every strategy is built in.",
 )
 @with_run_options
+@allow_code_option
 @game_options
 def simulate(
     game, players, n_games, specs, seed, out, chunk_size, decisions, engine, jobs, backend,
-    scheduler, **given,
+    scheduler, allow_code, **given,
 ) -> None:  # fmt: skip
     """Simulate games in parallel and write a Parquet dataset (resumable: rerun to continue)."""
     from sims.core.study import parse_study
 
     arm = arm_dict(game, players, specs, n_games, seed, given, engine)
     data = {
-        "name": out.name or "run",
+        "name": study_name(out),
         "seed": seed,
         "chunk_size": chunk_size,
         "decisions": decisions,
         "arms": [arm],
     }
-    study = parse_study(data, source="command line")
+    study = parse_study(data, source="command line", allow_code=allow_code)
     run(study, out, jobs, backend, scheduler)
+
+
+def study_name(out: Path) -> str:
+    """A study name from an output folder's name (``x run`` → ``x-run``)."""
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", out.name).strip("-.")
+    return name if name and name[0].isalnum() else f"run-{name}".rstrip("-")
 
 
 @cli.command()
@@ -378,6 +424,7 @@ def simulate(
     help="One of the study's sizes (e.g. quick): scales every arm's games.",
 )
 @with_run_options
+@allow_code_option
 def study(
     study_file: Path,
     out: Path | None,
@@ -385,12 +432,13 @@ def study(
     jobs: int,
     backend: str,
     scheduler: str | None,
+    allow_code: bool,
 ) -> None:
     """Run every arm of a study file (validated first) into a Parquet dataset; rerun to resume."""
     from sims.core.study import load_study
 
-    the_study = load_study(study_file, size)
-    run(the_study, out or Path("data") / the_study.name, jobs, backend, scheduler)
+    the_study = load_study(study_file, size, allow_code)
+    run(the_study, out or Path("data") / the_study.name, jobs, backend, scheduler, size)
 
 
 @cli.command()
@@ -457,6 +505,7 @@ def tune(
     from sims.tune import tune as run_tune
 
     the_game = get_game(game)
+    check_jobs(jobs)
     one_arm(arm_dict(game, players, field_spec, 1, seed, {}), seed)  # validates field, count
     if family is None:
         tunable = [i.name for i in the_game.strategies() if i.ranges and not i.preset_of]
@@ -488,6 +537,72 @@ def tune(
         )
         the_game.save_preset(family, save_preset, result.best.params, note)
         console.print(f"saved preset {save_preset!r}")
+
+
+@cli.command()
+@click.argument("out", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--quick", is_flag=True, help="Compare sizes only, not every file's SHA-256.")
+def verify(out: Path, quick: bool) -> None:
+    """Check a dataset's files against its manifest: every recorded file present, of its
+    recorded size and SHA-256, and no file the manifest does not record. Exit status 1
+    when something differs (`slicelab repair` mends it)."""
+    import time
+
+    from sims import dataset
+
+    t0 = time.perf_counter()
+    m = dataset.read_manifest(out)
+    found = dataset.problems(out, m, deep=not quick)
+    seconds = time.perf_counter() - t0
+    done = [c for c in m["chunks"] if c["files"] is not None]
+    files = [f for c in done for f in c["files"].values()]
+    size = sum(f["bytes"] for f in files)
+    games = sum(c["count"] for c in done)
+    state = (
+        "complete" if m["complete"] else f"incomplete ({len(done)} of {len(m['chunks'])} chunks)"
+    )
+    how = "sizes" if quick else "sizes and SHA-256"
+    console.print(
+        f"{out}: study {m['study_name']!r}, {state}; {games:,} games in {len(files):,} files "
+        f"({size / 1e6:,.1f} MB), {how} checked in {seconds:.2f} s"
+    )
+    for p in found:
+        console.print(f"  {p}")
+    if found:
+        err.print(f"{len(found)} problem(s); `slicelab repair {out}` re-plays the damaged chunks")
+        raise SystemExit(1)
+    console.print("ok: every file matches the manifest")
+
+
+@cli.command()
+@click.argument("out", type=click.Path(file_okay=False, path_type=Path))
+@with_run_options
+@allow_code_option
+def repair(out: Path, jobs: int, backend: str, scheduler: str | None, allow_code: bool) -> None:
+    """Mend a dataset: delete the files of damaged chunks and files it does not record,
+    then re-play exactly those chunks (the same games, by their seeds)."""
+    from sims.batch import repair as run_repair
+
+    with progress_bar() as progress:
+        task = progress.add_task(f"repair {out.name}", total=None)
+
+        def update(done: int, total: int, played: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        previous = signal.signal(signal.SIGTERM, _interrupt)
+        try:
+            found, summary = run_repair(out, jobs, backend, scheduler, allow_code, update)
+        except KeyboardInterrupt:
+            err.print(f"interrupted: run `slicelab repair {out}` again to finish")
+            raise SystemExit(130) from None
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+    for p in found:
+        console.print(f"  removed {p.path} ({p.what})")
+    console.print(
+        f"{len(found)} problem(s) mended; {summary.games_played:,} games re-played; "
+        f"{out} matches its manifest"
+    )
 
 
 def main() -> None:

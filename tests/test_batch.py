@@ -88,7 +88,11 @@ def test_dataset_layout_and_manifest(baseline):
     assert "players/game=nyslice/players=4/arm=mix4/part-000000000035.parquet" in parts
     assert len(parts) == 3 * (6 + 2)  # three tables, 6 + 2 chunks
     m = manifest(baseline)
-    assert m["complete"] and all(c["done"] for c in m["chunks"])
+    assert m["complete"] and all(c["files"] is not None for c in m["chunks"])
+    first = m["chunks"][0]["files"]["games"]
+    assert first["path"] == "games/game=nyslice/players=4/arm=mix4/part-000000000000.parquet"
+    assert first["rows"] == 7 and first["bytes"] == (baseline / first["path"]).stat().st_size
+    assert len(first["sha256"]) == 64
     assert sum(c["rows"]["games"] for c in m["chunks"]) == 49
     assert sum(c["rows"]["players"] for c in m["chunks"]) == 40 * 4 + 9 * 3
     assert m["engines"] == {"mix4": "kernel", "ref3": "reference"}
@@ -149,7 +153,7 @@ def test_a_python_strategy_runs_on_the_reference_engine(tmp_path, monkeypatch):
             "games": 5,
         }
     ]
-    summary = run_study(parse_study(study_data(arms=arms)), tmp_path / "c")
+    summary = run_study(parse_study(study_data(arms=arms), allow_code=True), tmp_path / "c")
     assert summary.engines == {"c": "reference"}
     players = scan(tmp_path / "c", "players").collect()
     assert set(players["strategy"]) == {"example_strategies:FirstLegal", "greedy"}
@@ -174,21 +178,30 @@ def test_another_study_is_refused_not_mixed(baseline, tmp_path):
         run_study(parse_study(study_data()), junk)
 
 
-def test_half_written_files_are_never_data_and_missing_chunks_are_redone(baseline, tmp_path):
+def test_half_written_files_are_never_data_and_unrecorded_chunks_are_redone(baseline, tmp_path):
+    from sims import dataset
+
     out = tmp_path / "partial"
     study = parse_study(study_data())
     run_study(study, out)
-    # Simulate a crash: one chunk lost its games file, another left a temporary file behind.
+    # Simulate a crash: a temporary file left behind, and a chunk whose files landed but
+    # whose record did not (killed between the rename and the log line).
     chunks = plan(study)
-    chunk_path(out, "games", chunks[2].arm, chunks[2].first).unlink()
     stray = chunk_path(out, "players", chunks[3].arm, chunks[3].first).with_name(
         ".part-x.parquet.1.tmp"
     )
     stray.write_bytes(b"PAR1 half")
+    m = dataset.read_manifest(out)
+    rec = dataset.Recorder(out, m)
+    rec.forget(chunks[2].arm.name, chunks[2].first)
+    rec.compact()
     assert "x.parquet" not in {p.name for p in out.rglob("*.parquet")}
+    with pytest.raises(SlicelabError, match="interrupted run"):
+        scan(out, "players")
     summary = run_study(study, out)
     assert summary.games_played == chunks[2].count
     assert not list(out.rglob("*.tmp"))
+    assert dataset.read_manifest(out)["complete"]
     assert_same(frames(baseline), frames(out))
 
 
@@ -264,9 +277,10 @@ BAD_STUDIES = [
     (
         STUDY_OK.replace("games = 10", 'games = 10\nengine = "kernel"').replace(
             '"greedy"', '"example_strategies:FirstLegal"'
-        ),
+        ).replace("seed = 2", "seed = 2\nallow_code = true"),
         None,
     ),
+    (STUDY_OK.replace('"greedy"', '"example_strategies:FirstLegal"'), "--allow-code"),
     (STUDY_OK.replace("games = 10", "games = 10\ncolour = 1"), "unknown key(s) ['colour']"),
     (STUDY_OK + STUDY_OK.split("\n", 3)[3], "arm name 'a' is used twice"),
     ("seed = 1\n[[arms]\n", "not valid TOML"),

@@ -43,10 +43,20 @@ def _value(text: str) -> float | int | str | bool:
 def parse_spec(text: str) -> StrategySpec:
     """Parse one strategy spec string.
 
+    Parameters
+    ----------
+    text : str
+        ``name`` or ``name(key=value, ...)``.
+
+    Returns
+    -------
+    StrategySpec
+        The name and the parameters, each read as a bool, int, float or string.
+
     Raises
     ------
     StrategySpecError
-        If the text is not ``name`` or ``name(key=value, ...)``.
+        If the text is not ``name`` or ``name(key=value, ...)``, or sets a parameter twice.
     """
     m = _SPEC.match(text)
     if not m:
@@ -64,7 +74,14 @@ def parse_spec(text: str) -> StrategySpec:
                     f"cannot read parameter {part.strip()!r} in strategy spec {text!r}: "
                     "write key=value"
                 )
-            params[pm.group(1)] = _value(pm.group(2))
+            key = pm.group(1)
+            # A repeated key would silently keep only its last value: refuse it instead.
+            if key in params:
+                raise StrategySpecError(
+                    f"strategy spec {text!r} sets parameter {key} twice; give each "
+                    "parameter once"
+                )
+            params[key] = _value(pm.group(2))
     return StrategySpec(name=name, params=params)
 
 
@@ -83,3 +100,10 @@ def split_specs(text: str) -> list[str]:
             cur.append(ch)
     out.append("".join(cur))
     return [s.strip() for s in out if s.strip()]
+
+
+def is_code(text: str) -> bool:
+    """Whether a spec names a strategy written in Python (``package.module:Name``), which
+    building it would import and run."""
+    m = _SPEC.match(text)
+    return bool(m) and ":" in m.group(1)

@@ -45,6 +45,9 @@ this order and named ``<name>[.p<N>][.<key><value>...][<treatment>][.r<k>]``:
 
 A study may declare sizes, ``sizes = { quick = 0.01 }``: ``--size quick`` multiplies every
 arm's games by the factor and names the study ``<name>-quick``.
+
+A strategy written in Python (``package.module:Name``) is imported and run: a study may
+use one only with ``allow_code = true`` (or ``--allow-code`` on the command line).
 """
 
 from __future__ import annotations
@@ -61,12 +64,19 @@ from typing import Any
 
 from sims.core.errors import SlicelabError
 from sims.core.game import REGISTRY, get_game
+from sims.core.specs import is_code
 
 MAX_SEED = 2**32 - 1
 ENGINES = ("auto", "kernel", "reference")
 DEFAULT_CHUNK = 10_000
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-_STUDY_KEYS = {"name", "seed", "chunk_size", "decisions", "arms", "description", "sizes"}
+_STUDY_KEYS = {
+    "name", "seed", "chunk_size", "decisions", "arms", "description", "sizes", "allow_code",
+}  # fmt: skip
+MAX_GAMES = 2**32 - 1
+"""Games per arm at most (after a size's scaling)."""
+MAX_CHUNKS = 1_000_000
+"""Chunks per study at most: each is a manifest record and up to three files."""
 _ARM_KEYS = {
     "name", "game", "players", "strategies", "games", "seed", "engine", "rotate", "grid",
     "decisions",
@@ -172,6 +182,7 @@ def parse_study(
     base: Path | None = None,
     text: str = "",
     size: str | None = None,
+    allow_code: bool = False,
 ) -> Study:
     """Validate parsed study data and expand its arm blocks; every problem is reported
     before any game is played.
@@ -188,6 +199,9 @@ def parse_study(
         The study file's text, kept in the manifest.
     size : str, optional
         One of the study's ``sizes``: scales every arm's games and suffixes the name.
+    allow_code : bool
+        Accept strategies written in Python (``package.module:Name``), which are imported
+        and run; the study's own ``allow_code = true`` also does.
 
     Raises
     ------
@@ -213,6 +227,10 @@ def parse_study(
     decisions = data.get("decisions", False)
     if not isinstance(decisions, bool):
         raise _err(source, "top level", f"'decisions' must be true or false, got {decisions!r}")
+    allow = data.get("allow_code", False)
+    if not isinstance(allow, bool):
+        raise _err(source, "top level", f"'allow_code' must be true or false, got {allow!r}")
+    allow_code = allow_code or allow
     scale = 1.0
     sizes = data.get("sizes", {})
     if not isinstance(sizes, dict) or not all(
@@ -232,13 +250,19 @@ def parse_study(
     arms: list[Arm] = []
     names: set[str] = set()
     for i, raw in enumerate(arms_raw):
-        for arm in _expand_block(raw, i, seed, decisions, scale, source, base):
+        for arm in _expand_block(raw, i, seed, decisions, scale, source, base, allow_code):
             if arm.name in names:
                 raise _err(
                     source, f"arms[{i}]", f"arm name {arm.name!r} is used twice; names must differ"
                 )
             names.add(arm.name)
             arms.append(arm)
+    chunks = sum(-(-a.games // chunk) for a in arms)
+    if chunks > MAX_CHUNKS:
+        least = -(-sum(a.games for a in arms) // MAX_CHUNKS)
+        raise _err(source, "top level", f"the study plans {chunks:,} chunks of {chunk:,} games; "
+                   f"at most {MAX_CHUNKS:,}: raise chunk_size (to {least} or more) or play "
+                   "fewer games")  # fmt: skip
     return Study(
         name=name,
         seed=seed,
@@ -264,8 +288,13 @@ def _games_for(raw: Any, players: int, scale: float, source: str, where: str) ->
             raise _err(source, where, f"'games' has no entry for {players} players "
                        f"(keys: {sorted(raw)}); give one per player count")  # fmt: skip
         raw = raw[str(players)]
-    games = _int(raw, source, where, "games", 1, MAX_SEED)
-    return max(1, math.ceil(games * scale)) if scale != 1.0 else games
+    games = _int(raw, source, where, "games", 1, MAX_GAMES)
+    if scale != 1.0:
+        games = max(1, math.ceil(games * scale))
+        if games > MAX_GAMES:
+            raise _err(source, where, f"'games' scaled by the size's factor {scale:g} is "
+                       f"{games:,}, more than {MAX_GAMES:,}; use a smaller factor")  # fmt: skip
+    return games
 
 
 def _grid_points(raw: Any, source: str, where: str) -> list[dict[str, Any]]:
@@ -310,7 +339,7 @@ def _fmt(value: Any) -> str:
 
 def _expand_block(
     raw: Any, i: int, study_seed: int, decisions: bool, scale: float, source: str,
-    base: Path | None,
+    base: Path | None, allow_code: bool,
 ) -> list[Arm]:  # fmt: skip
     where = f"arms[{i}]"
     if not isinstance(raw, dict):
@@ -384,7 +413,7 @@ def _expand_block(
                         rotation=k,
                         grid=dict(point),
                     )
-                    _check(arm, source, f"arms[{i}] ({label!r})")
+                    _check(arm, source, f"arms[{i}] ({label!r})", allow_code)
                     arms.append(arm)
     return arms
 
@@ -414,30 +443,45 @@ def _game_options(
     return options
 
 
-def _check(arm: Arm, source: str, where: str) -> None:
-    """The game checks what only it knows: strategy specs, data files, rule options."""
+def _check(arm: Arm, source: str, where: str, allow_code: bool) -> None:
+    """The game checks what only it knows: strategy specs, data files, rule options —
+    after the core refuses Python strategies the user did not allow."""
+    if not allow_code:
+        for spec in arm.strategies:
+            if is_code(spec):
+                raise _err(source, where, f"strategy {spec!r} is Python code "
+                           "(package.module:Name), which slicelab would import and run; "
+                           "if you trust it, pass --allow-code (or set allow_code = true in "
+                           "the study file)")  # fmt: skip
     try:
         get_game(arm.game).check_arm(arm)
     except SlicelabError as exc:
         raise _err(source, where, str(exc)) from None
 
 
-def load_study(path: str | Path, size: str | None = None) -> Study:
+def load_study(path: str | Path, size: str | None = None, allow_code: bool = False) -> Study:
     """Read and validate a study file (at one of its ``sizes``, if given).
 
     Raises
     ------
     StudyError
-        If the file is missing, not TOML, or any field is invalid.
+        If the file is missing, not UTF-8 TOML, or any field is invalid.
     """
     p = Path(path)
     if not p.is_file():
         raise StudyError(
             f"study {p}: no such file; pass the path of a study TOML file (see studies/)"
         )
-    text = p.read_text()
+    try:
+        text = p.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise StudyError(
+            f"study {p}: not UTF-8 text (byte {exc.start}); save it as UTF-8"
+        ) from None
+    except OSError as exc:
+        raise StudyError(f"study {p}: cannot be read ({exc.strerror or exc})") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(f"study {p}: not valid TOML ({exc})") from None
-    return parse_study(data, str(p), p.parent, text, size)
+    return parse_study(data, str(p), p.parent, text, size, allow_code)

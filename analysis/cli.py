@@ -12,6 +12,7 @@ import polars as pl
 from rich.table import Table
 
 from analysis.summary import seat_summary
+from sims.batch import one_arm
 from sims.cli import (
     allow_code_option,
     arm_dict,
@@ -87,10 +88,11 @@ def demo(game: str, n_games: int, seed: int, specs: str) -> None:
     """Play a batch at every player count of the game and print win share and mean score
     by seat."""
     info = get_game(game).info
-    frames = []
-    for players in range(info.min_players, info.max_players + 1):
-        arm = arm_dict(game, players, specs, n_games, seed, {})
-        frames.append(play_in_memory(arm, seed, f"{players} players"))
+    arms = [arm_dict(game, n, specs, n_games, seed, {})
+            for n in range(info.min_players, info.max_players + 1)]  # fmt: skip
+    for arm in arms:  # every player count is checked before any is played
+        one_arm(arm, seed)
+    frames = [play_in_memory(arm, seed, f"{arm['players']} players") for arm in arms]
     print_summary(
         pl.concat(frames), game,
         f"{info.title} — {n_games} games per player count, all seats {specs}, seed {seed}",

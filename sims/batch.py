@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -358,23 +359,40 @@ def identity(study: Study) -> tuple[str, dict, dict]:
 
 
 def _open_out(out: Path) -> None:
-    """Create the output directory, turning the OS's refusals into one-line errors."""
-    if out.exists() and not out.is_dir():
-        raise SlicelabError(f"--out {out} is a file; give a directory for the dataset")
+    """Create the output directory (and any missing parents, removed again if it fails),
+    turning the OS's refusals into one-line errors."""
+    top = out
+    while not top.parent.exists() and top.parent != top:
+        top = top.parent
+    created = not top.exists()
     try:
         out.mkdir(parents=True, exist_ok=True)
         probe = out / f".write-test-{uuid.uuid4().hex}"
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as exc:
+        if created:
+            shutil.rmtree(top, ignore_errors=True)
         raise SlicelabError(
             f"cannot write the dataset folder {out}: {exc.strerror or exc}; choose a writable --out"
         ) from None
 
 
+def _existing(out: Path) -> bool:
+    """Whether ``out`` exists as a folder (a file, or a path the OS refuses, is an error)."""
+    try:
+        if out.exists() and not out.is_dir():
+            raise SlicelabError(f"--out {out} is a file; give a directory for the dataset")
+        return out.exists()
+    except OSError as exc:
+        raise SlicelabError(f"--out {out}: {exc.strerror or exc}; choose another --out") from None
+
+
 def _resume_state(out: Path, digest: str, study: Study) -> dict | None:
     """The existing manifest of ``out`` if it holds this study (None for a new dataset);
-    refuses another study's data or a folder holding something else."""
+    refuses another study's data or a folder holding something else. Reads only."""
+    if not _existing(out):
+        return None
     if not (out / dataset.MANIFEST).exists():
         others = [p for p in out.iterdir() if p.name not in (dataset.LOCK, dataset.HOLDER)]
         if others:
@@ -403,42 +421,32 @@ def _remove_temporaries(out: Path) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def _execute(
-    todo: list[Chunk], out: Path, jobs: int, backend: str, scheduler: str | None
-) -> Iterator[ChunkResult]:
-    if backend == "dask":
-        yield from _execute_dask(todo, out, scheduler)
+def _execute(todo: list[Chunk], out: Path, jobs: int, client) -> Iterator[ChunkResult]:
+    if client is not None:
+        yield from _execute_dask(todo, out, client)
         return
     owner = os.getpid() if jobs > 1 else None  # jobs == 1 plays in this very process
     yield from _local_map(run_and_write, [(str(out), c, owner) for c in todo], jobs, ordered=False)
 
 
-def _execute_dask(todo: list[Chunk], out: Path, scheduler: str | None) -> Iterator[ChunkResult]:
-    """Chunks on a Dask cluster; a cluster that cannot be reached or is lost mid-run is a
-    one-line error (finished chunks are kept)."""
-    from dask.distributed import Client, as_completed
+def _execute_dask(todo: list[Chunk], out: Path, client) -> Iterator[ChunkResult]:
+    """Chunks on a Dask cluster; a cluster lost mid-run is a one-line error (finished
+    chunks are kept)."""
+    from dask.distributed import as_completed
     from distributed.comm.core import CommClosedError
 
+    futures = [client.submit(run_and_write, str(out), c, None, pure=False) for c in todo]
     try:
-        client = Client(scheduler)  # the connect timeout is dask's (distributed.comm.timeouts)
-    except (OSError, TimeoutError) as exc:
+        for fut in as_completed(futures):
+            yield fut.result()
+    except (CommClosedError, TimeoutError, CancelledError) as exc:
         raise SlicelabError(
-            f"cannot reach the Dask scheduler {scheduler} ({_first_line(exc)}); start it, or "
-            "check the address"
+            f"lost the Dask scheduler {client.scheduler.address} mid-run ({_first_line(exc)}); "
+            "finished chunks are kept: run the same command to resume"
         ) from None
-    with client:
-        futures = [client.submit(run_and_write, str(out), c, None, pure=False) for c in todo]
-        try:
-            for fut in as_completed(futures):
-                yield fut.result()
-        except (CommClosedError, TimeoutError, CancelledError) as exc:
-            raise SlicelabError(
-                f"lost the Dask scheduler {scheduler} mid-run ({_first_line(exc)}); finished "
-                "chunks are kept: run the same command to resume"
-            ) from None
-        finally:
-            with contextlib.suppress(Exception):
-                client.cancel([f for f in futures if not f.done()])
+    finally:
+        with contextlib.suppress(Exception):
+            client.cancel([f for f in futures if not f.done()])
 
 
 def _first_line(exc: BaseException) -> str:
@@ -499,6 +507,7 @@ def run_study(
     scheduler: str | None = None,
     on_progress: Callable[[int, int, int], None] | None = None,
     size: str | None = None,
+    on_start: Callable[[], None] | None = None,
 ) -> RunSummary:
     """Run (or resume) a study into a dataset directory.
 
@@ -521,6 +530,8 @@ def run_study(
         Called as ``on_progress(games_done, games_total, games_this_run)`` after each chunk.
     size : str, optional
         The study size it was loaded at (recorded, so that ``slicelab repair`` can rebuild it).
+    on_start : callable, optional
+        Called once every check has passed, just before the first game is played.
 
     Returns
     -------
@@ -536,18 +547,40 @@ def run_study(
     check_run_options(jobs, backend, scheduler)
     out = Path(out).absolute()
     digest, fingerprints, engines = identity(study)
-    _open_out(out)
-    with dataset.writer_lock(out):
-        return _run_locked(study, out, jobs, backend, scheduler, on_progress, size, digest,
-                           fingerprints, engines)  # fmt: skip
+    _resume_state(out, digest, study)  # refuse early, before anything is created
+    client = _connect(scheduler) if backend == "dask" else None
+    try:
+        _open_out(out)
+        with dataset.writer_lock(out):
+            old = _resume_state(out, digest, study)  # again, now that no one else writes
+            manifest = new_manifest(study, digest, fingerprints, engines, size)
+            if on_start:
+                on_start()
+            return _run_locked(study, out, jobs, client, on_progress, manifest, old)
+    finally:
+        if client is not None:
+            with contextlib.suppress(Exception):
+                client.close()
+
+
+def _connect(scheduler: str):
+    """A client of the Dask scheduler (the connect timeout is dask's own setting,
+    ``distributed.comm.timeouts.connect``)."""
+    from dask.distributed import Client
+
+    try:
+        return Client(scheduler)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise SlicelabError(
+            f"cannot reach the Dask scheduler {scheduler} ({_first_line(exc)}); start it, or "
+            "check the address (tcp://HOST:PORT)"
+        ) from None
 
 
 def _run_locked(
-    study, out, jobs, backend, scheduler, on_progress, size, digest, fingerprints, engines
+    study: Study, out: Path, jobs: int, client, on_progress, manifest: dict, old: dict | None
 ) -> RunSummary:
-    old = _resume_state(out, digest, study)
     _remove_temporaries(out)
-    manifest = new_manifest(study, digest, fingerprints, engines, size)
     recorder = dataset.Recorder(out, manifest)
     if old is not None:
         manifest["created"] = old.get("created", manifest["created"])
@@ -573,7 +606,7 @@ def _run_locked(
     played = 0
     play_s = write_s = 0.0
     try:
-        for res in _execute(todo, out, jobs, backend, scheduler):
+        for res in _execute(todo, out, jobs, client):
             play_s += res.play_seconds
             write_s += res.write_seconds
             recorder.land(res.arm, res.first, res.files)
@@ -581,13 +614,18 @@ def _run_locked(
             done_games += res.count
             if on_progress:
                 on_progress(done_games, total, played)
+        recorder.compact()
     except OSError as exc:
+        with contextlib.suppress(OSError):  # the log keeps what landed if this fails too
+            recorder.compact()
         raise SlicelabError(
             f"writing {out} failed: {exc.strerror or exc}; finished chunks are kept: fix the "
             "cause (e.g. free disk space) and run the same command to resume"
         ) from None
-    finally:
-        recorder.compact()
+    except BaseException:
+        with contextlib.suppress(OSError):
+            recorder.compact()
+        raise
     if todo:
         missing = [p for p in dataset.problems(out, dataset.read_manifest(out), deep=False)
                    if p.what == "missing"]  # fmt: skip
@@ -608,7 +646,8 @@ def _run_locked(
             rows[k] = rows.get(k, 0) + v
     return RunSummary(
         out=out, games_played=played, games_skipped=skipped, seconds=time.perf_counter() - t0,
-        engines=engines, chunks=len(chunks), rows=rows, play_seconds=play_s, write_seconds=write_s,
+        engines=manifest["engines"], chunks=len(chunks), rows=rows, play_seconds=play_s,
+        write_seconds=write_s,
     )  # fmt: skip
 
 

@@ -76,6 +76,18 @@ def cli() -> None:
     """
 
 
+class OutPath(click.Path):
+    """A dataset folder: an empty value (which would mean the working directory) is refused."""
+
+    def __init__(self) -> None:
+        super().__init__(file_okay=False, path_type=Path)
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail("is empty; name a folder for the dataset, e.g. --out data/run1", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def allow_code_option(fn):
     """``--allow-code``: accept strategies written in Python (``package.module:Name``)."""
     return click.option(
@@ -256,25 +268,14 @@ def progress_bar() -> Progress:
     )  # fmt: skip
 
 
-def _interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt
-
-
-def run(
-    study, out: Path, jobs: int, backend: str, scheduler: str | None, size: str | None = None
-) -> None:
-    """Run (or resume) a study into ``out`` with a progress bar and a closing line.
-
-    Ctrl-C and SIGTERM stop it alike: workers are stopped, finished chunks kept."""
-    from sims.batch import check_run_options, run_study
-
-    check_run_options(jobs, backend, scheduler)
+def _announce(study, out: Path, jobs: int, backend: str, scheduler: str | None) -> None:
+    """What is about to be played, block by block, and where it goes."""
     blocks: dict[str, list] = {}
     for arm in study.arms:
         blocks.setdefault(arm.group or arm.name, []).append(arm)
+    names = {"kernel": "compiled kernel", "reference": "Python reference engine"}
     for name, arms in blocks.items():
         engines = {get_game(a.game).engine_for(a) for a in arms}
-        names = {"kernel": "compiled kernel", "reference": "Python reference engine"}
         kind = " and ".join(names[e] for e in sorted(engines))
         if len(arms) == 1:
             a = arms[0]
@@ -286,25 +287,45 @@ def run(
                       f"{sum(a.games for a in arms):,} games; engine: {kind}")  # fmt: skip
     where = f"Dask cluster {scheduler}" if backend == "dask" else f"{jobs} joblib worker(s)"
     err.print(f"writing {out} with {where}")
-    with progress_bar() as progress:
-        task = progress.add_task(study.name, total=study.total_games)
 
-        def update(done: int, total: int, played: int) -> None:
-            progress.update(task, completed=done)
 
-        previous = signal.signal(signal.SIGTERM, _interrupt)
-        try:
-            summary = run_study(
-                study, out, jobs=jobs, backend=backend, scheduler=scheduler, on_progress=update,
-                size=size,
-            )  # fmt: skip
-        except KeyboardInterrupt:
-            err.print(
-                f"interrupted: finished chunks are kept in {out}; run the same command to resume"
-            )
-            raise SystemExit(130) from None
-        finally:
-            signal.signal(signal.SIGTERM, previous)
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def run(
+    study, out: Path, jobs: int, backend: str, scheduler: str | None, size: str | None = None
+) -> None:
+    """Run (or resume) a study into ``out`` with a progress bar and a closing line.
+
+    Ctrl-C and SIGTERM stop it alike: workers are stopped, finished chunks kept."""
+    from sims.batch import run_study
+
+    progress = progress_bar()
+    task = progress.add_task(study.name, total=study.total_games)
+
+    def start() -> None:  # once every check has passed: nothing is printed before
+        _announce(study, out, jobs, backend, scheduler)
+        progress.start()
+
+    def update(done: int, total: int, played: int) -> None:
+        progress.update(task, completed=done)
+
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        summary = run_study(
+            study, out, jobs=jobs, backend=backend, scheduler=scheduler, on_progress=update,
+            size=size, on_start=start,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        if progress.live.is_started:
+            progress.stop()
+        err.print(f"interrupted: finished chunks are kept in {out}; run the same command to resume")
+        raise SystemExit(130) from None
+    finally:
+        if progress.live.is_started:
+            progress.stop()
+        signal.signal(signal.SIGTERM, previous)
     rate = summary.games_played / summary.seconds if summary.seconds > 0 else 0
     skipped = f" ({summary.games_skipped:,} already done)" if summary.games_skipped else ""
     console.print(
@@ -362,7 +383,7 @@ def with_run_options(fn):
 @click.option("--seed", type=int, default=0, show_default=True, help="Study seed (0 to 2**32-1).")
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OutPath(),
     required=True,
     help="Dataset directory.",
 )
@@ -413,7 +434,7 @@ def study_name(out: Path) -> str:
 @click.argument("study_file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OutPath(),
     default=None,
     help="Dataset directory (default: data/<study name>).",
 )
@@ -581,8 +602,10 @@ def verify(out: Path, quick: bool) -> None:
 def repair(out: Path, jobs: int, backend: str, scheduler: str | None, allow_code: bool) -> None:
     """Mend a dataset: delete the files of damaged chunks and files it does not record,
     then re-play exactly those chunks (the same games, by their seeds)."""
+    from sims import dataset
     from sims.batch import repair as run_repair
 
+    dataset.read_manifest(out)  # an unreadable manifest is an error before the progress bar
     with progress_bar() as progress:
         task = progress.add_task(f"repair {out.name}", total=None)
 

@@ -140,6 +140,8 @@ def read_manifest(out: str | Path) -> dict[str, Any]:
     """
     out = Path(out)
     path = out / MANIFEST
+    if out.is_file():
+        raise DatasetError(f"{out} is a file, not a slicelab dataset folder")
     if not out.is_dir():
         raise DatasetError(f"{out} is not a slicelab dataset (no such directory)")
     if not path.is_file():
@@ -285,15 +287,18 @@ class Problem:
 
 
 def expected_files(m: dict[str, Any]) -> dict[str, tuple[dict, str | None]]:
-    """Every file a dataset should hold, relative path → (chunk entry, table or None when
-    the chunk is not recorded yet)."""
+    """Every file a dataset should hold, relative path → (chunk entry, table), the table
+    None for a chunk not recorded yet (the files its arm would write)."""
     out: dict[str, tuple[dict, str | None]] = {}
     for c in m["chunks"]:
+        if c["files"] is not None:
+            for table, rec in c["files"].items():
+                out[rec["path"]] = (c, table)
+            continue
         arm = m["_arms"][c["arm"]]
-        tables = TABLES if arm.get("decisions") else TABLES[1:]
-        for t in tables:
+        for t in TABLES if arm.get("decisions") else TABLES[1:]:
             rel = chunk_path(Path(), t, arm["game"], arm["players"], c["arm"], c["first"])
-            out[rel.as_posix()] = (c, t if c["files"] is not None else None)
+            out[rel.as_posix()] = (c, None)
     return out
 
 
@@ -337,7 +342,7 @@ def problems(out: str | Path, m: dict[str, Any] | None = None, deep: bool = True
             if rel in found:
                 out_problems.append(Problem(rel, "unfinished", chunk_label(c)))
             continue
-        rec = c["files"].get(table)
+        rec = c["files"][table]
         if rel not in found:
             out_problems.append(Problem(rel, "missing", chunk_label(c)))
             continue
@@ -345,8 +350,7 @@ def problems(out: str | Path, m: dict[str, Any] | None = None, deep: bool = True
         if size == 0:
             out_problems.append(Problem(rel, "empty", chunk_label(c)))
         elif (
-            rec is None
-            or size != rec["bytes"]
+            size != rec["bytes"]
             or (deep and file_digest(out / rel) != rec["sha256"])
         ):
             out_problems.append(Problem(rel, "altered", chunk_label(c)))

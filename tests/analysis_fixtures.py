@@ -201,8 +201,30 @@ class SyntheticDataset:
         return self.table("decisions", arm, {c: [r[c] for r in rows] for c in rows[0]})
 
     def write(self) -> Path:
-        """Write ``manifest.json`` and return the dataset directory."""
+        """Write ``manifest.json`` (format 2: one chunk per arm, recording the files
+        written, as the runner would) and return the dataset directory."""
+        from sims import dataset
+
         self.out.mkdir(parents=True, exist_ok=True)
-        manifest = {"study": {"name": "synthetic", "arms": list(self.arms.values())}}
+        chunks, tables = [], set()
+        for name, a in self.arms.items():
+            files = {}
+            for path in sorted(self.out.glob(f"*/game=*/players=*/arm={name}/*.parquet")):
+                table = path.relative_to(self.out).parts[0]
+                tables.add(table)
+                files[table] = {
+                    "path": path.relative_to(self.out).as_posix(),
+                    "rows": pl.read_parquet(path).height, "bytes": path.stat().st_size,
+                    "sha256": dataset.file_digest(path),
+                }  # fmt: skip
+            rows = {t: f["rows"] for t, f in files.items()}
+            chunks.append({"arm": name, "first": 0, "count": a["games"], "rows": rows,
+                           "files": files})  # fmt: skip
+        manifest = {
+            "format": dataset.FORMAT, "study_name": "synthetic", "study_file": "synthetic",
+            "study_hash": "synthetic", "fingerprints": {n: {} for n in self.arms},
+            "study": {"name": "synthetic", "arms": list(self.arms.values())},
+            "tables": sorted(tables), "complete": True, "chunks": chunks,
+        }  # fmt: skip
         (self.out / "manifest.json").write_text(json.dumps(manifest, indent=2))
         return self.out

@@ -73,14 +73,20 @@ def test_bad_sources_are_named(quick_dataset, tmp_path):
     partial = tmp_path / "partial"
     shutil.copytree(quick_dataset, partial)
     manifest = json.loads((partial / "manifest.json").read_text())
-    manifest["complete"] = False
+    chunk = manifest["chunks"][-1]
+    files, chunk["files"], chunk["rows"] = chunk["files"], None, None  # a chunk not played yet
     (partial / "manifest.json").write_text(json.dumps(manifest))
+    for f in files.values():
+        (partial / f["path"]).unlink()
     with pytest.raises(SlicelabError, match="is not complete; resume it"):
         check_dataset(partial)
-    manifest["complete"] = True
-    manifest["study"]["arms"] = [a for a in manifest["study"]["arms"]
-                                 if a.get("group") != "ladder"]  # fmt: skip
+    ladder = {a["name"] for a in manifest["study"]["arms"] if a.get("group") == "ladder"}
+    manifest["study"]["arms"] = [a for a in manifest["study"]["arms"] if a["name"] not in ladder]
+    manifest["chunks"] = [c for c in manifest["chunks"] if c["arm"] not in ladder]
     (partial / "manifest.json").write_text(json.dumps(manifest))
+    for arm in ladder:
+        for d in partial.glob(f"*/game=*/players=*/arm={arm}"):
+            shutil.rmtree(d)
     with pytest.raises(SlicelabError, match=r"lacks the study blocks \['ladder'\]"):
         check_dataset(partial)
     assert "ladder" in REPORT.blocks

@@ -88,6 +88,7 @@ def best_theta(out, group: str = "theta", n_boot: int = 1000, seed: int = 0) -> 
         wide = (
             deals.filter(pl.col("players") == n)
             .pivot(on="theta", index="game_index", values="win_share")
+            .sort("game_index")  # the bootstrap resamples rows by position: fix their order
             .drop("game_index")
         )
         thetas = np.array([float(c) for c in wide.columns])

@@ -224,6 +224,8 @@ def parse_study(
     chunk = _int(
         data.get("chunk_size", DEFAULT_CHUNK), source, "top level", "chunk_size", 1, 10_000_000
     )
+    if not isinstance(data.get("description", ""), str):
+        raise _err(source, "top level", "'description' must be a string")
     decisions = data.get("decisions", False)
     if not isinstance(decisions, bool):
         raise _err(source, "top level", f"'decisions' must be true or false, got {decisions!r}")
@@ -234,7 +236,8 @@ def parse_study(
     scale = 1.0
     sizes = data.get("sizes", {})
     if not isinstance(sizes, dict) or not all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in sizes.values()
+        isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v < math.inf
+        for v in sizes.values()
     ):
         raise _err(source, "top level", "'sizes' must map names to positive factors, e.g. "
                    "sizes = { quick = 0.01 }")  # fmt: skip
@@ -484,4 +487,4 @@ def load_study(path: str | Path, size: str | None = None, allow_code: bool = Fal
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(f"study {p}: not valid TOML ({exc})") from None
-    return parse_study(data, str(p), p.parent, text, size, allow_code)
+    return parse_study(data, str(p), p.parent.absolute(), text, size, allow_code)

@@ -230,17 +230,20 @@ def test_a_torn_last_log_line_replays_its_chunk(tmp_path, clean):
     assert dataset.problems(out) == [] and rows_of(out)["players"].equals(rows_of(clean)["players"])
 
 
-def test_a_changed_preset_is_another_study(tmp_path, monkeypatch):
-    from sims.games.nyslice import heuristic
+def test_a_changed_preset_is_another_study(tmp_path):
+    """Resuming after the preset a seat names was re-saved would mix two strategies."""
+    from sims.core.game import get_game
 
-    presets = heuristic.load_presets()
+    game = get_game("nyslice")
     data = study_data(arms=[{"name": "h", "game": "nyslice", "players": 3,
-                             "strategies": "heuristic", "games": 6}])  # fmt: skip
+                             "strategies": "mine", "games": 6}])  # fmt: skip
+    game.save_preset("heuristic", "mine", {"theta": 1.0}, "first")
     run_study(parse_study(data), tmp_path / "h")
-    changed = {**presets, "heuristic-p3": {**presets["heuristic-p3"], "theta": 2.5}}
-    monkeypatch.setattr(heuristic, "load_presets", lambda *a, **k: changed)
+    game.save_preset("heuristic", "mine", {"theta": 2.5}, "re-tuned")
     with pytest.raises(StudyError, match="holds the data of another study"):
         run_study(parse_study(data), tmp_path / "h")
+    m = manifest(tmp_path / "h")
+    assert '"theta": 1.0' in m["fingerprints"]["h"]["seats"][0]
 
 
 @pytest.mark.parametrize(
@@ -390,3 +393,24 @@ def test_a_stopped_run_stops_its_workers(tmp_path, sig):
     assert {p: t for p, t in before.items() if not p.name.startswith(".")} == after
     res = CliRunner().invoke(cli, ["verify", str(out)])
     assert "incomplete" in res.output or "unfinished" in res.output
+
+
+def test_a_scheduler_lost_mid_run_is_one_line_and_resumes(tmp_path, clean):
+    import threading
+
+    from dask.distributed import LocalCluster
+
+    cluster = LocalCluster(n_workers=1, threads_per_worker=1, host="127.0.0.1",
+                           dashboard_address=None, silence_logs=50)  # fmt: skip
+    slow = study_data(chunk_size=3, arms=[{**study_data()["arms"][0], "engine": "reference"}])
+
+    def close_after_first(done, total, played):
+        if played and cluster.status.name == "running":
+            threading.Thread(target=cluster.close).start()
+
+    with pytest.raises(SlicelabError, match="lost the Dask scheduler .* run the same command"):
+        run_study(parse_study(slow), tmp_path / "lost", backend="dask",
+                  scheduler=cluster.scheduler_address, on_progress=close_after_first)  # fmt: skip
+    cluster.close()
+    summary = run_study(parse_study(slow), tmp_path / "lost")
+    assert 0 < summary.games_skipped < 24 and dataset.problems(tmp_path / "lost") == []

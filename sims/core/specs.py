@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -26,6 +27,79 @@ class StrategySpec:
             return self.name
         inner = ",".join(f"{k}={v}" for k, v in sorted(self.params.items()))
         return f"{self.name}({inner})"
+
+
+def _number_text(x: float) -> str:
+    """A bound as a message shows it: ``100``, ``0.5``."""
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+@dataclass(frozen=True)
+class ParamBound:
+    """The values a numeric strategy parameter may take: finite, from ``low`` to ``high``
+    inclusive, and a whole number if ``integer``.
+
+    These are validity bounds: outside them a strategy means nothing sensible (a negative
+    weight inverts it) or a single decision takes unbounded time. They are wider than a
+    family's tuning box, which must lie inside them.
+
+    Attributes
+    ----------
+    low, high : float
+        The inclusive range.
+    integer : bool
+        Whether only whole numbers are allowed (``2.0`` is accepted as 2, ``2.5`` is not).
+    """
+
+    low: float
+    high: float
+    integer: bool = False
+
+    @property
+    def text(self) -> str:
+        """The bound in words, e.g. ``an integer from 1 to 10000``."""
+        kind = "an integer" if self.integer else "a number"
+        return f"{kind} from {_number_text(self.low)} to {_number_text(self.high)}"
+
+    def contains(self, value: object) -> bool:
+        """Whether ``value`` is allowed (bools and strings never are)."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return False
+        # Checked before any comparison: nan compares false with everything and inf
+        # would pass an integer test on some paths.
+        if isinstance(value, float) and not math.isfinite(value):
+            return False
+        if not self.low <= value <= self.high:
+            return False
+        return not self.integer or float(value).is_integer()
+
+    def check(self, strategy: str, key: str, value: object) -> float | int:
+        """The value as the strategy uses it (``int`` for an integer parameter).
+
+        Parameters
+        ----------
+        strategy : str
+            The strategy's name, for the message.
+        key : str
+            The parameter's name.
+        value : object
+            The value given (from a spec string or a preset file).
+
+        Returns
+        -------
+        float or int
+
+        Raises
+        ------
+        StrategySpecError
+            ``strategy 'search': budget must be an integer from 1 to 10000, got 2.5``.
+        """
+        if not self.contains(value):
+            raise StrategySpecError(
+                f"strategy {strategy!r}: {key} must be {self.text}, got {value!r}"
+            )
+        assert isinstance(value, (int, float))
+        return int(value) if self.integer else float(value)
 
 
 def _value(text: str) -> float | int | str | bool:
@@ -78,8 +152,7 @@ def parse_spec(text: str) -> StrategySpec:
             # A repeated key would silently keep only its last value: refuse it instead.
             if key in params:
                 raise StrategySpecError(
-                    f"strategy spec {text!r} sets parameter {key} twice; give each "
-                    "parameter once"
+                    f"strategy spec {text!r} sets parameter {key} twice; give each parameter once"
                 )
             params[key] = _value(pm.group(2))
     return StrategySpec(name=name, params=params)

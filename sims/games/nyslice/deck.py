@@ -3,7 +3,12 @@
 A deck file holds every slice (kind, type or combo pair, pepperoni, anchovies) and the
 list of specials. The default is the "reconstructed v1" deck of the spec
 (``data/reconstructed_v1.toml``). A malformed file is refused with a :class:`DeckError`
-naming the problem.
+naming the problem, in one line.
+
+Every number on a slice is bounded (:data:`PEPPERONI_RANGE`, :data:`ANCHOVIES_RANGE`) so
+that no score can overflow the columns that store it, and the rules' fixed points are
+enforced: Veggies, combos and the Anchovy slice carry no pepperoni (a special, or nothing,
+is what makes them edible).
 
 The list of specials may name ``blank`` tiles in place of specials (14 tiles in all, no
 real special twice): a blank does nothing (``Special.BLANK``); :meth:`Deck.with_blank`
@@ -16,6 +21,7 @@ import hashlib
 import json
 import tomllib
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from importlib import resources
@@ -34,6 +40,28 @@ TYPES = tuple(range(3, 12))
 """The numbered pizza types; a type's number is its copy count and its majority value."""
 
 VEGGIE = 3
+
+N_SLICES = 69
+"""Slices in a deck: t of each type t (63), 4 combos, the Anchovy slice and the Supreme."""
+N_COMBOS = 4
+
+PEPPERONI_RANGE = (0, 20)
+ANCHOVIES_RANGE = (0, 20)
+"""The pepperoni and anchovies a slice may carry (the default deck has at most 3 of each).
+
+Why these bounds: the seat score columns (``score``, ``pepperoni``, ``anchovies``, ...)
+are int16 (-32,768 to 32,767) and the per-decision ``pepperoni`` and ``anchovies`` columns
+int8 (-128 to 127) (``plugin.py``, ``counterfactual.py``). In the worst case one player
+ends with all 69 slices; each scores either its pepperoni (eaten) or its anchovies
+(collected, plus or minus), so pepperoni + anchovies is within ±69 × 20 = ±1,380. With
+majorities ≤ 3 + … + 11 = 63, starred specials from −2 to 36 (Buffet 10, Combo Cravings
+12, You Love Veggies 9, Stuffed Crust 5) and Everyone Else's Diet ≥ −(69 // 2) = −34, a
+total lies in [−1,416, 1,479], and one slice's 20 fits int8: far from overflow, and still
+generous for variant decks. ``test_nyslice_deck.py`` checks this arithmetic."""
+
+NO_PEPPERONI_TYPES = (VEGGIE,)
+"""Numbered types whose slices carry no pepperoni: Veggies are eaten only thanks to You
+Love Veggies (``docs/rules/nyslice.md``); with pepperoni they would always be edible."""
 
 
 class Kind(IntEnum):
@@ -246,66 +274,136 @@ def _fail(source: str, msg: str) -> DeckError:
     return DeckError(f"deck {source}: {msg}")
 
 
-def _int_field(entry: dict, key: str, where: str, source: str) -> int:
+def _bounded_int(entry: dict, key: str, bounds: tuple[int, int], where: str, source: str) -> int:
+    """An integer field within ``bounds`` (inclusive); refused naming the bounds."""
     if key not in entry:
         raise _fail(source, f"{where} is missing the field '{key}'")
     v = entry[key]
-    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-        raise _fail(source, f"{where}: '{key}' must be a non-negative integer, got {v!r}")
+    low, high = bounds
+    if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
+        raise _fail(source, f"{where}: {key} must be an integer from {low} to {high}, got {v!r}")
     return v
+
+
+_KINDS = {k.name.lower(): k for k in Kind}
+_SLICE_FIELDS = {
+    Kind.NUMBERED: ("kind", "type", "pepperoni", "anchovies"),
+    Kind.COMBO: ("kind", "types", "pepperoni", "anchovies"),
+    Kind.ANCHOVY: ("kind", "pepperoni", "anchovies"),
+    Kind.SUPREME: ("kind", "pepperoni", "anchovies"),
+}
 
 
 def _parse_slice(entry: object, i: int, source: str) -> Slice:
     where = f"slice #{i + 1}"
     if not isinstance(entry, dict):
         raise _fail(source, f'{where} must be a table like {{ kind = "numbered", type = 4, ... }}')
-    kinds = {k.name.lower(): k for k in Kind}
     kind_name = entry.get("kind")
     if kind_name is None:
         raise _fail(source, f"{where} is missing the field 'kind'")
-    if kind_name not in kinds:
-        raise _fail(source, f"{where} has unknown kind {kind_name!r}; use one of {sorted(kinds)}")
-    kind = kinds[kind_name]
-    pep = _int_field(entry, "pepperoni", where, source)
-    anch = _int_field(entry, "anchovies", where, source)
-    known = {"kind", "pepperoni", "anchovies", "type", "types"}
-    extra = set(entry) - known
+    # A non-string kind (a list, a table) is not hashable: test the type before the lookup.
+    if not isinstance(kind_name, str) or kind_name not in _KINDS:
+        raise _fail(source, f"{where} has unknown kind {kind_name!r}; use one of {sorted(_KINDS)}")
+    kind = _KINDS[kind_name]
+    allowed = _SLICE_FIELDS[kind]
+    extra = set(entry) - set(allowed)
     if extra:
+        # A numbered slice with 'types' (or a combo with 'type') would have been silently
+        # read as the other field only.
         raise _fail(
-            source, f"{where} has unknown field(s) {sorted(extra)}; allowed: {sorted(known)}"
+            source,
+            f"{where} has unknown field(s) {sorted(extra)} for "
+            f"{'an' if kind_name[0] in 'aeiou' else 'a'} {kind_name} slice; "
+            f"allowed: {sorted(allowed)}",
         )
+    pep = _bounded_int(entry, "pepperoni", PEPPERONI_RANGE, where, source)
+    anch = _bounded_int(entry, "anchovies", ANCHOVIES_RANGE, where, source)
     if kind == Kind.NUMBERED:
-        t = _int_field(entry, "type", where, source)
-        if t not in TYPES:
-            raise _fail(source, f"{where} has unknown type {t}; numbered types are 3..11")
+        if "type" not in entry:
+            raise _fail(source, f"{where} is missing the field 'type'")
+        t = entry["type"]
+        if not isinstance(t, int) or isinstance(t, bool) or t not in TYPES:
+            raise _fail(source, f"{where} has unknown type {t!r}; numbered types are 3..11")
+        if t in NO_PEPPERONI_TYPES and pep:
+            raise _fail(
+                source,
+                f"{where}: a Veggie (type {t}) has no pepperoni, got pepperoni = {pep}; only "
+                "You Love Veggies makes Veggies edible",
+            )
         return Slice(kind, (t,), pep, anch)
     if kind == Kind.COMBO:
         pair = entry.get("types")
         if (
             not isinstance(pair, list)
             or len(pair) != 2
-            or any(not isinstance(t, int) or t not in TYPES for t in pair)
+            or any(not isinstance(t, int) or isinstance(t, bool) or t not in TYPES for t in pair)
             or pair[0] == pair[1]
         ):
             raise _fail(
                 source,
                 f"{where}: a combo needs 'types' = two different types in 3..11, got {pair!r}",
             )
+        if pep:
+            raise _fail(
+                source,
+                f"{where}: a combo has no pepperoni, got pepperoni = {pep}; only Combo "
+                "Cravings makes combos edible",
+            )
         return Slice(kind, (int(pair[0]), int(pair[1])), pep, anch)
-    if "type" in entry or "types" in entry:
-        raise _fail(source, f"{where}: a {kind_name} slice has no type")
+    if kind == Kind.ANCHOVY and pep:
+        raise _fail(
+            source,
+            f"{where}: the anchovy slice has no pepperoni, got pepperoni = {pep}; it is never "
+            "eaten, so they would never count",
+        )
     return Slice(kind, (), pep, anch)
+
+
+_TOP_LEVEL = ("name", "specials", "slices", "type_names")
+_MAX_NAME = 100
+
+
+def _label(value: object, what: str, source: str) -> str:
+    """A one-line label (a deck or type name): printed in titles, tables and messages."""
+    if (
+        not isinstance(value, str)
+        or not value.strip()
+        or len(value) > _MAX_NAME
+        or not value.isprintable()
+    ):
+        raise _fail(
+            source,
+            f"{what} must be a non-empty one-line string of at most {_MAX_NAME} characters, "
+            f"got {value!r}",
+        )
+    return value
 
 
 def parse_deck(data: dict, source: str = "<data>") -> Deck:
     """Build and validate a :class:`Deck` from parsed TOML data.
 
+    Parameters
+    ----------
+    data : dict
+        The parsed file: ``slices``, ``specials``, optional ``name`` and ``type_names``.
+    source : str
+        Where the data came from, for messages.
+
+    Returns
+    -------
+    Deck
+
     Raises
     ------
     DeckError
-        Naming the first problem found: missing fields, unknown kinds, types or specials,
-        wrong copy counts.
+        Naming the first problem found: unknown keys, missing fields, values of the wrong
+        type or out of bounds, unknown kinds, types or specials, wrong copy counts.
     """
+    if not isinstance(data, dict):
+        raise _fail(source, "must be a TOML table with 'slices' and 'specials'")
+    unknown = sorted(set(data) - set(_TOP_LEVEL))
+    if unknown:
+        raise _fail(source, f"unknown top-level key(s) {unknown}; allowed: {list(_TOP_LEVEL)}")
     for key in ("slices", "specials"):
         if key not in data:
             raise _fail(source, f"missing the top-level key '{key}'")
@@ -329,10 +427,11 @@ def parse_deck(data: dict, source: str = "<data>") -> Deck:
             "needs exactly 1 anchovy and 1 supreme slice, "
             f"found {kinds[Kind.ANCHOVY]} and {kinds[Kind.SUPREME]}",
         )
-    if kinds[Kind.COMBO] != 4:
-        raise _fail(source, f"needs exactly 4 combo slices, found {kinds[Kind.COMBO]}")
-    if len(slices) != 69:
-        raise _fail(source, f"has {len(slices)} slices; New York Slice has 69")
+    if kinds[Kind.COMBO] != N_COMBOS:
+        raise _fail(source, f"needs exactly {N_COMBOS} combo slices, found {kinds[Kind.COMBO]}")
+    if len(slices) != N_SLICES:
+        raise _fail(source, f"has {len(slices)} slices; New York Slice has {N_SLICES}")
+    _check_setup_combos(slices, source)
     sup = next(s for s in slices if s.kind == Kind.SUPREME)
     if sup.pepperoni < 1:
         raise _fail(source, "the supreme slice needs at least 1 pepperoni")
@@ -342,7 +441,8 @@ def parse_deck(data: dict, source: str = "<data>") -> Deck:
         raise _fail(source, "'specials' must be an array of names")
     specials = []
     for name in specials_raw:
-        if name not in _SPECIAL_BY_SLUG:
+        # Test the type first: a list or table is not hashable.
+        if not isinstance(name, str) or name not in _SPECIAL_BY_SLUG:
             raise _fail(
                 source,
                 f"unknown special {name!r}; known: {sorted(s.slug for s in REAL_SPECIALS)} "
@@ -361,13 +461,41 @@ def parse_deck(data: dict, source: str = "<data>") -> Deck:
         )
 
     names_raw = data.get("type_names", {})
-    type_names = {t: str(names_raw.get(str(t), f"Type {t}")) for t in TYPES}
+    if not isinstance(names_raw, dict):
+        raise _fail(source, "'type_names' must be a table like { 3 = \"Veggie\", 4 = ... }")
+    bad_keys = sorted(set(names_raw) - {str(t) for t in TYPES})
+    if bad_keys:
+        raise _fail(source, f"type_names has unknown type(s) {bad_keys}; types are 3..11")
+    type_names = {
+        t: _label(names_raw[str(t)], f"type_names.{t}", source)
+        if str(t) in names_raw
+        else f"Type {t}"
+        for t in TYPES
+    }
+    name = _label(data["name"], "'name'", source) if "name" in data else source
     return Deck(
-        name=str(data.get("name", source)),
+        name=name,
         slices=slices,
         specials=tuple(specials),
         type_names=type_names,
     )
+
+
+def _check_setup_combos(slices: Sequence[Slice], source: str) -> None:
+    """Refuse a deck the 2- and 5-player setups cannot remove their combo from (the 8/10):
+    such a deck would fail only when a game is dealt, mid-study."""
+    from sims.games.nyslice.rules import SETUP_REMOVALS  # rules.py imports this module
+
+    pairs = Counter(frozenset(s.types) for s in slices if s.kind == Kind.COMBO)
+    needed = sorted({frozenset(p) for _, combos in SETUP_REMOVALS.values() for p in combos})
+    for pair in needed:
+        if pairs[pair] != 1:
+            a, b = sorted(pair)
+            raise _fail(
+                source,
+                f"needs exactly one {a}/{b} combo (the 2- and 5-player setups remove it), "
+                f"found {pairs[pair]}",
+            )
 
 
 def load_deck(path: str | Path | None = None) -> Deck:
@@ -376,7 +504,8 @@ def load_deck(path: str | Path | None = None) -> Deck:
     Raises
     ------
     DeckError
-        If the file is missing, is not valid TOML, or describes an invalid deck.
+        If the file is missing or unreadable, is not UTF-8 or not valid TOML, or describes
+        an invalid deck.
     """
     if path is None:
         text = (
@@ -391,7 +520,19 @@ def load_deck(path: str | Path | None = None) -> Deck:
         source = str(p)
         if not p.is_file():
             raise DeckError(f"deck {source}: no such file; pass the path of a deck TOML file")
-        text = p.read_text()
+        try:
+            raw = p.read_bytes()
+        except OSError as exc:
+            raise _fail(source, f"cannot be read ({exc.strerror or exc})") from None
+        try:
+            # utf-8-sig: TOML is UTF-8; a byte-order mark some editors write is dropped.
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise _fail(
+                source,
+                f"is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
+                "save it as UTF-8",
+            ) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -322,11 +322,27 @@ class NewYorkSlice:
         self._tunable(family)
         return params_for(players, {})
 
-    def save_preset(self, family: str, name: str, params: dict[str, float], note: str) -> None:
+    def check_preset(self, family: str, name: str) -> None:
+        """Refuse now what :meth:`save_preset` would refuse after a tuning run: a family
+        that cannot be tuned, a disallowed name, or a user presets file that cannot be read.
+
+        Raises
+        ------
+        SlicelabError
+        """
+        from sims.games.nyslice.heuristic import check_preset_name, user_presets
+
+        self._tunable(family)
+        check_preset_name(name)
+        user_presets()
+
+    def save_preset(self, family: str, name: str, params: dict[str, float], note: str) -> Path:
+        """Save ``params`` as the user preset ``name`` (``heuristic.save_preset``: the
+        user's presets file, never the installed package) and return that file's path."""
         from sims.games.nyslice.heuristic import save_preset
 
         self._tunable(family)
-        save_preset(name, params, note)
+        return save_preset(name, params, note)
 
     @staticmethod
     def _tunable(family: str) -> None:

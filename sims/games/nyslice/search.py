@@ -22,13 +22,26 @@ from functools import lru_cache
 
 import numpy as np
 
-from sims.core.specs import StrategySpec
+from sims.core.specs import ParamBound, StrategySpec
 from sims.games.nyslice.engine import Decision, Phase
 from sims.games.nyslice.heuristic import HeuristicStrategy, Valuer, cut_scores, params_for
 from sims.games.nyslice.view import PlayerView
 
 SEARCH_DEFAULTS: dict[str, float] = {"budget": 64, "cuts": 6, "width": 3}
 """``budget``: playouts per decision; ``cuts``: cut candidates; ``width``: Dibs!/Sneak uses."""
+
+SEARCH_BOUNDS: dict[str, ParamBound] = {
+    # A decision costs about max(budget, candidates) playouts of ~2 ms (6 players): the cap
+    # keeps one decision under half a minute instead of hanging (budget=1e308 did).
+    "budget": ParamBound(1, 10_000, integer=True),
+    # There are at most 3,234 legal cuts (6 players, a ring of 11) and a few dozen Dibs! or
+    # Sneak-a-Slice uses; larger values take them all, the caps only keep absurd numbers out.
+    "cuts": ParamBound(1, 10_000, integer=True),
+    "width": ParamBound(1, 100, integer=True),
+}
+"""The values each ``search`` parameter may take; a spec outside them is refused."""
+
+assert set(SEARCH_BOUNDS) == set(SEARCH_DEFAULTS)
 
 
 @lru_cache(maxsize=4)
@@ -52,7 +65,12 @@ class SearchStrategy:
     p: dict[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.p = {**SEARCH_DEFAULTS, **{k: float(v) for k, v in self.spec.params.items()}}
+        # Validated here too, so a strategy built without make_strategy cannot hang either.
+        given = {
+            k: SEARCH_BOUNDS[k].check(self.spec.name, k, v) if k in SEARCH_BOUNDS else v
+            for k, v in self.spec.params.items()
+        }
+        self.p = {**SEARCH_DEFAULTS, **{k: float(v) for k, v in given.items()}}
         self._heuristic = HeuristicStrategy(StrategySpec("heuristic"))
 
     def candidates(self, view: PlayerView, decision: Decision) -> list[int]:

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 
 from sims.core.errors import StrategySpecError
-from sims.core.specs import StrategySpec, parse_spec
+from sims.core.specs import ParamBound, StrategySpec, parse_spec
 from sims.games.nyslice.deck import VEGGIE, Kind, Special
 from sims.games.nyslice.engine import Decision, Phase
 from sims.games.nyslice.scoring import Holdings, score
@@ -372,12 +372,28 @@ def _own_total(view: PlayerView, seat: int, eat: Sequence[int] = ()) -> int:
 
 @dataclass(frozen=True)
 class StrategyInfo:
-    """A registered strategy family: its factory, parameters and a one-line summary."""
+    """A registered strategy family: its factory, parameters and a one-line summary.
+
+    Attributes
+    ----------
+    name : str
+        The spec name.
+    factory : callable
+        Builds the strategy from a validated spec.
+    params : dict
+        Parameter defaults.
+    summary : str
+        One line.
+    bounds : dict
+        Each parameter's valid values (:class:`~sims.core.specs.ParamBound`); a spec
+        outside them is refused by :func:`make_strategy`.
+    """
 
     name: str
     factory: Callable[[StrategySpec], Strategy]
     params: dict[str, float]
     summary: str
+    bounds: dict[str, ParamBound] = field(default_factory=dict)
 
 
 def _search(spec: StrategySpec) -> Strategy:
@@ -409,7 +425,7 @@ STRATEGIES: dict[str, StrategyInfo] = {
     "search": StrategyInfo(
         "search",
         _search,
-        {"budget": 64.0, "cuts": 6.0, "width": 3.0},
+        {},  # filled below from search.py
         "determinized Monte-Carlo search with compiled heuristic playouts (strong, slow)",
     ),
 }
@@ -465,6 +481,7 @@ def make_strategy(text: str | StrategySpec) -> Strategy:
 
 
 def _check_params(spec: StrategySpec, info: StrategyInfo) -> None:
+    """Refuse a parameter the family does not have, or a value outside its bounds."""
     unknown = set(spec.params) - set(info.params)
     if unknown:
         known = ", ".join(sorted(info.params)) or "none"
@@ -472,16 +489,22 @@ def _check_params(spec: StrategySpec, info: StrategyInfo) -> None:
             f"strategy {spec.name!r} has no parameter(s) {sorted(unknown)}; its parameters: {known}"
         )
     for key, value in spec.params.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise StrategySpecError(
-                f"strategy {spec.name!r}: parameter {key} must be a number, got {value!r}"
-            )
+        info.bounds[key].check(spec.name, key, value)
 
 
-def _register_heuristic_params() -> None:
-    from sims.games.nyslice.heuristic import HEURISTIC_DEFAULTS
+def _register_family_params() -> None:
+    """Defaults and bounds of heuristic and search, declared next to their code (imported
+    here, not at the top, because heuristic.py imports this module and search.py imports
+    heuristic.py)."""
+    from sims.games.nyslice.heuristic import HEURISTIC_BOUNDS, HEURISTIC_DEFAULTS
+    from sims.games.nyslice.search import SEARCH_BOUNDS, SEARCH_DEFAULTS
 
     STRATEGIES["heuristic"].params.update(HEURISTIC_DEFAULTS)
+    STRATEGIES["heuristic"].bounds.update(HEURISTIC_BOUNDS)
+    STRATEGIES["search"].params.update({k: float(v) for k, v in SEARCH_DEFAULTS.items()})
+    STRATEGIES["search"].bounds.update(SEARCH_BOUNDS)
+    for info in STRATEGIES.values():
+        assert set(info.bounds) == set(info.params), info.name
 
 
-_register_heuristic_params()
+_register_family_params()

@@ -680,3 +680,34 @@ def test_best_theta_resamples_deals_in_a_fixed_order(theta_data):
     assert deals.equals(deals.sort("players", "theta", "game_index"))
     a, b = best_theta(theta_data, n_boot=200, seed=1), best_theta(theta_data, n_boot=200, seed=1)
     assert a.equals(b)
+
+
+def _near_tie(out, reverse: bool):
+    """60 deals at θ 0.5 and 1.0 whose win shares nearly tie, rows written forwards or
+    backwards (the order in which Parquet files hand rows to polars is not fixed)."""
+    rng = np.random.default_rng(3)
+    d = SyntheticDataset(out)
+    base = rng.random((60, 3))  # the θ seat's share in each deal, for each rotation
+    for theta in (0.5, 1.0):
+        x = base if theta == 0.5 else base[rng.permutation(60)]  # equal means, other deals
+        for r in range(3):
+            share = np.zeros((60, 3))
+            share[:, r], share[:, (r + 1) % 3] = x[:, r], 1 - x[:, r]
+            specs = ["heuristic"] * 3
+            specs[r] = f"heuristic(theta={theta})"
+            arm = d.arm(f"theta-p3-t{theta}-r{r}", 3, specs, group="theta", rotation=r,
+                        grid={"theta": theta}, games=60)  # fmt: skip
+            order = slice(None, None, -1) if reverse else slice(None)
+            d.table("players", arm, {
+                "game_index": np.repeat(np.arange(60), 3)[order],
+                "seat": np.tile(np.arange(3), 60)[order],
+                "strategy": (specs * 60)[order], "win_share": share.ravel()[order],
+            })  # fmt: skip
+    return d.write()
+
+
+def test_best_theta_does_not_depend_on_row_order(tmp_path):
+    forwards = best_theta(_near_tie(tmp_path / "f", False), n_boot=200)
+    backwards = best_theta(_near_tie(tmp_path / "b", True), n_boot=200)
+    assert 0 < forwards["p_best"][0] < 1  # a real near-tie: the resampling matters
+    assert forwards.equals(backwards)

@@ -533,6 +533,8 @@ def tune(
         if not tunable:
             raise SlicelabError(f"{the_game.info.title} has no strategy family to tune")
         family = tunable[0]
+    if save_preset:
+        the_game.check_preset(family, save_preset)  # before the tuning, not after
 
     def show(i, pool, games):
         best = pool[0]
@@ -556,8 +558,8 @@ def tune(
             f"tuned vs {field_spec} at {players} players: {result.share:.3f} "
             f"[{result.low:.3f}, {result.high:.3f}] on {result.validation_games} games, seed {seed}"
         )
-        the_game.save_preset(family, save_preset, result.best.params, note)
-        console.print(f"saved preset {save_preset!r}")
+        path = the_game.save_preset(family, save_preset, result.best.params, note)
+        console.print(f"saved preset {save_preset!r}" + (f" in {path}" if path else ""))
 
 
 @cli.command()

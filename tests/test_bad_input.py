@@ -821,6 +821,12 @@ add(
     t("field-two-specs", {"--field": "greedy,random,greedy"}, "specs"),
     t("family-unknown", {"--family": "nope"}, "nope"),
     t("family-not-tunable", {"--family": "greedy"}, "tune"),
+    # a preset name is refused before the tuning, not after it (nothing is played)
+    t("preset-name-bracket", {"--save-preset": "bad]name"}, "preset name"),
+    t("preset-name-newline", {"--save-preset": "bad\nname"}, "preset name"),
+    t("preset-name-family", {"--save-preset": "greedy"}, "strategy family"),
+    t("preset-name-shipped", {"--save-preset": "heuristic-p4"}, "reserved"),
+    t("preset-name-empty", {"--save-preset": " "}, "preset name"),
     t("candidates-1", {"--candidates": "1"}, "--candidates", usage=True),
     t("games-0", {"--games": "0"}, "--games", usage=True),
     t("validation-games-9", {"--validation-games": "9"}, "--validation-games", usage=True),

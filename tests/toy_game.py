@@ -136,6 +136,9 @@ class HighCard:
     def strategy_defaults(self, family: str, players: int) -> dict[str, float]:
         raise SlicelabError("High Card has no family to tune")
 
+    def check_preset(self, family: str, name: str) -> None:
+        raise SlicelabError("High Card has no family to tune")
+
     def save_preset(self, family: str, name: str, params: dict[str, float], note: str) -> None:
         raise SlicelabError("High Card has no family to tune")
 

@@ -294,8 +294,16 @@ class Game(Protocol):
         """A tunable family's parameters at ``players`` (its preset, if any)."""
         ...
 
-    def save_preset(self, family: str, name: str, params: dict[str, float], note: str) -> None:
-        """Store tuned parameters of ``family`` as the preset ``name``."""
+    def check_preset(self, family: str, name: str) -> None:
+        """Refuse, before any tuning, what :meth:`save_preset` would refuse after it (a
+        family that cannot be tuned, a name not allowed); raises SlicelabError."""
+        ...
+
+    def save_preset(
+        self, family: str, name: str, params: dict[str, float], note: str
+    ) -> Path | None:
+        """Store tuned parameters of ``family`` as the preset ``name`` in the user's own
+        presets (never in the installed package); return the file written, if any."""
         ...
 
     def initial_state(

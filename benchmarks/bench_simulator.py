@@ -102,8 +102,11 @@ class PeakRSS:
         self._thread.join()
 
 
-def run(games: int, jobs: int, chunk: int, root: Path) -> tuple[float, float, int]:
-    """A full greedy×4 run into Parquet: (games/s, Parquet share of worker time, peak RSS)."""
+def run(
+    games: int, jobs: int, chunk: int, root: Path, keep: bool = False
+) -> tuple[float, float, int]:
+    """A full greedy×4 run into Parquet: (games/s, Parquet share of worker time, peak RSS);
+    the dataset stays in ``root`` when ``keep``."""
     out = root / f"g{games}-j{jobs}"
     shutil.rmtree(out, ignore_errors=True)
     arm = {"name": "g4", "game": "nyslice", "players": 4, "strategies": "greedy", "games": games}
@@ -112,9 +115,32 @@ def run(games: int, jobs: int, chunk: int, root: Path) -> tuple[float, float, in
         t0 = time.perf_counter()
         summary = run_study(study, out, jobs=jobs)
         wall = time.perf_counter() - t0
-    shutil.rmtree(out, ignore_errors=True)
+    if not keep:
+        shutil.rmtree(out, ignore_errors=True)
     share = summary.write_seconds / (summary.play_seconds + summary.write_seconds)
     return games / wall, share, mem.peak
+
+
+def integrity(out: Path, games: int) -> None:
+    """What checking a dataset against its manifest costs (``slicelab verify``, readers)."""
+    from analysis.load import scan
+    from sims import dataset
+
+    files = [p for p in out.rglob("*.parquet")]
+    size = sum(p.stat().st_size for p in files)
+    print(f"\n## 6. Integrity checks on the {games:,}-game dataset ({len(files)} files, "
+          f"{size / 1e6:,.1f} MB)")  # fmt: skip
+    for deep, what in ((False, "presence and sizes"), (True, "sizes and SHA-256")):
+        t0 = time.perf_counter()
+        found = dataset.problems(out, deep=deep)
+        print(f"verify ({what}): {time.perf_counter() - t0:.3f} s, {len(found)} problems")
+    t0 = time.perf_counter()
+    scan(out, "players").select("win_share").sum().collect()
+    first = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    scan(out, "players").select("win_share").sum().collect()
+    print(f"analysis.load.scan + sum: first read {first:.3f} s (checksums), again "
+          f"{time.perf_counter() - t0:.3f} s (files unchanged: sizes and times only)")
 
 
 def main() -> None:
@@ -147,7 +173,7 @@ def main() -> None:
         sizes = (10_000, 40_000) if quick else (100_000, 1_000_000)
         peaks = []
         for size in sizes:
-            rate, share, peak = run(size, 2, chunk, root)
+            rate, share, peak = run(size, 2, chunk, root, keep=size == sizes[-1])
             peaks.append((size, rate, peak))
             print(f"{size:>10,} games: peak RSS {peak / 2**20:,.0f} MiB  ({rate:,.0f} games/s)")
         growth = peaks[-1][2] / peaks[0][2]
@@ -156,6 +182,7 @@ def main() -> None:
             size, rate, _ = peaks[-1]
             print(f"\n## 5. Headline: {size:,} four-player greedy games on 2 workers: "
                   f"{size / rate:,.0f} s ({rate:,.0f} games/s); target < 300 s")  # fmt: skip
+        integrity(root / f"g{sizes[-1]}-j2", sizes[-1])
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

@@ -139,7 +139,11 @@ def strategy_identity(spec: str, players: int) -> str:
     resolved parameters."""
     strategy = make_strategy(spec)
     params = getattr(strategy, "params", None)
-    resolved = params(players) if callable(params) else strategy.spec.params
+    # heuristic and its presets resolve defaults, preset and overrides; search keeps its
+    # defaults merged in ``p`` (so budget=64 is the default search)
+    resolved = params(players) if callable(params) else getattr(strategy, "p", strategy.spec.params)
+    resolved = {k: float(v) if isinstance(v, int | float) and not isinstance(v, bool) else v
+                for k, v in resolved.items()}  # fmt: skip
     return json.dumps([strategy.spec.name, resolved], sort_keys=True, default=str)
 
 

@@ -462,55 +462,69 @@ def study(
     run(the_study, out or Path("data") / the_study.name, jobs, backend, scheduler, size)
 
 
+def tuning_options(fn):
+    """The options of a tuning run, shared by ``tune`` and ``exploit``."""
+    options = [
+        click.option("--players", "-p", type=int, required=True, help=players_help()),
+        click.option(
+            "--family",
+            default=None,
+            help="Strategy family to tune (default: the game's first family with parameter "
+            "ranges; `slicelab strategies GAME` lists them).",
+        ),  # fmt: skip
+        click.option(
+            "--field",
+            "field_spec",
+            default="greedy",
+            show_default=True,
+            help="Strategy in the other seats.",
+        ),  # fmt: skip
+        click.option(
+            "--candidates",
+            type=click.IntRange(min=2),
+            default=16,
+            show_default=True,
+            help="Parameter sets in the first round of successive halving.",
+        ),  # fmt: skip
+        click.option(
+            "--games",
+            "n_games",
+            type=click.IntRange(min=1),
+            default=200,
+            show_default=True,
+            help="Seat-rotated games per candidate in the first round (doubling each round).",
+        ),  # fmt: skip
+        click.option(
+            "--validation-games",
+            type=click.IntRange(min=10),
+            default=2000,
+            show_default=True,
+            help="Fresh games on which the winner is measured.",
+        ),  # fmt: skip
+        click.option(
+            "--seed",
+            type=click.IntRange(min=0, max=2**32 - 1),
+            default=1,
+            show_default=True,
+            help="Seed of the sampling and the games.",
+        ),  # fmt: skip
+        click.option(
+            "--jobs",
+            "-j",
+            type=click.IntRange(min=1),
+            default=1,
+            show_default=True,
+            help="Worker processes.",
+        ),  # fmt: skip
+    ]
+    for opt in reversed(options):
+        fn = opt(fn)
+    return fn
+
+
 @cli.command()
 @click.argument("game")
-@click.option("--players", "-p", type=int, required=True, help=players_help())
-@click.option(
-    "--family",
-    default=None,
-    help="Strategy family to tune (default: the game's first family with parameter ranges; "
-    "`slicelab strategies GAME` lists them).",
-)
-@click.option(
-    "--field",
-    "field_spec",
-    default="greedy",
-    show_default=True,
-    help="Strategy in the other seats.",
-)
-@click.option(
-    "--candidates",
-    type=click.IntRange(min=2),
-    default=16,
-    show_default=True,
-    help="Parameter sets in the first round of successive halving.",
-)
-@click.option(
-    "--games",
-    "n_games",
-    type=click.IntRange(min=1),
-    default=200,
-    show_default=True,
-    help="Seat-rotated games per candidate in the first round (doubling each round).",
-)
-@click.option(
-    "--validation-games",
-    type=click.IntRange(min=10),
-    default=2000,
-    show_default=True,
-    help="Fresh games on which the winner is measured.",
-)
-@click.option(
-    "--seed", type=int, default=1, show_default=True, help="Seed of the sampling and the games."
-)
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Worker processes.",
-)
+@tuning_options
 @click.option(
     "--save-preset",
     default=None,
@@ -627,6 +641,49 @@ def repair(out: Path, jobs: int, backend: str, scheduler: str | None, allow_code
     console.print(
         f"{len(found)} problem(s) mended; {summary.games_played:,} games re-played; "
         f"{out} matches its manifest"
+    )
+
+
+@cli.command()
+@click.argument("game")
+@tuning_options
+@click.option(
+    "--also", multiple=True, metavar="SPEC",
+    help="Another deviating spec to try besides the tuned family (repeatable), e.g. "
+    "'search(budget=16)'.",
+)  # fmt: skip
+def exploit(
+    game, players, family, field_spec, candidates, n_games, validation_games, seed, jobs, also,
+) -> None:  # fmt: skip
+    """How much one seat gains by deviating from a field (every seat FIELD): the family
+    tuned against it (and any --also spec), measured on fresh seat-rotated deals."""
+    from sims.exploit import exploitability
+
+    check_jobs(jobs)
+    one_arm(arm_dict(game, players, field_spec, 1, seed, {}), seed)  # validates field, count
+    for spec in also:
+        one_arm(arm_dict(game, players, spec, 1, seed, {}), seed)
+
+    def show(i, pool, games):
+        err.print(f"round {i}: {len(pool)} candidates after {games:,} games each; "
+                  f"best {pool[0].share:.1%}: {pool[0].spec}")  # fmt: skip
+
+    res = exploitability(game, players, field_spec, family, tuple(also), candidates, n_games,
+                         validation_games, seed, jobs, on_round=show)  # fmt: skip
+    if len(res.finalists) > 1:
+        table = Table("finalist (chosen on its own fresh deals)", "win share", "gain (pp)",
+                      "95% CI", "deals")  # fmt: skip
+        for d in res.finalists:
+            table.add_row(d.spec, f"{d.share:.1%}", f"{d.gain_pp:+.1f}",
+                          f"[{d.low_pp:+.1f}, {d.high_pp:+.1f}]", f"{d.deals:,}")  # fmt: skip
+        console.print(table)
+    b = res.best
+    console.print(
+        f"exploitability of {field_spec} at {players} players (family {res.family}"
+        + (", also " + ", ".join(also) if also else "")
+        + f"): {b.gain_pp:+.1f} pp "
+        f"[95% CI {b.low_pp:+.1f}, {b.high_pp:+.1f}] over the fair share {1 / players:.1%}, "
+        f"by {b.spec}, on {b.deals:,} fresh deals each played from every seat (seed {res.seed})"
     )
 
 

@@ -830,11 +830,35 @@ add(
     t("candidates-1", {"--candidates": "1"}, "--candidates", usage=True),
     t("games-0", {"--games": "0"}, "--games", usage=True),
     t("validation-games-9", {"--validation-games": "9"}, "--validation-games", usage=True),
-    t("seed-negative", {"--seed": "-1"}, "seed"),
-    t("seed-2to32", {"--seed": str(2**32)}, "seed"),
+    t("seed-negative", {"--seed": "-1"}, "--seed", usage=True),
+    t("seed-2to32", {"--seed": str(2**32)}, "--seed", usage=True),
     t("jobs-0", {"--jobs": "0"}, "--jobs", usage=True),
     t("jobs-1000", {"--jobs": "1000"}, "core", proc=True, env=NO_JOBLIB_PROCESSES),
     Case("tune-game-unknown", ["tune", "chess", "--players", "2"], "unknown game"),
+)  # fmt: skip
+
+
+# --- exploit: flags ------------------------------------------------------------------
+def x(id_: str, over: dict | None, fragment, *extra: str, **kw) -> Case:
+    return Case(f"exploit-{id_}", ["exploit", *tune(over, *extra)[1:]], fragment, **kw)
+
+
+add(
+    x("players-7", {"--players": "7"}, "players"),
+    x("field-unknown", {"--field": "clever"}, "clever"),
+    x("field-unparsable", {"--field": "heuristic(theta="}, "heuristic(theta="),
+    x("field-theta-inf", {"--field": "heuristic(theta=inf)"}, "theta"),
+    x("family-without-ranges", {"--family": "greedy"}, "tune"),
+    x("family-unknown", {"--family": "nope"}, "nope"),
+    x("also-unknown", None, "clever", "--also", "clever"),
+    x("also-budget-0", None, "budget", "--also", "search(budget=0)"),
+    x("also-budget-fraction", None, "budget", "--also", "search(budget=2.5)"),
+    x("also-budget-negative", None, "budget", "--also", "search(budget=-4)"),
+    x("also-python-code", None, "--allow-code", "--also", "os:system"),
+    x("seed-negative", {"--seed": "-1"}, "seed", usage=True),
+    x("candidates-1", {"--candidates": "1"}, "--candidates", usage=True),
+    x("jobs-1000", {"--jobs": "1000"}, "core", proc=True, env=NO_JOBLIB_PROCESSES),
+    Case("exploit-game-unknown", ["exploit", "chess", "--players", "2"], "unknown game"),
 )  # fmt: skip
 
 

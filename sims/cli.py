@@ -27,7 +27,7 @@ from sims.batch import available_cores, one_arm, play_arm
 from sims.core.errors import SlicelabError
 from sims.core.game import games as all_games
 from sims.core.game import get_game
-from sims.core.specs import _value, split_specs
+from sims.core.specs import _value, parse_spec, split_specs
 
 # Wide enough for the summary table when output is piped (rich defaults to 80 columns).
 console = Console(width=None if sys.stdout.isatty() else 132)
@@ -685,6 +685,65 @@ def exploit(
         f"[95% CI {b.low_pp:+.1f}, {b.high_pp:+.1f}] over the fair share {1 / players:.1%}, "
         f"by {b.spec}, on {b.deals:,} fresh deals each played from every seat (seed {res.seed})"
     )
+
+
+@cli.command()
+@click.argument("game")
+@tuning_options
+@click.option("--iterations", type=click.IntRange(min=1), default=8, show_default=True,
+              help="Best-response steps at most.")  # fmt: skip
+@click.option("--step", type=click.FloatRange(min=0, max=1, min_open=True), default=0.5,
+              show_default=True, help="How far the field moves to a best response.")  # fmt: skip
+@click.option("--tolerance", type=click.FloatRange(min=0), default=2.0, show_default=True,
+              help="Converged when the best deviation gains at most this (pp)...")  # fmt: skip
+@click.option("--bound", type=click.FloatRange(min=0), default=3.0, show_default=True,
+              help="...and its upper 95% bound is at most this (pp).")  # fmt: skip
+@click.option(
+    "--save-preset", default=None, metavar="NAME",
+    help="Store the least exploitable field as a named preset of the family.",
+)  # fmt: skip
+def equilibrium(
+    game, players, family, field_spec, candidates, n_games, validation_games, seed, jobs,
+    iterations, step, tolerance, bound, save_preset,
+) -> None:  # fmt: skip
+    """Tune a family against itself (damped iterated best response) until no deviation in
+    the family gains more than --tolerance; print each iteration's exploitability."""
+    from sims.equilibrium import self_play
+
+    the_game = get_game(game)
+    check_jobs(jobs)
+    the_game.info.check_players(players)
+    family = family or next((i.name for i in the_game.strategies() if i.ranges
+                             and not i.preset_of), None)  # fmt: skip
+    if save_preset:
+        the_game.check_preset(family, save_preset)
+    start = None
+    if field_spec != "greedy":  # --field names the starting field (a spec of the family)
+        one_arm(arm_dict(game, players, field_spec, 1, seed, {}), seed)
+        start = the_game.strategy_defaults(family, players) | {
+            k: float(v) for k, v in parse_spec(field_spec).params.items()}  # fmt: skip
+
+    def show(it) -> None:
+        b = it.exploit.best
+        err.print(f"iteration {it.index}: field {it.field}\n  best deviation {b.spec}: "
+                  f"{b.gain_pp:+.1f} pp [{b.low_pp:+.1f}, {b.high_pp:+.1f}]")  # fmt: skip
+
+    res = self_play(game, players, family, start, iterations, step, tolerance, bound,
+                    candidates, n_games, validation_games, seed=seed, jobs=jobs,
+                    on_iteration=show)  # fmt: skip
+    f = res.final
+    console.print(
+        f"{'converged' if res.converged else 'not converged'} after {len(res.iterations)} "
+        f"iteration(s); least exploitable field: {f.field}, exploitability {f.gain_pp:+.1f} pp "
+        f"[95% CI {f.exploit.best.low_pp:+.1f}, {f.high_pp:+.1f}] on {f.exploit.best.deals:,} "
+        f"fresh deals"
+    )
+    if save_preset:
+        lo = f.exploit.best.low_pp
+        note = (f"self-play at {players} players, seed {seed}: exploitability "
+                f"{f.gain_pp:+.2f} pp [{lo:+.2f}, {f.high_pp:+.2f}]")  # fmt: skip
+        path = the_game.save_preset(family, save_preset, f.params, note)
+        console.print(f"saved preset {save_preset!r}" + (f" in {path}" if path else ""))
 
 
 def main() -> None:

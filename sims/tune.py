@@ -66,6 +66,17 @@ def _sample(rng: np.random.Generator, ranges: dict[str, tuple[float, float]]) ->
     return {k: round(float(rng.uniform(lo, hi)), 3) for k, (lo, hi) in ranges.items()}
 
 
+def _near(
+    rng: np.random.Generator, ranges: dict[str, tuple[float, float]], centre: dict[str, float],
+    spread: float,
+) -> dict[str, float]:  # fmt: skip
+    out = {}
+    for k, (lo, hi) in ranges.items():
+        x = centre.get(k, (lo + hi) / 2) + rng.uniform(-spread, spread) * (hi - lo)
+        out[k] = round(float(min(max(x, lo), hi)), 3)
+    return out
+
+
 def tune(
     game: str,
     players: int,
@@ -77,6 +88,8 @@ def tune(
     seed: int = 1,
     jobs: int = 1,
     on_round: Callable[[int, list[Candidate], int], None] | None = None,
+    start: list[dict[str, float]] | None = None,
+    spread: float = 0.0,
 ) -> TuneResult:
     """Search ``family``'s parameters for the best win share against ``field``.
 
@@ -99,6 +112,13 @@ def tune(
         Fresh games on which the winner is measured.
     seed : int
         Seeds the candidate sampling and the games.
+    start : list of dict, optional
+        Parameter sets that enter the first round (default: the family's defaults at
+        ``players``); the rest are sampled.
+    spread : float
+        When above 0, half the sampled candidates are drawn around the first ``start``
+        (each parameter moved by up to ``spread`` times its range, clipped to it): a local
+        search next to a global one.
     """
     the_game = get_game(game)
     families = {i.name: i for i in the_game.strategies() if i.ranges and not i.preset_of}
@@ -113,8 +133,13 @@ def tune(
     ss = np.random.SeedSequence([seed, players])
     sample_rng = np.random.Generator(np.random.PCG64(ss.spawn(1)[0]))
     validation_seed = int(ss.generate_state(1)[0])
-    pool = [Candidate(the_game.strategy_defaults(family, players), "")]
-    pool += [Candidate(_sample(sample_rng, ranges), "") for _ in range(candidates - 1)]
+    seeds = start or [the_game.strategy_defaults(family, players)]
+    pool = [Candidate(dict(p), "") for p in seeds[:candidates]]
+    while len(pool) < candidates:
+        near = spread > 0 and len(pool) % 2 == 0
+        params = _near(sample_rng, ranges, seeds[0], spread) if near else _sample(sample_rng,
+                                                                                  ranges)
+        pool.append(Candidate(params, ""))
     for c in pool:
         c.spec = spec_string(family, c.params)
     first, block, rounds = 0, games, []

@@ -17,7 +17,10 @@ Love Veggies).
 
 Decisions
 ---------
-- **eat or collect** — eat when the eat value exceeds ``theta`` × the collection value;
+- **eat or collect** — eat when the eat value exceeds ``theta`` × the collection value,
+  blended by ``geat`` with greedy's rule: the threshold is (1 − ``geat``) × ``theta`` ×
+  this valuation's collection value + ``geat`` × greedy's collection value (``geat = 0``:
+  this valuation alone; 1: exactly greedy's eat rule, which plays better at 2 players);
 - **choose** — the portion maximising own value + ``deny`` × its value to the next seat
   clockwise still to choose (taking it denies them); specials are valued at
   ``specials`` × greedy's flat table;
@@ -65,6 +68,7 @@ HEURISTIC_DEFAULTS: dict[str, float] = {
     "dibs": 0.5,
     "cil": 1.0,
     "sneak": 0.5,
+    "geat": 0.0,
 }
 """Parameters of ``heuristic`` and their defaults (see the module docstring)."""
 
@@ -82,6 +86,7 @@ PARAM_RANGES: dict[str, tuple[float, float]] = {
     "dibs": (0.0, 3.0),
     "cil": (0.0, 4.0),
     "sneak": (0.0, 3.0),
+    "geat": (0.0, 1.0),
 }
 """The box that tuning searches."""
 
@@ -102,6 +107,8 @@ HEURISTIC_BOUNDS: dict[str, ParamBound] = {
     "dibs": ParamBound(0.0, 1000.0),
     "cil": ParamBound(0.0, 1000.0),
     "sneak": ParamBound(0.0, 1000.0),
+    # A weight between two collection values.
+    "geat": ParamBound(0.0, 1.0),
 }
 """The values each ``heuristic`` parameter may take (validity, wider than the tuning box
 :data:`PARAM_RANGES`); a spec or a preset outside them is refused."""
@@ -386,6 +393,15 @@ def _write_presets(path: Path, name: str, values: dict[str, float], note: str) -
         raise
 
 
+def default_preset(n_players: int, shipped: Mapping[str, dict] | None = None) -> str:
+    """The preset plain ``heuristic`` plays at ``n_players``: the self-play equilibrium
+    ``heuristic-eqN`` where one is shipped, else the preset tuned against greedy,
+    ``heuristic-pN``."""
+    shipped = packaged_presets() if shipped is None else shipped
+    eq = f"heuristic-eq{n_players}"
+    return eq if eq in shipped else f"heuristic-p{n_players}"
+
+
 def params_for(
     n_players: int, overrides: dict[str, float], preset: str | None = None
 ) -> dict[str, float]:
@@ -395,11 +411,11 @@ def params_for(
     Parameters
     ----------
     n_players : int
-        The player count (its shipped preset ``heuristic-pN`` is the default).
+        The player count: its shipped default preset (:func:`default_preset`) applies.
     overrides : dict
         Explicit parameters (already validated, e.g. by ``make_strategy``).
     preset : str, optional
-        A named preset to start from instead of ``heuristic-pN``.
+        A named preset to start from instead of the default one.
 
     Returns
     -------
@@ -413,8 +429,8 @@ def params_for(
         not a shipped one.
     """
     base = dict(HEURISTIC_DEFAULTS)
-    name = preset or f"heuristic-p{n_players}"
     shipped = packaged_presets()
+    name = preset or default_preset(n_players, shipped)
     if name in shipped:
         base.update(shipped[name])
     elif preset is not None:
@@ -657,12 +673,10 @@ class HeuristicStrategy:
         seat = decision.player
         val = Valuer(view, seat, self.p)
         ph = decision.phase
-        if ph == Phase.EAT:
+        if ph in (Phase.EAT, Phase.RECEIVE_EAT):
+            already = ph == Phase.RECEIVE_EAT
             e = val.eat_value(seat, decision.slice, decision.portion_special)
-            return int(e > self.p["theta"] * val.collect_value(seat, decision.slice))
-        if ph == Phase.RECEIVE_EAT:
-            e = val.eat_value(seat, decision.slice, decision.portion_special)
-            return int(e > self.p["theta"] * val.collect_value(seat, decision.slice, True))
+            return int(e > self._eat_threshold(view, val, seat, decision.slice, already))
         if ph == Phase.CHOOSE:
             return self._choose(view, val, seat, decision.legal)
         if ph == Phase.CUT:
@@ -700,6 +714,20 @@ class HeuristicStrategy:
         if ph == Phase.SECONDS_EAT:
             return seconds_eat(view, decision)
         raise AssertionError(f"unhandled phase {ph}")
+
+    def _eat_threshold(
+        self, view: PlayerView, val: Valuer, seat: int, sid: int, already: bool
+    ) -> float:
+        """``theta`` × the collection value, blended by ``geat`` with greedy's (the kernel
+        repeats these operations in this order)."""
+        from sims.games.nyslice.strategies import _Valuer as GreedyValuer
+
+        t = self.p["theta"] * val.collect_value(seat, sid, already)
+        g = self.p["geat"]
+        if g > 0.0:
+            cg = GreedyValuer(view, seat).collect_value(sid, already_collected=already)
+            t = (1.0 - g) * t + g * cg
+        return t
 
     def _choose(self, view: PlayerView, val: Valuer, seat: int, legal: Sequence[int]) -> int:
         portions = view.portions

@@ -137,12 +137,16 @@ def test_kernel_is_deterministic(runner):
 
 # ----------------------------------------------------------------------------- heuristic
 HEUR_ALT = "heuristic(theta=0.6,deny=0.8,trust=0.2,cil=0.1,sneak=0.1,dibs=0.1)"
+HEUR_GEAT = ["heuristic(geat=0.6,theta=1.4)", "heuristic(geat=1)", "greedy"]  # greedy's eat rule
 HEURISTIC_GAMES = 40
 
 
 def _heuristic_mixes(n: int) -> list[list[str]]:
     mixed = ["heuristic", "greedy", "random", HEUR_ALT, "random", "greedy"][:n]
-    return [["heuristic"] * n, [HEUR_ALT] * n, mixed if n > 2 else [HEUR_ALT, "random"]]
+    return [
+        ["heuristic"] * n, [HEUR_ALT] * n, mixed if n > 2 else [HEUR_ALT, "random"],
+        (HEUR_GEAT * 2)[:n],
+    ]  # fmt: skip
 
 
 @pytest.mark.parametrize("n", range(2, 7))

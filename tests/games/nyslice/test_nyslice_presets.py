@@ -206,7 +206,7 @@ def test_a_bad_user_file_is_named_when_presets_are_used(home, label, content, me
     # Runs that name no preset do not read the file (plain heuristic's default is the
     # shipped heuristic-pN, which a user file cannot redefine).
     assert make_strategy("heuristic(deny=0.1)").params(4) == params_for(4, {"deny": 0.1})
-    assert heuristic_params(["heuristic", "greedy", "random"], 3).shape == (3, 10)
+    assert heuristic_params(["heuristic", "greedy", "random"], 3).shape == (3, len(HEURISTIC_DEFAULTS))
     make_strategy("greedy")
     make_strategy("search(budget=2)")
     # Looking a preset up by name, listing them or saving one names the file and the fix.

@@ -45,6 +45,7 @@ from sims.games.nyslice.kernel.layout import (
     H_CIL,
     H_DENY,
     H_DIBS,
+    H_GEAT,
     H_SNEAK,
     H_THETA,
     K_COMBO,
@@ -252,6 +253,17 @@ def _heuristic(tab, ftab, seat, phase, nlegal, lrow, sid, ps):
     if phase == P_EAT or phase == P_RECV:
         # Only the slice's own types enter its collection value (every type for the Supreme).
         k = tab[T_KIND, sid]
+        g = ftab[F_HP + seat, H_GEAT]
+        cg = 0.0
+        if g > 0.0:  # greedy's collection value, from greedy's own tables
+            has_anch = 1 if tab[T_NANCH, seat] > 0 else 0
+            if k == K_NUM or k == K_COMBO:
+                _value_type(tab, ftab, seat, tab[T_TA, sid])
+                if k == K_COMBO:
+                    _value_type(tab, ftab, seat, tab[T_TB, sid])
+            elif k == K_SUP:
+                _valuer(tab, ftab, seat)
+            cg = _collect_value(tab, ftab, seat, has_anch, sid, phase == P_RECV)
         if k == K_NUM or k == K_COMBO:
             _h_type(tab, ftab, seat, tab[T_TA, sid])
             if k == K_COMBO:
@@ -260,7 +272,10 @@ def _heuristic(tab, ftab, seat, phase, nlegal, lrow, sid, ps):
             _h_all_types(tab, ftab, seat)
         e = _eat_value(tab, seat, sid, ps)
         c = _h_collect_value(tab, ftab, seat, seat, sid, phase == P_RECV)
-        return 1 if e > ftab[F_HP + seat, H_THETA] * c else 0
+        t = ftab[F_HP + seat, H_THETA] * c
+        if g > 0.0:
+            t = (1.0 - g) * t + g * cg
+        return 1 if e > t else 0
     _h_all_types(tab, ftab, seat)
     n = tab[T_G, G_N]
     if phase == P_CHOOSE:

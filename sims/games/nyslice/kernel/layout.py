@@ -82,8 +82,9 @@ STRATEGY_CODES = {"random": STRAT_RANDOM, "greedy": STRAT_GREEDY, "heuristic": S
 
 # The heuristic's parameters in a row of ftab, by name in heuristic.PARAM_ORDER.
 (H_THETA, H_SHARP, H_HORIZON, H_DENY, H_TRUST,
- H_SPECIALS, H_SUPREME, H_DIBS, H_CIL, H_SNEAK) = (PARAM_ORDER.index(k) for k in (
-    "theta", "sharp", "horizon", "deny", "trust", "specials", "supreme", "dibs", "cil", "sneak"
+ H_SPECIALS, H_SUPREME, H_DIBS, H_CIL, H_SNEAK, H_GEAT) = (PARAM_ORDER.index(k) for k in (
+    "theta", "sharp", "horizon", "deny", "trust", "specials", "supreme", "dibs", "cil", "sneak",
+    "geat",
 ))  # fmt: skip
 N_HPARAMS = len(PARAM_ORDER)
 

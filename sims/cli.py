@@ -707,7 +707,8 @@ def equilibrium(
     iterations, step, tolerance, bound, save_preset,
 ) -> None:  # fmt: skip
     """Tune a family against itself (damped iterated best response) until no deviation in
-    the family gains more than --tolerance; print each iteration's exploitability."""
+    the family gains more than --tolerance; print each iteration's exploitability.
+    --field, when given, is the starting field (the family with parameters, or a preset)."""
     from sims.equilibrium import self_play
 
     the_game = get_game(game)
@@ -718,10 +719,17 @@ def equilibrium(
     if save_preset:
         the_game.check_preset(family, save_preset)
     start = None
-    if field_spec != "greedy":  # --field names the starting field (a spec of the family)
+    if field_spec != "greedy":  # --field names the starting field: the family or a preset
         one_arm(arm_dict(game, players, field_spec, 1, seed, {}), seed)
-        start = the_game.strategy_defaults(family, players) | {
-            k: float(v) for k, v in parse_spec(field_spec).params.items()}  # fmt: skip
+        spec = parse_spec(field_spec)
+        infos = {i.name: i for i in the_game.strategies()}
+        info = infos.get(spec.name)
+        if info is None or (spec.name != family and info.preset_of != family):
+            raise SlicelabError(f"--field {field_spec!r} is not of the family {family!r}; "
+                                f"start from {family}(...) or one of its presets")  # fmt: skip
+        preset = dict(info.params) if info.preset_of else {}
+        start = the_game.strategy_defaults(family, players) | preset | {
+            k: float(v) for k, v in spec.params.items()}  # fmt: skip
 
     def show(it) -> None:
         b = it.exploit.best

@@ -529,8 +529,8 @@ def tuning_options(fn):
     "--save-preset",
     default=None,
     metavar="NAME",
-    help="Store the winner as a named preset of the family (for New York Slice's heuristic, "
-    "heuristic-pN is its default at N players).",
+    help="Store the winner as a named preset of the family, in your own presets file (the "
+    "shipped names, such as New York Slice's heuristic-eqN, are reserved).",
 )
 def tune(
     game, players, family, field_spec, candidates, n_games, validation_games, seed, jobs,

@@ -116,15 +116,16 @@ HEURISTIC_BOUNDS: dict[str, ParamBound] = {
 assert set(HEURISTIC_BOUNDS) == set(HEURISTIC_DEFAULTS) == set(PARAM_RANGES)
 
 PRESETS_FILE = Path(__file__).parent / "data" / "presets.toml"
-"""The presets shipped with slicelab (``heuristic-p2`` .. ``heuristic-p6``, heuristic's
-defaults per player count). Read only: presets a user saves go to
+"""The presets shipped with slicelab (``heuristic-eq2`` .. ``heuristic-eq6``, heuristic's
+self-play equilibria and its defaults per player count; ``heuristic-p2`` .. ``-p6``, the
+earlier defaults tuned against greedy). Read only: presets a user saves go to
 :func:`user_presets_file`."""
 
 PRESET_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
 """A preset name a user may save: a letter, then letters, digits, ``_`` or ``-`` (at most
 64 characters). It is also a bare TOML key and a strategy spec name."""
 
-_SHIPPED_NAME = re.compile(r"heuristic-p[0-9]+", re.IGNORECASE)
+_SHIPPED_NAME = re.compile(r"heuristic-(p|eq)[0-9]+", re.IGNORECASE)
 """Names of heuristic's per-player-count defaults: a user preset so named would silently
 change what plain ``heuristic`` plays, so every such name is reserved."""
 
@@ -289,7 +290,8 @@ def check_preset_name(name: object) -> str:
     if _SHIPPED_NAME.fullmatch(name) or name.lower() in shipped:
         raise SlicelabError(
             f"preset name {name!r} is reserved for the presets shipped with slicelab "
-            "(heuristic-pN is heuristic's default at N players); choose another, e.g. tuned-p4"
+            "(heuristic-eqN is heuristic's default at N players, heuristic-pN the earlier one); "
+            "choose another, e.g. tuned-p4"
         )
     return name
 

@@ -320,7 +320,7 @@ class NewYorkSlice:
         return strategy_identity(spec, players)
 
     def strategy_defaults(self, family: str, players: int) -> dict[str, float]:
-        """``heuristic``'s parameters at ``players`` (its preset ``heuristic-pN``)."""
+        """``heuristic``'s parameters at ``players`` (its default preset, ``heuristic-eqN``)."""
         from sims.games.nyslice.heuristic import params_for
 
         self._tunable(family)

@@ -28,7 +28,7 @@ from sims.games.nyslice.kernel import heuristic_params, strategy_codes
 from sims.games.nyslice.plugin import GAME
 from sims.games.nyslice.strategies import make_strategy
 
-SHIPPED = ["heuristic-p2", "heuristic-p3", "heuristic-p4", "heuristic-p5", "heuristic-p6"]
+SHIPPED = sorted([f"heuristic-{kind}{n}" for kind in ("eq", "p") for n in range(2, 7)])
 
 
 @pytest.fixture
@@ -137,6 +137,8 @@ BAD_NAMES = [
     ("heuristic-p4", "is reserved for the presets shipped with slicelab"),
     ("HEURISTIC-P2", "is reserved for the presets shipped with slicelab"),
     ("heuristic-p9", "is reserved for the presets shipped with slicelab"),
+    ("heuristic-eq4", "is reserved for the presets shipped with slicelab"),
+    ("Heuristic-EQ7", "is reserved for the presets shipped with slicelab"),
     ("bad\nname", "is not allowed"),
     ("x]\n[y", "is not allowed"),
     ("a]", "is not allowed"),
@@ -206,7 +208,8 @@ def test_a_bad_user_file_is_named_when_presets_are_used(home, label, content, me
     # Runs that name no preset do not read the file (plain heuristic's default is the
     # shipped heuristic-pN, which a user file cannot redefine).
     assert make_strategy("heuristic(deny=0.1)").params(4) == params_for(4, {"deny": 0.1})
-    assert heuristic_params(["heuristic", "greedy", "random"], 3).shape == (3, len(HEURISTIC_DEFAULTS))
+    shape = heuristic_params(["heuristic", "greedy", "random"], 3).shape
+    assert shape == (3, len(HEURISTIC_DEFAULTS))
     make_strategy("greedy")
     make_strategy("search(budget=2)")
     # Looking a preset up by name, listing them or saving one names the file and the fix.

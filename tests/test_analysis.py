@@ -342,20 +342,23 @@ def test_warning_for_a_zero_width_interval_at_the_reference():
 
 
 def test_ratings_merge_specs_that_play_identically(tmp_path):
-    # at 5 players heuristic's preset has theta = 1: the two specs are one strategy
+    # heuristic(theta=<its 5-player default>) is heuristic at 5 players: one strategy
+    from sims.games.nyslice.heuristic import params_for
     from sims.games.nyslice.plugin import strategy_identity
 
-    assert strategy_identity("heuristic", 5) == strategy_identity("heuristic(theta=1)", 5)
-    assert strategy_identity("heuristic", 4) != strategy_identity("heuristic(theta=1)", 4)
+    same = f"heuristic(theta={params_for(5, {})['theta']:g})"
+    assert params_for(4, {})["theta"] != params_for(5, {})["theta"]
+    assert strategy_identity("heuristic", 5) == strategy_identity(same, 5)
+    assert strategy_identity("heuristic", 4) != strategy_identity(same, 4)
     d = SyntheticDataset(tmp_path)
-    specs = ["heuristic", "heuristic(theta=1)", "greedy", "greedy", "greedy"]
+    specs = ["heuristic", same, "greedy", "greedy", "greedy"]
     d.arm("mix", 5, group="ladder", strategies=specs)
     score = np.tile([9, 8, 7, 6, 5], (6, 1))  # seat order is the ranking in every game
     d.players("mix", win_share=one_hot([0] * 6, 5), score=score,
               eaten=np.zeros((6, 5), dtype=int))  # fmt: skip
     t = ratings(d.write(), n_boot=20)
     assert t["strategy"].to_list() == ["heuristic", "greedy"]
-    assert t["aliases"].to_list() == ["heuristic(theta=1)", ""]
+    assert t["aliases"].to_list() == [same, ""]
     # seats 0 and 1 are the same strategy: no pair between them; each beats the 3 greedy seats
     assert t.filter(pl.col("strategy") == "heuristic")["pairs"][0] == 6 * 2 * 3
 

@@ -46,9 +46,9 @@ def eats_vs_field(theta: float, field: Mapping[int, float | None], name: str) ->
     return "which " + _counts(groups, words)
 
 
-def against_field(curve: pl.DataFrame, theta: float, name: str = "the tuned field") -> str:
+def against_field(curve: pl.DataFrame, theta: float, name: str = "the field") -> str:
     """How one seat playing θ fares against the field (the θ curve's win share against the
-    fair share, per count): ``beats the tuned field at 3 and 4 players; ...``."""
+    fair share, per count): ``beats the field at 3 and 4 players; ...``."""
     t = curve.filter(pl.col("theta") == theta).sort("players")
     if not t.height:
         return f"(θ={theta:g} is not in the θ sweep)"
@@ -153,15 +153,15 @@ def grid_edge(best: pl.DataFrame, grid: list[float]) -> str:
 def field_check(
     best: pl.DataFrame, field: Mapping[int, float | None], margin: float = 2.0, rerun: str = ""
 ) -> str:
-    """Whether a single seat switching θ exploits the tuned field (its edge's whole
+    """Whether a single seat switching θ exploits the field (its edge's whole
     interval above ``margin`` pp), and which way the presets are off: a best θ above the
     preset's means the presets eat too much, below it too little."""
     exploit = best.filter(pl.col("edge_low") > margin).sort("players")
     if not exploit.height:
         return (
-            f"Field check: at no player count does a single seat switching θ beat the tuned "
+            f"Field check: at no player count does a single seat switching θ beat the "
             f"field with its whole interval above +{margin:g} pp, so this study does not show "
-            "the tuned presets to be exploitable this way."
+            "the field's presets to be exploitable this way."
         )
     gains = ", ".join(f"{e:+.0f} pp at {p}p" for p, e in
                       zip(exploit["players"], exploit["edge_pp"], strict=True))  # fmt: skip
@@ -179,11 +179,11 @@ def field_check(
         how.append(f"eat too little at {listing(little)} players (the best θ is below the "
                    "preset's)")  # fmt: skip
     text = (
-        f"Field check: a single seat switching θ beats the tuned field by {gains} over its "
+        f"Field check: a single seat switching θ beats the field by {gains} over its "
         f"fair share (the whole interval above +{margin:g} pp)"
     )
     if how:
-        text += " — the tuned presets (tuned against greedy) " + " and ".join(how)
+        text += " — the field's presets " + " and ".join(how)
         text += " in self-play"
     text += ", so the other sections describe games among exploitable players."
     return text + (f" {rerun}" if rerun else "")

@@ -52,9 +52,9 @@ EAT_BY = ("pepperoni", "type_a", "race")
 
 
 def describe(spec: str) -> str:
-    """A spec as the report names it: bare ``heuristic`` plays its tuned preset at every
-    player count."""
-    return "the tuned heuristic" if spec == "heuristic" else spec
+    """A spec as the report names it: bare ``heuristic`` plays its self-play equilibrium
+    preset (``heuristic-eqN``) at every player count."""
+    return "the equilibrium heuristic" if spec == "heuristic" else spec
 
 
 def _spec(r: Results, group: str) -> str:
@@ -88,8 +88,8 @@ def _field_thetas(r: Results) -> dict[int, float | None]:
 
 
 def _collect_sentence(r: Results) -> str:
-    """``heuristic(theta=4), which collects more than the tuned preset ... and beats the
-    tuned field at ...``: what the seats-collect field is, from the θ sweep."""
+    """``heuristic(theta=4), which collects more than the equilibrium preset ... and beats
+    the field at ...``: what the seats-collect field is, from the θ sweep."""
     spec = _spec(r, "seats-collect")
     counts = sorted({a["players"] for a in r.manifest["study"]["arms"]
                      if a.get("group") == "seats-collect"})  # fmt: skip
@@ -98,15 +98,15 @@ def _collect_sentence(r: Results) -> str:
         return spec
     field = {n: t for n, t in _field_thetas(r).items() if n in counts}
     return (
-        f"{spec}, {prose.eats_vs_field(theta, field, 'the tuned preset')} and, as one seat "
-        f"against the tuned field, {prose.against_field(r.theta, theta, 'it')}"
+        f"{spec}, {prose.eats_vs_field(theta, field, 'the equilibrium preset')} and, as one "
+        f"seat against the equilibrium field, {prose.against_field(r.theta, theta, 'it')}"
         f"{_see(r, 'Eat or collect')}"
     )
 
 
 def _greedy_sentence(r: Results) -> str:
     spec = _spec(r, "seats-greedy")
-    rated = prose.rated_vs(r.ratings, spec, "heuristic", "the tuned heuristic")
+    rated = prose.rated_vs(r.ratings, spec, "heuristic", "the equilibrium heuristic")
     return f"{spec}, {rated}{_see(r, 'Ratings')}"
 
 
@@ -147,8 +147,9 @@ def _notes(r: Results) -> list[str]:
         )
     players = (
         f"Players. Unless a section says otherwise every seat plays '{_spec(r, 'seats')}'"
-        + (" with its tuned preset for the player count (benchmarks/strategies.md; tuned "
-           "against greedy)" if _spec(r, "seats") == "heuristic" else "")
+        + (" with its self-play equilibrium preset for the player count (heuristic-eqN: no "
+           "deviation within its family found worth more than about 2 pp; "
+           "benchmarks/strategies.md)" if _spec(r, "seats") == "heuristic" else "")
         + f". 'seats-collect' repeats the seat question with {_collect_sentence(r)}; "
         f"'seats-greedy' with {_greedy_sentence(r)}. A conclusion from weak agents is "
         "weak: where the fields disagree, trust none of them blindly."
@@ -421,7 +422,7 @@ def _eat_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
             q,
             f"{b['players']} players: best θ {b['best_theta']:g} "
             f"(bootstrap {b['theta_low']:g}–{b['theta_high']:g}); its edge over the fair share "
-            "against the tuned field",
+            "against the field",
             ci(b["edge_pp"], b["edge_low"], b["edge_high"]), b["games"], b["warning"],
         ))  # fmt: skip
     for n, sub in r.payoffs.group_by("players", maintain_order=True):
@@ -457,7 +458,7 @@ def _eat_draw(pdf: PdfPages, r: Results, num: int) -> None:
     )  # fmt: skip
     text = (
         "One seat plays heuristic(theta=θ) — it eats when the eat value exceeds θ times the "
-        "collect value, so a larger θ eats less — against a field of the tuned heuristic, "
+        "collect value, so a larger θ eats less — against a field of the equilibrium heuristic, "
         "from every seat in turn on the same deals. Best θ per player count: "
         + "; ".join(
             f"{p}p {t:g} (bootstrap {lo:g}–{hi:g})"

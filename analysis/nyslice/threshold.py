@@ -1,7 +1,7 @@
 """New York Slice: when is eating a slice better than collecting it?
 
 - :func:`theta_curve`: one seat plays ``heuristic(theta=θ)`` (eat when the eat value
-  exceeds θ × the collect value: small θ eats more) against a field of the tuned heuristic,
+  exceeds θ × the collect value: small θ eats more) against a field of the equilibrium heuristic,
   from every seat in turn on the same deals. The paired unit is the deal: its win share
   averaged over the seats it was played from. Win share by θ with t intervals.
 - :func:`best_theta`: the θ with the highest win share, and a bootstrap over deals of
@@ -153,7 +153,7 @@ def eat_decisions(out, group: str = "decisions") -> pl.DataFrame:
 
 
 def eat_table(out, by: str = "pepperoni", group: str = "decisions") -> pl.DataFrame:
-    """How often the tuned heuristic eats, and how its eaters and collectors fared, by
+    """How often the equilibrium heuristic eats, and how its eaters and collectors fared, by
     ``by`` (``pepperoni``, ``type_a`` or ``race``) and player count. Observational.
 
     Returns
@@ -297,7 +297,7 @@ def plot_theta_curve(table: pl.DataFrame, best: pl.DataFrame | None = None, ax=N
     ax.set_xscale("log")
     ax.set_xlabel("θ (eat when eat value > θ × collect value; smaller eats more)")
     ax.set_ylabel("win share of the θ seat, % (95% CI)")
-    ax.set_title("Eat threshold against a tuned field (bands: bootstrap range of the best θ)")
+    ax.set_title("Eat threshold against the field (bands: bootstrap range of the best θ)")
     ax.legend(fontsize=8, ncols=2)
     return ax
 

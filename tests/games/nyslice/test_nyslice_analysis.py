@@ -528,7 +528,7 @@ def test_against_field_flips_with_the_interval():
         "share) at 3 players"
     )
     assert against_field(_curve([0.1, 0.1], [0.2, 0.2]), 4.0) == (
-        "loses to the tuned field at 2 and 3 players"
+        "loses to the field at 2 and 3 players"
     )
     assert against_field(_curve([0.3], [0.4]), 2.0) == "(θ=2 is not in the θ sweep)"
 
@@ -612,7 +612,7 @@ def test_field_check_says_which_way_the_presets_are_off():
 
     field = {2: 2.0, 3: 1.0}
     much = field_check(_best([4.0, 4.0], [10.0, 10.0]), field)
-    assert "beats the tuned field by +30 pp at 2p, +30 pp at 3p" in much
+    assert "beats the field by +30 pp at 2p, +30 pp at 3p" in much
     assert "eat too much at 2 and 3 players (the best θ is above the preset's)" in much
     little = field_check(_best([0.5, 0.5], [10.0, 10.0]), field)
     assert "eat too little at 2 and 3 players" in little and "too much" not in little

@@ -151,6 +151,21 @@ def _greedy_sneak(tab, ftab, seat, has_anch):
 
 
 @njit(cache=True)
+def _greedy_collect(tab, ftab, seat, sid, already):
+    """Greedy's collection value of slice sid, its tables filled for the slice's own types
+    only (every type for the Supreme), as _Valuer.collect_value computes it lazily."""
+    k = tab[T_KIND, sid]
+    if k == K_NUM or k == K_COMBO:
+        _value_type(tab, ftab, seat, tab[T_TA, sid])
+        if k == K_COMBO:
+            _value_type(tab, ftab, seat, tab[T_TB, sid])
+    elif k == K_SUP:
+        _valuer(tab, ftab, seat)
+    has_anch = 1 if tab[T_NANCH, seat] > 0 else 0
+    return _collect_value(tab, ftab, seat, has_anch, sid, already)
+
+
+@njit(cache=True)
 def _greedy(tab, ftab, seat, phase, nlegal, lrow, sid, ps):
     """Greedy's action (strategies.GreedyStrategy, decision for decision).
 
@@ -160,17 +175,8 @@ def _greedy(tab, ftab, seat, phase, nlegal, lrow, sid, ps):
         return _greedy_seconds(tab, seat, phase, nlegal, lrow, sid)
     has_anch = 1 if tab[T_NANCH, seat] > 0 else 0
     if phase == P_EAT or phase == P_RECV:
-        # Only the slice's own types enter its collection value (every type for the Supreme).
-        k = tab[T_KIND, sid]
-        if k == K_NUM or k == K_COMBO:
-            _value_type(tab, ftab, seat, tab[T_TA, sid])
-            if k == K_COMBO:
-                _value_type(tab, ftab, seat, tab[T_TB, sid])
-        elif k == K_SUP:
-            _valuer(tab, ftab, seat)
         e = _eat_value(tab, seat, sid, ps)
-        c = _collect_value(tab, ftab, seat, has_anch, sid, phase == P_RECV)
-        return 1 if e > c else 0
+        return 1 if e > _greedy_collect(tab, ftab, seat, sid, phase == P_RECV) else 0
     _valuer(tab, ftab, seat)
     n = tab[T_G, G_N]
     if phase == P_CHOOSE:
@@ -254,16 +260,7 @@ def _heuristic(tab, ftab, seat, phase, nlegal, lrow, sid, ps):
         # Only the slice's own types enter its collection value (every type for the Supreme).
         k = tab[T_KIND, sid]
         g = ftab[F_HP + seat, H_GEAT]
-        cg = 0.0
-        if g > 0.0:  # greedy's collection value, from greedy's own tables
-            has_anch = 1 if tab[T_NANCH, seat] > 0 else 0
-            if k == K_NUM or k == K_COMBO:
-                _value_type(tab, ftab, seat, tab[T_TA, sid])
-                if k == K_COMBO:
-                    _value_type(tab, ftab, seat, tab[T_TB, sid])
-            elif k == K_SUP:
-                _valuer(tab, ftab, seat)
-            cg = _collect_value(tab, ftab, seat, has_anch, sid, phase == P_RECV)
+        cg = _greedy_collect(tab, ftab, seat, sid, phase == P_RECV) if g > 0.0 else 0.0
         if k == K_NUM or k == K_COMBO:
             _h_type(tab, ftab, seat, tab[T_TA, sid])
             if k == K_COMBO:

@@ -121,6 +121,24 @@ def _user() -> str:
         return "?"
 
 
+def writer_active(out: Path) -> str | None:
+    """The run writing ``out`` now (its description), or None. A holder file left by a run
+    that died does not count: the lock itself is tried (and released at once)."""
+    from filelock import FileLock, Timeout
+
+    if not (out / HOLDER).is_file():
+        return None
+    lock = FileLock(out / LOCK, blocking=False)
+    try:
+        lock.acquire()
+    except Timeout:
+        return _holder(out)
+    except OSError:  # cannot even open the lock file (a read-only copy): nobody writes here
+        return None
+    lock.release()
+    return None
+
+
 def _holder(out: Path) -> str:
     try:
         h = json.loads((out / HOLDER).read_text())
@@ -421,6 +439,12 @@ def check(out: str | Path) -> dict[str, Any]:
     if _checked.get(key) != sig:
         found = problems(out, m, deep=True)
         if found:
+            writer = writer_active(out)
+            if writer is not None:
+                raise DatasetError(
+                    f"{out} is being written by a running slicelab ({writer}); read it when "
+                    "that run has finished"
+                )
             raise DatasetError(describe(out, found, m))
         _checked[key] = sig
     return m

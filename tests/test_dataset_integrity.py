@@ -194,6 +194,8 @@ def test_a_second_writer_is_refused_naming_the_holder(tmp_path):
                     res = CliRunner().invoke(cli, args)
                     raise SlicelabError(res.output)
                 run_study(parse_study(data), tmp_path / "busy")
+        # a reader that meets a chunk landing (files in place, record not yet) names the run
+        assert dataset.writer_active(tmp_path / "busy").startswith(f"process {proc.pid}")
     finally:
         proc.kill()
         proc.wait()
@@ -414,3 +416,30 @@ def test_a_scheduler_lost_mid_run_is_one_line_and_resumes(tmp_path, clean):
     cluster.close()
     summary = run_study(parse_study(slow), tmp_path / "lost")
     assert 0 < summary.games_skipped < 24 and dataset.problems(tmp_path / "lost") == []
+
+
+def test_a_reader_during_a_run_names_the_run_and_a_stale_holder_is_ignored(copy):
+    m = dataset.read_manifest(copy)
+    last = m["chunks"][-1]
+    rec = dataset.Recorder(copy, m)
+    rec.forget(last["arm"], last["first"])  # its files are in place, its record not yet
+    rec.compact()
+    (copy / dataset.HOLDER).write_text('{"pid": 1, "host": "h", "user": "u", "started": "t"}')
+    assert dataset.writer_active(copy) is None  # a holder file without a held lock: stale
+    with pytest.raises(SlicelabError, match="interrupted run"):
+        scan(copy)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from pathlib import Path; "
+         "from sims.dataset import writer_lock\n"
+         "with writer_lock(Path(sys.argv[1])):\n    print('held', flush=True); time.sleep(60)",
+         str(copy)],
+        stdout=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )  # fmt: skip
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(SlicelabError, match=f"being written by a running slicelab "
+                                                f"\\(process {holder.pid}"):  # fmt: skip
+            scan(copy)
+    finally:
+        holder.kill()
+        holder.wait()

@@ -537,16 +537,13 @@ def tune(
     save_preset,
 ) -> None:  # fmt: skip
     """Search a strategy family's parameters for the best win share against a field."""
+    from sims.tune import tunable_family
     from sims.tune import tune as run_tune
 
     the_game = get_game(game)
     check_jobs(jobs)
     one_arm(arm_dict(game, players, field_spec, 1, seed, {}), seed)  # validates field, count
-    if family is None:
-        tunable = [i.name for i in the_game.strategies() if i.ranges and not i.preset_of]
-        if not tunable:
-            raise SlicelabError(f"{the_game.info.title} has no strategy family to tune")
-        family = tunable[0]
+    family = tunable_family(game, family)
     if save_preset:
         the_game.check_preset(family, save_preset)  # before the tuning, not after
 
@@ -710,12 +707,12 @@ def equilibrium(
     the family gains more than --tolerance; print each iteration's exploitability.
     --field, when given, is the starting field (the family with parameters, or a preset)."""
     from sims.equilibrium import self_play
+    from sims.tune import tunable_family
 
     the_game = get_game(game)
     check_jobs(jobs)
     the_game.info.check_players(players)
-    family = family or next((i.name for i in the_game.strategies() if i.ranges
-                             and not i.preset_of), None)  # fmt: skip
+    family = tunable_family(game, family)
     if save_preset:
         the_game.check_preset(family, save_preset)
     start = None

@@ -20,7 +20,7 @@ from sims.core.errors import SlicelabError
 from sims.core.game import get_game
 from sims.core.specs import parse_spec
 from sims.exploit import Exploit, exploitability
-from sims.tune import spec_string
+from sims.tune import spec_string, tunable_family
 
 
 @dataclass(frozen=True)
@@ -102,11 +102,7 @@ def self_play(
         raise SlicelabError(f"--step must be in (0, 1], got {step}")
     if iterations < 1:
         raise SlicelabError("--iterations must be at least 1")
-    tunable = [i.name for i in the_game.strategies() if i.ranges and not i.preset_of]
-    family = family or (tunable[0] if tunable else None)
-    if family not in tunable:
-        raise SlicelabError(f"cannot play {family!r} against itself: {the_game.info.title}'s "
-                            f"families with parameter ranges are {tunable or 'none'}")  # fmt: skip
+    family = tunable_family(game, family)
     params = dict(start or the_game.strategy_defaults(family, players))
     done: list[Iteration] = []
     for i in range(iterations):

@@ -77,6 +77,26 @@ def _near(
     return out
 
 
+def tunable_family(game: str, family: str | None = None) -> str:
+    """The family to tune: ``family``, or the game's first with declared parameter ranges.
+
+    Raises
+    ------
+    SlicelabError
+        Naming the families that can be tuned, when ``family`` is not one of them (or the
+        game has none).
+    """
+    the_game = get_game(game)
+    tunable = [i.name for i in the_game.strategies() if i.ranges and not i.preset_of]
+    if family is None and tunable:
+        return tunable[0]
+    if family not in tunable:
+        what = repr(family) if family is not None else "a strategy family"
+        raise SlicelabError(f"cannot tune {what}: {the_game.info.title}'s families with "
+                            f"parameter ranges are {tunable or 'none'}")  # fmt: skip
+    return family
+
+
 def tune(
     game: str,
     players: int,
@@ -121,13 +141,8 @@ def tune(
         search next to a global one.
     """
     the_game = get_game(game)
-    families = {i.name: i for i in the_game.strategies() if i.ranges and not i.preset_of}
-    if family not in families:
-        raise SlicelabError(
-            f"cannot tune {family!r}: {the_game.info.title}'s families with parameter ranges "
-            f"are {sorted(families) or 'none'}"
-        )
-    ranges = families[family].ranges
+    family = tunable_family(game, family)
+    ranges = next(i.ranges for i in the_game.strategies() if i.name == family)
     if candidates < 2:
         raise SlicelabError("--candidates must be at least 2")
     ss = np.random.SeedSequence([seed, players])

@@ -43,7 +43,7 @@ def test_a_start_of_a_random_field_is_far_from_equilibrium():
 def test_bad_settings_are_refused():
     with pytest.raises(SlicelabError, match="step"):
         self_play("nyslice", 2, step=0, **SMALL)
-    with pytest.raises(SlicelabError, match="cannot play 'greedy' against itself"):
+    with pytest.raises(SlicelabError, match="cannot tune 'greedy'"):
         self_play("nyslice", 2, family="greedy", **SMALL)
 
 

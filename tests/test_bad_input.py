@@ -422,8 +422,11 @@ add(
     arm("engine-uppercase", "engine", engine="KERNEL"),
     arm("engine-empty", "engine", engine=""),
     arm("engine-int", "engine", engine=1),
-    arm("engine-kernel-with-search", "engine", engine="kernel", strategies="search(budget=1)",
-        games=1),  # fmt: skip
+    # Every built-in strategy plays in the kernel (search too); code strategies do not.
+    st("arm-engine-kernel-with-code",
+       study(top={"allow_code": True}, arm={"engine": "kernel", "games": 1,
+                                            "strategies": "tests.example_strategies:FirstLegal"}),
+       "engine"),  # fmt: skip
     arm("rotate-string", "rotate", rotate="yes"),
     arm("rotate-int", "rotate", rotate=1),
     arm("decisions-string", "decisions", decisions="no"),
@@ -673,7 +676,9 @@ add(
     s("backend-dask-bad-address", {"--backend": "dask", "--scheduler": "not an address"},
       "scheduler", proc=True),
     s("engine-bogus", {"--engine": "bogus"}, "--engine", usage=True),
-    s("engine-kernel-with-search", {"--engine": "kernel", "--strategies": "search"}, "engine"),
+    s("engine-kernel-with-code",
+      {"--engine": "kernel", "--strategies": "tests.example_strategies:FirstLegal"}, "engine",
+      "--allow-code"),  # fmt: skip
     s("rule-no-equals", {"--rule": "veggies_edible_later"}, "NAME=VALUE"),
     s("rule-blank", {"--rule": " "}, "NAME=VALUE"),
     s("rule-no-name", {"--rule": "=true"}, "rule option"),

@@ -42,6 +42,7 @@ from sims.games.nyslice.kernel import (
     DECISION_COLUMNS,
     SCORE_COLUMNS,
     STRAT_RANDOM,
+    STRAT_SEARCH,
     KernelRunner,
     heuristic_params,
     strategy_codes,
@@ -98,7 +99,7 @@ def _tables(deck: Deck, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarra
     tab, ftab = K._new_tables(
         a["kind"], a["type_a"], a["type_b"], a["pepperoni"], a["anchovies"],
         len(deck.specials), K.rules_array(rules), np.zeros(K.MAX_SEATS, dtype=np.int64),
-        K.SPECIAL_VALUES, np.zeros((K.MAX_SEATS, K.N_HPARAMS)),
+        K.SPECIAL_VALUES, np.zeros((K.MAX_SEATS, K.N_SEAT_PARAMS)),
     )  # fmt: skip
     return tab, ftab, np.zeros((K.MAX_TRACE, 3), dtype=np.int64)
 
@@ -121,10 +122,14 @@ def _seating(players: int, strategies: Sequence[str] | str) -> tuple[list[str], 
         make_strategy(s)  # an unknown name or parameter fails here with its own message
     try:
         codes = strategy_codes(specs)
+        # A search seat's later decisions would need its own playouts inside each branch.
+        for s, c in zip(specs, codes, strict=True):
+            if c == STRAT_SEARCH:
+                raise KeyError(s)
     except KeyError as exc:
         raise SlicelabError(
-            f"counterfactual replays run in the compiled kernel, which cannot play {exc}; "
-            "use random, greedy, heuristic or a heuristic preset (e.g. heuristic-p4)"
+            f"counterfactual replays run in the compiled kernel, which cannot play {exc} "
+            "there; use random, greedy, heuristic or a heuristic preset (e.g. heuristic-p4)"
         ) from None
     return specs, codes
 
@@ -192,10 +197,8 @@ class _GameReplay:
         d = self._deal_array
         drec = np.zeros((0, len(DECISION_COLUMNS)), dtype=np.int64)
         dcount = np.zeros(1, dtype=np.int64)
-        count = K._play_deal(
-            tab, ftab, d, self.n, d[K.D_ROUNDS], d[K.D_NREPL], d[K.D_NMYST], d[K.D_NREMOVED],
-            d[K.D_SLICES], rngs, tr, drec, dcount, prefix,
-        )  # fmt: skip
+        cand = np.zeros(1, dtype=np.int64)  # no seat searches (_seating refuses search)
+        count = K._play_deal(tab, ftab, d, self.n, rngs, tr, drec, dcount, prefix, 0, cand)
         if count > len(tr):
             raise RuntimeError("decision trace overflow")
         scores = tab[K.T_OUT : K.T_OUT + self.n, : len(SCORE_COLUMNS)].copy()

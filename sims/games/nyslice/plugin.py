@@ -380,7 +380,7 @@ class NewYorkSlice:
     ) -> ChunkArrays:
         """Games ``first .. first + count - 1`` of an arm as arrays (columns in
         ``docs/dataset.md``)."""
-        from sims.games.nyslice.kernel import SCORE_COLUMNS, heuristic_params, strategy_codes
+        from sims.games.nyslice.kernel import SCORE_COLUMNS, seat_params, strategy_codes
 
         n = arm.players
         if (engine or self.engine_for(arm)) == "kernel":
@@ -388,7 +388,7 @@ class NewYorkSlice:
             runner = _runner(o.get("deck"), o.get("blank"), json.dumps(o.get("rules") or {},
                              sort_keys=True))  # fmt: skip
             codes = strategy_codes(arm.strategies)
-            hparams = heuristic_params(arm.strategies, n)
+            hparams = seat_params(arm.strategies, n)
             out = runner.play_many(
                 n, codes, arm.seed, first, count, records=decisions, hparams=hparams
             )

@@ -5,13 +5,17 @@ there are few; for the cut, the heuristic's best-scored cuts; for Dibs! and Snea
 passing and the heuristic's best uses), samples determinizations of what it cannot see
 (the order of the remaining stacks, the mystery pool, the replacement pile — see
 :meth:`PlayerView.determinize`), and for each sample and candidate plays the game out in
-the compiled kernel with every seat playing ``heuristic`` at its player-count defaults.
-It takes the candidate with the best mean outcome (win share, with the score margin
-breaking ties), the same samples serving every candidate so the comparison is paired.
+the compiled kernel with every seat playing ``heuristic`` at its player-count defaults
+(the self-play equilibrium ``heuristic-eqN``: the opponents are modelled as the
+equilibrium field). It takes the candidate with the best mean outcome (win share, with the
+score margin breaking ties), the same samples serving every candidate so the comparison
+is paired: flat Monte Carlo over determinizations.
 
-Games with a search player run on the reference engine (the decision loop is Python);
-only the playouts are compiled, so a search game costs about ``budget`` playouts per
-decision.
+Studies play search seats in the compiled kernel, decisions and playouts alike
+(``kernel/search.py``, the twin of this class, decision for decision:
+``tests/games/nyslice/test_nyslice_kernel.py``); this class is the readable reference, and
+the reference engine plays it when an arm asks for ``engine = "reference"``. A decision
+costs about ``budget`` playouts (at least one per candidate).
 """
 
 from __future__ import annotations
@@ -24,7 +28,13 @@ import numpy as np
 
 from sims.core.specs import ParamBound, StrategySpec
 from sims.games.nyslice.engine import Decision, Phase
-from sims.games.nyslice.heuristic import HeuristicStrategy, Valuer, cut_scores, params_for
+from sims.games.nyslice.heuristic import (
+    PARAM_ORDER,
+    HeuristicStrategy,
+    Valuer,
+    cut_scores,
+    params_for,
+)
 from sims.games.nyslice.view import PlayerView
 
 SEARCH_DEFAULTS: dict[str, float] = {"budget": 64, "cuts": 6, "width": 3}
@@ -113,7 +123,8 @@ class SearchStrategy:
         samples = max(1, int(self.p["budget"]) // len(cands))
         runner = _runner(view.deck, view.rules)
         codes = np.full(n, 2, dtype=np.int64)  # every seat plays heuristic in the playouts
-        hparams = np.array([list(params_for(n, {}).values())] * n, dtype=np.float64)
+        default = params_for(n, {})
+        hparams = np.array([[default[k] for k in PARAM_ORDER]] * n, dtype=np.float64)
         history = view.history
         totals = np.zeros(len(cands))
         for _ in range(samples):

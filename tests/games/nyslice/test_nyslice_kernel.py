@@ -18,8 +18,10 @@ from sims.games.nyslice.game import play_game, seat_strategies
 from sims.games.nyslice.kernel import (
     SCORE_COLUMNS,
     STRAT_HEURISTIC,
+    STRAT_SEARCH,
     KernelRunner,
     heuristic_params,
+    seat_params,
     strategy_codes,
 )
 from sims.games.nyslice.plugin import specials_in_play
@@ -39,7 +41,7 @@ def _compare(
     rows: list[list[int]] = []
     state = play_game(n, seat_strategies(specs, n), seed, index, deck, rules, records=rows)
     scores, trace, records = runner.play(
-        n, strategy_codes(specs), seed, index, records=True, hparams=heuristic_params(specs, n)
+        n, strategy_codes(specs), seed, index, records=True, hparams=seat_params(specs, n)
     )
     ref = state.trace
     got = [tuple(int(x) for x in row) for row in trace]
@@ -113,9 +115,38 @@ def test_kernel_agrees_under_every_ruling_option(rules):
 
 
 def test_kernel_rejects_unknown_strategy():
-    for spec in ("clever", "search", "search(budget=8)", "greedy(x=1)", "mypkg.mod:Mine"):
+    for spec in ("clever", "greedy(x=1)", "mypkg.mod:Mine"):
         with pytest.raises(KeyError):
             strategy_codes([spec])
+    assert strategy_codes(["search", "search(budget=8)"]).tolist() == [STRAT_SEARCH] * 2
+
+
+SEARCH_SEATINGS = [
+    # (players, search seat's spec, the others): small budgets, truncated candidate lists
+    # (cuts, width) and mixed opponents, so every candidate rule and the pause of a search
+    # seat among random and greedy seats are exercised.
+    (2, "search(budget=6,cuts=3,width=2)", ["heuristic"]),
+    (3, "search(budget=4,cuts=2,width=1)", ["greedy", "random"]),
+    (4, "search(budget=6,cuts=4,width=3)", ["heuristic", "heuristic", "heuristic"]),
+    (5, "search(budget=3,cuts=2,width=1)", ["heuristic", "random", "greedy", "heuristic"]),
+    (6, "search(budget=2,cuts=2,width=2)", ["heuristic"] * 5),
+]
+
+
+def test_kernel_search_agrees_with_reference_search(runner):
+    """The whole search game in the kernel (replays, candidates, determinizations,
+    playouts, the choice) takes the reference SearchStrategy's decisions, in every seat,
+    two search seats included, and the search seats meet every kind of decision."""
+    phases = Counter()
+    for n, spec, others in SEARCH_SEATINGS:
+        for g in range(2 * n):
+            specs = list(others)
+            specs.insert(g % n, spec)
+            if g == 2 * n - 1:
+                specs[(g + 1) % n] = spec  # two search seats in one game
+            state = _compare(runner, n, specs, 61, g, Rules())
+            phases.update(Phase(ph) for p, ph, _ in state.trace if specs[p] == spec)
+    assert set(phases) == set(Phase), phases
 
 
 def test_chunked_play_equals_single_games(runner):

@@ -12,8 +12,9 @@ thousands of games.
 Besides whole study games (``KernelRunner.play``/``play_many``) it plays *playouts*
 (``KernelRunner.play_deal``): a game from an explicit ``engine.Deal`` whose first real
 decisions take the actions of a given prefix (``GameState.history``), the strategies
-deciding the rest; the search player runs thousands of them per game
-(``tests/games/nyslice/test_nyslice_search.py``).
+deciding the rest (``tests/games/nyslice/test_nyslice_search.py``). The ``search`` player
+runs whole games here too (``search.py``): its game is a sequence of replays of the deal,
+each paused at a search seat's decision, whose candidates are then played out.
 
 Each module is the compiled twin of the reference module it is named after:
 
@@ -29,12 +30,14 @@ Each module is the compiled twin of the reference module it is named after:
 - ``heuristic.py``: ``heuristic.py``'s ``Valuer`` and its cut search;
 - ``choose.py``: ``GreedyStrategy.choose`` and ``HeuristicStrategy.choose`` (together,
   as they share the Sneak-a-Slice move search);
+- ``candidates.py``: ``search.SearchStrategy.candidates`` (a search seat's pause);
+  ``search.py``: ``SearchStrategy.choose`` and its determinizations, and the search game;
 - ``records.py``: ``records.decision_row``;
 - ``flow.py``: ``engine.py``'s flow: the deal, the rounds, taking portions, the
   specials, Seconds, and ``_decide``;
 - ``game.py``: ``game.play_game`` (the entry points: a game, a chunk of a study, a
   playout); ``runner.py``: the Python side (``KernelRunner``, ``strategy_codes``,
-  ``heuristic_params``, ``deal_array``);
+  ``seat_params``, ``deal_array``);
 - ``_cache.py``: keys numba's cache on the whole package (see there).
 
 Why the state is laid out as it is: numba reference-counts every array a compiled function
@@ -75,8 +78,9 @@ portion or round. All int64.
   ``scoring._score``).
 
 ``ftab`` (float64): ``F_SPV`` greedy's special values; ``F_MINE``, ``F_RIVAL`` greedy's
-per-type counts of the deciding seat and of its best rival; ``F_HP + p`` seat p's heuristic
-parameters (``heuristic.PARAM_ORDER``); the rest is valuation and cut-search scratch.
+per-type counts of the deciding seat and of its best rival; ``F_HP + p`` seat p's
+parameters (``heuristic.PARAM_ORDER``, then a search seat's ``S_BUDGET``, ``S_CUTS``,
+``S_WIDTH``); the rest is valuation and cut-search scratch.
 ``trace[k] = (player, phase, action)`` of every real decision.
 
 The heuristic repeats ``heuristic.py``'s float operations in the same order (so its ties
@@ -89,6 +93,7 @@ from __future__ import annotations
 
 from sims.games.nyslice.kernel import (
     _cache,
+    candidates,
     choose,
     cuts,
     flow,
@@ -99,6 +104,7 @@ from sims.games.nyslice.kernel import (
     records,
     runner,
     scoring,
+    search,
     state,
     view,
 )
@@ -115,11 +121,13 @@ from sims.games.nyslice.kernel.layout import (
     MAX_SEATS,
     MAX_TRACE,
     N_HPARAMS,
+    N_SEAT_PARAMS,
     SCORE_COLUMNS,
     SPECIAL_VALUES,
     STRAT_GREEDY,
     STRAT_HEURISTIC,
     STRAT_RANDOM,
+    STRAT_SEARCH,
     STRATEGY_CODES,
     T_OUT,
     T_STRAT,
@@ -130,6 +138,7 @@ from sims.games.nyslice.kernel.runner import (
     KernelRunner,
     deal_array,
     heuristic_params,
+    seat_params,
     strategy_codes,
 )
 
@@ -144,11 +153,13 @@ __all__ = [
     "MAX_SEATS",
     "MAX_TRACE",
     "N_HPARAMS",
+    "N_SEAT_PARAMS",
     "SCORE_COLUMNS",
     "SPECIAL_VALUES",
     "STRAT_GREEDY",
     "STRAT_HEURISTIC",
     "STRAT_RANDOM",
+    "STRAT_SEARCH",
     "STRATEGY_CODES",
     "T_OUT",
     "T_STRAT",
@@ -161,10 +172,12 @@ __all__ = [
     "play_game_kernel",
     "play_games_kernel",
     "rules_array",
+    "seat_params",
     "strategy_codes",
 ]
 
 _MODULES = [
+    candidates,
     choose,
     cuts,
     flow,
@@ -175,6 +188,7 @@ _MODULES = [
     records,
     runner,
     scoring,
+    search,
     state,
     view,
 ]

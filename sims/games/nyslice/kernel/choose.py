@@ -90,9 +90,10 @@ def _sneak_portion_value(tab, ftab, seat, has_anch, heur, row, length, sp):
 
 
 @njit(cache=True)
-def _sneak_best(tab, ftab, seat, has_anch, heur):
+def _sneak_best(tab, ftab, seat, has_anch, heur, gains):
     """The Sneak-a-Slice move that most raises ``seat``'s best free portion (first of
-    equals): (action, best free-portion value after it, best value now)."""
+    equals): (action, best free-portion value after it, best value now). When ``gains``
+    has room, gains[j] receives move j's best free-portion value (the search ranks them)."""
     npor = tab[T_G, G_NPOR]
     current = -np.inf
     for i in range(npor):
@@ -137,6 +138,8 @@ def _sneak_best(tab, ftab, seat, has_anch, heur):
                     pv = ftab[F_PV, i]
                 if pv > v:
                     v = pv
+        if j < gains.shape[0]:
+            gains[j] = v
         if v > best_v:
             best_a = 1 + j
             best_v = v
@@ -146,7 +149,7 @@ def _sneak_best(tab, ftab, seat, has_anch, heur):
 @njit(cache=True)
 def _greedy_sneak(tab, ftab, seat, has_anch):
     """Greedy's Sneak-a-Slice: the move that most raises its best free portion, if any."""
-    best_a, best_v, current = _sneak_best(tab, ftab, seat, has_anch, False)
+    best_a, best_v, current = _sneak_best(tab, ftab, seat, has_anch, False, np.empty(0))
     return best_a if best_v > current else 0
 
 
@@ -242,7 +245,7 @@ def _greedy(tab, ftab, seat, phase, nlegal, lrow, sid, ps):
 @njit(cache=True)
 def _h_sneak(tab, ftab, seat):
     """HeuristicStrategy._sneak: the move raising its best free portion most, if by sneak."""
-    best_a, best_v, current = _sneak_best(tab, ftab, seat, False, True)
+    best_a, best_v, current = _sneak_best(tab, ftab, seat, False, True, np.empty(0))
     if best_v - current >= ftab[F_HP + seat, H_SNEAK]:
         return best_a
     return 0

@@ -14,10 +14,16 @@ from __future__ import annotations
 from numba import int64, njit
 
 from sims.core.fastrng import integers, shuffle
+from sims.games.nyslice.kernel.candidates import _search_pause
 from sims.games.nyslice.kernel.choose import _greedy, _heuristic
 from sims.games.nyslice.kernel.cuts import _arc_count, _arc_starts
 from sims.games.nyslice.kernel.layout import (
     D_HEAD,
+    D_NMYST,
+    D_NREMOVED,
+    D_NREPL,
+    D_ROUNDS,
+    D_SLICES,
     G_CIRC,
     G_GAME,
     G_M,
@@ -26,6 +32,7 @@ from sims.games.nyslice.kernel.layout import (
     G_NMYST,
     G_NPOR,
     G_NTRACE,
+    G_PAUSE,
     G_ROUND,
     G_ROUNDS,
     G_RPH,
@@ -71,6 +78,7 @@ from sims.games.nyslice.kernel.layout import (
     SPECIAL_INVALID,
     STRAT_GREEDY,
     STRAT_RANDOM,
+    STRAT_SEARCH,
     T_CAND,
     T_CMB,
     T_COLL,
@@ -148,14 +156,19 @@ def _prefix_action(tab, prefix, k, nlegal, lrow):
 @njit(cache=True, inline="always")
 def _decide(tab, ftab, io, player, phase, nlegal, lrow, sid, ps):
     """A decision among tab[lrow, :nlegal] (range(nlegal) when lrow < 0); a single legal
-    action is taken silently (engine._decide). io = (rngs, trace, drec, dcount, prefix):
-    the first len(prefix) real decisions take the prefix's actions."""
-    if nlegal == 1:
+    action is taken silently (engine._decide). io = (rngs, trace, drec, dcount, prefix,
+    cand): the first len(prefix) real decisions take the prefix's actions; a search seat's
+    next decision writes its candidates to cand and pauses the replay (search.py)."""
+    if nlegal == 1 or tab[T_G, G_PAUSE] == 1:
+        # (A paused replay only runs out to the end: search.py reads the pause, not it.)
         return tab[lrow, 0] if lrow >= 0 else 0
     k = tab[T_G, G_NTRACE]
     strat = tab[T_STRAT, player]
     if k < io[4].shape[0]:
         a = _prefix_action(tab, io[4], k, int64(nlegal), int64(lrow))
+    elif strat == STRAT_SEARCH:
+        _search_pause(tab, ftab, io[5], player, int64(phase), int64(nlegal), int64(lrow))
+        return tab[lrow, 0] if lrow >= 0 else 0
     elif strat == STRAT_RANDOM:
         i = integers(io[0][1 + player], nlegal)
         a = tab[lrow, i] if lrow >= 0 else i
@@ -471,59 +484,84 @@ def _run(tab, ftab, io):
 
 
 @njit(cache=True)
-def _play(
-    tab, ftab, deck_specials, removed, n, rounds, rngs, trace, drec, dcount, game_index, prefix
-):
-    """Deal and play one game on tables from _new_tables; return the decision count.
+def _deal_into(tab, deck_specials, removed, n, rounds, rng, deal):
+    """engine.deal: shuffle the slices in play, then the specials, from the deal stream
+    ``rng``; write the deal to ``deal`` (runner.deal_array's encoding) and return it.
 
-    The scores are left in tab[T_OUT + p].
+    The rest of the slices after the stacks is the mystery pool (rules.MYSTERY_POOL
+    slices: runner.KernelRunner checks).
     """
-    tab = _borrow(tab)
-    ftab = _borrow(ftab)
-    rngs = _borrow(rngs)
-    io = (rngs, _borrow(trace), _borrow(drec), _borrow(dcount), _borrow(prefix))
     S = removed.shape[0]
     nsp = deck_specials.shape[0]
-    _reset(tab, n, rounds, game_index)
     n_in = 0
+    nremoved = 0
     for i in range(S):
-        tab[T_INMYST, i] = 0
         if not removed[i]:
             tab[T_DEAL, n_in] = i
             n_in += 1
-            if tab[T_KIND, i] == K_NUM:
-                tab[T_UNC, tab[T_TA, i]] += 1
-    # The deal: shuffle the slices in play, then the specials (engine.deal's order).
-    shuffle(rngs[0], tab[T_DEAL, :n_in])
+        else:
+            nremoved += 1
+    shuffle(rng, tab[T_DEAL, :n_in])
     for i in range(nsp):
         tab[T_SPORD, i] = i
-    shuffle(rngs[0], tab[T_SPORD, :nsp])
+    shuffle(rng, tab[T_SPORD, :nsp])
+    nstack = rounds * SLICES_PER_STACK
+    nmyst = n_in - nstack
+    nrepl = nsp - rounds
+    deal[D_ROUNDS] = rounds
+    deal[D_NREPL] = nrepl
+    deal[D_NMYST] = nmyst
+    deal[D_NREMOVED] = nremoved
+    deal[D_SLICES] = S
+    off = D_HEAD
+    for i in range(nstack):
+        deal[off + i] = tab[T_DEAL, i]
+    off += nstack
     for r in range(rounds):
-        for i in range(SLICES_PER_STACK):
-            tab[T_STACKS + r, i] = tab[T_DEAL, r * SLICES_PER_STACK + i]
-        tab[T_STACK_SP, r] = deck_specials[tab[T_SPORD, r]]
-    # The rest is the mystery pool (rules.MYSTERY_POOL slices: runner.KernelRunner checks).
-    nmyst = n_in - rounds * SLICES_PER_STACK
+        deal[off + r] = deck_specials[tab[T_SPORD, r]]
+    off += rounds
+    for i in range(nrepl):
+        deal[off + i] = deck_specials[tab[T_SPORD, rounds + i]]
+    off += nrepl
     for i in range(nmyst):
-        sid = tab[T_DEAL, rounds * SLICES_PER_STACK + i]
-        tab[T_MYST, i] = sid
-        tab[T_INMYST, sid] = 1
-    tab[T_G, G_NMYST] = nmyst
-    for i in range(tab.shape[1]):
-        tab[T_REPL, i] = 0
-    for i in range(rounds, nsp):
-        tab[T_REPL, i - rounds] = deck_specials[tab[T_SPORD, i]]
-    tab[T_G, G_RPT] = nsp - rounds
-    return _run(tab, ftab, io)
+        deal[off + i] = tab[T_DEAL, nstack + i]
+    off += nmyst
+    for i in range(S):
+        if removed[i]:
+            deal[off] = i
+            off += 1
+    return deal
 
 
 @njit(cache=True)
-def _play_deal(tab, ftab, deal, n, rounds, nrepl, nmyst, nremoved, S, rngs, trace, drec, dcount,
-               prefix):  # fmt: skip
+def _play(
+    tab, ftab, deck_specials, removed, n, rounds, rngs, trace, drec, dcount, game_index, prefix,
+    deal, cand,
+):  # fmt: skip
+    """Deal from rngs[0] (into the buffer ``deal``) and play one game on tables from
+    _new_tables; return the decision count. The scores are left in tab[T_OUT + p]."""
+    _deal_into(tab, deck_specials, removed, n, rounds, rngs[0], deal)
+    return _play_deal(tab, ftab, deal, n, rngs, trace, drec, dcount, prefix, game_index, cand)
+
+
+@njit(cache=True)
+def _play_deal(tab, ftab, deal, n, rngs, trace, drec, dcount, prefix, game_index, cand):
+    """Play the game of an explicit deal (runner.deal_array's encoding) on tables from
+    _new_tables, the first len(prefix) real decisions taking the prefix's actions; return
+    the decision count (a search seat's decision pauses it: flow._decide). The scores are
+    left in tab[T_OUT + p]."""
     tab = _borrow(tab)
     ftab = _borrow(ftab)
-    io = (_borrow(rngs), _borrow(trace), _borrow(drec), _borrow(dcount), _borrow(prefix))
-    _reset(tab, n, rounds, 0)
+    io = (
+        _borrow(rngs), _borrow(trace), _borrow(drec), _borrow(dcount), _borrow(prefix),
+        _borrow(cand),
+    )  # fmt: skip
+    rounds = deal[D_ROUNDS]
+    nrepl = deal[D_NREPL]
+    nmyst = deal[D_NMYST]
+    nremoved = deal[D_NREMOVED]
+    S = deal[D_SLICES]
+    _reset(tab, n, rounds, game_index)
     off = D_HEAD
     for r in range(rounds):
         for i in range(SLICES_PER_STACK):

@@ -12,21 +12,54 @@ import numpy as np
 from numba import njit
 
 from sims.core.fastrng import game_streams_into
-from sims.games.nyslice.kernel.flow import _play, _play_deal
+from sims.games.nyslice.kernel.flow import _deal_into, _play, _play_deal
 from sims.games.nyslice.kernel.layout import (
-    D_NMYST,
-    D_NREMOVED,
-    D_NREPL,
-    D_ROUNDS,
-    D_SLICES,
+    D_HEAD,
     DECISION_COLUMNS,
     F_HP,
+    MAX_CANDS,
     SCORE_COLUMNS,
     STRAT_RANDOM,
+    STRAT_SEARCH,
     T_OUT,
     T_STRAT,
     _new_tables,
 )
+from sims.games.nyslice.kernel.search import _search_game
+
+
+@njit(cache=True)
+def _buffers(kind, ta, tb, pep, anch, deck_specials, rules, strat, spv, hparams):
+    """The tables of a seating, the playout tables when a seat searches (else the same
+    tables again, unused), a deal buffer and a candidate buffer."""
+    nsp = deck_specials.shape[0]
+    tab, ftab = _new_tables(kind, ta, tb, pep, anch, nsp, rules, strat, spv, hparams)
+    searching = False
+    for p in range(strat.shape[0]):
+        searching = searching or strat[p] == STRAT_SEARCH
+    if searching:
+        ptab, pftab = _new_tables(kind, ta, tb, pep, anch, nsp, rules, strat, spv, hparams)
+    else:
+        ptab, pftab = tab, ftab
+    deal = np.zeros(D_HEAD + 2 * kind.shape[0] + 2 * nsp, dtype=np.int64)
+    cand = np.zeros(MAX_CANDS if searching else 1, dtype=np.int64)
+    return tab, ftab, ptab, pftab, deal, cand, searching
+
+
+@njit(cache=True)
+def _one_game(tab, ftab, ptab, pftab, deck_specials, removed, n, rounds, rngs, trace, drec,
+              dcount, game_index, deal, cand, searching):  # fmt: skip
+    """One game dealt from rngs[0]: by search.py's replays when a seat searches."""
+    if searching:
+        _deal_into(tab, deck_specials, removed, n, rounds, rngs[0], deal)
+        return _search_game(
+            tab, ftab, ptab, pftab, deal, n, rngs, trace, drec, dcount, game_index, cand
+        )
+    prefix = np.zeros(0, dtype=np.int64)
+    return _play(
+        tab, ftab, deck_specials, removed, n, rounds, rngs, trace, drec, dcount, game_index,
+        prefix, deal, cand,
+    )  # fmt: skip
 
 
 @njit(cache=True)
@@ -84,13 +117,13 @@ def play_game_kernel(
     game_index : int
         Written into the decision records.
     """
-    tab, ftab = _new_tables(
-        kind, ta, tb, pep, anch, deck_specials.shape[0], rules, strat, spv, hparams
+    tab, ftab, ptab, pftab, deal, cand, searching = _buffers(
+        kind, ta, tb, pep, anch, deck_specials, rules, strat, spv, hparams
     )
-    prefix = np.zeros(0, dtype=np.int64)
-    k = _play(
-        tab, ftab, deck_specials, removed, n, rounds, rngs, trace, drec, dcount, game_index, prefix
-    )
+    k = _one_game(
+        tab, ftab, ptab, pftab, deck_specials, removed, n, rounds, rngs, trace, drec, dcount,
+        game_index, deal, cand, searching,
+    )  # fmt: skip
     for p in range(n):
         for c in range(min(scores.shape[1], len(SCORE_COLUMNS))):
             scores[p, c] = tab[T_OUT + p, c]
@@ -109,18 +142,17 @@ def play_games_kernel(
     Fills ``scores[g, p, SCORE_COLUMNS]``, ``decisions[g]`` (decisions taken) and, when
     ``drec`` has rows, the decision records.
     """
-    tab, ftab = _new_tables(
-        kind, ta, tb, pep, anch, deck_specials.shape[0], rules, strat, spv, hparams
+    tab, ftab, ptab, pftab, deal, cand, searching = _buffers(
+        kind, ta, tb, pep, anch, deck_specials, rules, strat, spv, hparams
     )
     rngs = np.zeros((n + 1, 5), dtype=np.uint64)
     trace = np.zeros((1, 3), dtype=np.int64)
-    prefix = np.zeros(0, dtype=np.int64)
     ncol = min(scores.shape[2], len(SCORE_COLUMNS))
     for g in range(scores.shape[0]):
         game_streams_into(study_seed, first_index + g, n + 1, rngs)
-        decisions[g] = _play(
-            tab, ftab, deck_specials, removed, n, rounds, rngs, trace, drec, dcount,
-            first_index + g, prefix,
+        decisions[g] = _one_game(
+            tab, ftab, ptab, pftab, deck_specials, removed, n, rounds, rngs, trace, drec,
+            dcount, first_index + g, deal, cand, searching,
         )  # fmt: skip
         for p in range(n):
             for c in range(ncol):
@@ -135,11 +167,6 @@ def play_deal_kernel(tab, ftab, deal, n, strat, hparams, seed, index, rngs, pref
 
     Random seats draw from the streams of (seed, index) (row 1 + p, as in a study).
     """
-    rounds = deal[D_ROUNDS]
-    nrepl = deal[D_NREPL]
-    nmyst = deal[D_NMYST]
-    nremoved = deal[D_NREMOVED]
-    S = deal[D_SLICES]
     any_random = False
     for p in range(n):
         tab[T_STRAT, p] = strat[p]
@@ -151,5 +178,5 @@ def play_deal_kernel(tab, ftab, deal, n, strat, hparams, seed, index, rngs, pref
         game_streams_into(seed, index, n + 1, rngs)
     drec = np.zeros((0, len(DECISION_COLUMNS)), dtype=np.int64)
     dcount = np.zeros(1, dtype=np.int64)
-    return _play_deal(tab, ftab, deal, n, rounds, nrepl, nmyst, nremoved, S, rngs, trace, drec,
-                      dcount, prefix)  # fmt: skip
+    cand = np.zeros(1, dtype=np.int64)  # no playout seat searches (runner.play_deal checks)
+    return _play_deal(tab, ftab, deal, n, rngs, trace, drec, dcount, prefix, 0, cand)

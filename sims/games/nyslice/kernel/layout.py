@@ -77,8 +77,13 @@ _require(TYPES == tuple(range(TYPE_LO, TYPE_END)), "the numbered types must be c
 _require(VEG in TYPES, "Veggie must be a numbered type")
 
 # Strategy codes.
-STRAT_RANDOM, STRAT_GREEDY, STRAT_HEURISTIC = 0, 1, 2
-STRATEGY_CODES = {"random": STRAT_RANDOM, "greedy": STRAT_GREEDY, "heuristic": STRAT_HEURISTIC}
+STRAT_RANDOM, STRAT_GREEDY, STRAT_HEURISTIC, STRAT_SEARCH = 0, 1, 2, 3
+STRATEGY_CODES = {
+    "random": STRAT_RANDOM,
+    "greedy": STRAT_GREEDY,
+    "heuristic": STRAT_HEURISTIC,
+    "search": STRAT_SEARCH,
+}
 
 # The heuristic's parameters in a row of ftab, by name in heuristic.PARAM_ORDER.
 (H_THETA, H_SHARP, H_HORIZON, H_DENY, H_TRUST,
@@ -87,6 +92,11 @@ STRATEGY_CODES = {"random": STRAT_RANDOM, "greedy": STRAT_GREEDY, "heuristic": S
     "geat",
 ))  # fmt: skip
 N_HPARAMS = len(PARAM_ORDER)
+# A seat's parameter row (hparams, ftab[F_HP + p]): the heuristic's, then search's
+# (S_BUDGET, S_CUTS, S_WIDTH: search.SEARCH_DEFAULTS' order). A search seat's heuristic
+# columns hold the parameters its valuer and its playouts use (the player-count default).
+S_BUDGET, S_CUTS, S_WIDTH = N_HPARAMS, N_HPARAMS + 1, N_HPARAMS + 2
+N_SEAT_PARAMS = N_HPARAMS + 3
 
 # ----------------------------------------------------------------------------- rules
 RULE_FIELDS = tuple(f.name for f in dataclasses.fields(Rules))
@@ -190,7 +200,11 @@ SPECIAL_INVALID = _special_invalid()
 # Scalars in tab[T_G].
 G_N, G_ROUNDS, G_ROUND, G_SLICER, G_SPECIAL, G_M, G_CIRC, G_NPOR = range(8)
 G_SUPH, G_SUPT, G_MYH, G_RPH, G_RPT, G_NTRACE, G_GAME, G_NMYST = range(8, 16)
-G_SIZE = 16
+# A search seat's pause (search.py): set when it reached a decision, with its seat, the
+# number of candidates it wrote, and the round, mystery head and replacement head then (its
+# determinizations' inputs); every later decision of that replay takes its first action.
+G_PAUSE, G_PSEAT, G_NCAND, G_PROUND, G_PMYH, G_PRPH = range(16, 22)
+G_SIZE = 22
 
 # Rows of the state table (see the package docstring). Scratch rows: T_DEAL, T_SPORD the
 # deal's shuffles (T_DEAL also an explicit deal's removed slices); T_ROT the circle while
@@ -227,7 +241,7 @@ T_ROWS = T_OUT + MAX_SEATS
 # more): it holds a column per type, per special code, a stack and its Mystery slice.
 T_MIN_WIDTH = 32
 _require(
-    T_MIN_WIDTH >= max(TYPE_END, N_TILE_CODES, SLICES_PER_STACK + 1, 2 * MAX_PORTIONS),
+    T_MIN_WIDTH >= max(TYPE_END, N_TILE_CODES, SLICES_PER_STACK + 1, 2 * MAX_PORTIONS, G_SIZE),
     "the state table's least width",
 )
 
@@ -242,7 +256,9 @@ F_HCNT = F_HP + MAX_SEATS
 F_HPRE = F_HCNT + MAX_SEATS
 F_HSUM = F_HPRE + MAX_SEATS
 F_ROWS = F_HSUM + MAX_SEATS
-F_WIDTH = -(-max(N_TILE_CODES, TYPE_END, N_HPARAMS, SLICES_PER_STACK + 1, MAX_PORTIONS) // 8) * 8
+F_WIDTH = (
+    -(-max(N_TILE_CODES, TYPE_END, N_SEAT_PARAMS, SLICES_PER_STACK + 1, MAX_PORTIONS) // 8) * 8
+)
 
 # Score columns of the kernel's output; the masks have bit s set for special code s (bit
 # S_BLANK: a blank tile); majorities_won counts the types whose majority the seat scored.
@@ -295,6 +311,9 @@ DECISION_COLUMNS = (
     )
 )  # fmt: skip
 MAX_TRACE = 512
+# A search decision's candidates (io[5] of flow._decide): more than the legal cuts of any
+# seating (3,234 at 6 players on a ring of 11) and any Dibs! or Sneak-a-Slice list.
+MAX_CANDS = 4096
 
 # The header of an explicit deal (runner.deal_array): then the stacks (SLICES_PER_STACK
 # per round), their specials, the replacement pile, the mystery pool and the removed slices.

@@ -2,8 +2,8 @@
 
 ``KernelRunner`` holds a deck and rule set encoded for the kernel and plays games
 (``play``, ``play_many``) and playouts (``play_deal``); ``strategy_codes`` and
-``heuristic_params`` encode a seating's strategies; ``deal_array`` encodes an
-``engine.Deal``.
+``seat_params`` encode a seating's strategies (``heuristic_params``: the heuristic
+seats' part); ``deal_array`` encodes an ``engine.Deal``.
 """
 
 from __future__ import annotations
@@ -21,9 +21,14 @@ from sims.games.nyslice.kernel.layout import (
     MAX_SEATS,
     MAX_TRACE,
     N_HPARAMS,
+    N_SEAT_PARAMS,
+    S_BUDGET,
+    S_CUTS,
+    S_WIDTH,
     SCORE_COLUMNS,
     SPECIAL_VALUES,
     STRAT_HEURISTIC,
+    STRAT_SEARCH,
     STRATEGY_CODES,
     T_OUT,
     _new_tables,
@@ -105,17 +110,18 @@ class KernelRunner:
     @staticmethod
     def _hparams(n: int, codes: np.ndarray, hparams) -> np.ndarray:
         if hparams is None:
-            # Plain `heuristic` (its player-count defaults) in the heuristic seats.
-            hp = np.zeros((n, N_HPARAMS), dtype=np.float64)
-            if (codes == STRAT_HEURISTIC).any():
-                from sims.games.nyslice.heuristic import params_for
-
-                params = params_for(n, {})
-                hp[codes == STRAT_HEURISTIC] = [float(params[k]) for k in PARAM_ORDER]
-            return hp
+            # Plain `heuristic` and `search` (their player-count defaults) in their seats.
+            return _default_seat_params(n, codes)
         hp = np.ascontiguousarray(hparams, dtype=np.float64)
-        if hp.shape != (n, N_HPARAMS):
-            raise ValueError(f"hparams must have shape ({n}, {N_HPARAMS}), not {hp.shape}")
+        if hp.ndim == 2 and hp.shape == (n, N_HPARAMS):
+            hp = np.hstack([hp, np.zeros((n, N_SEAT_PARAMS - N_HPARAMS))])
+        if hp.shape != (n, N_SEAT_PARAMS):
+            raise ValueError(
+                f"hparams must have shape ({n}, {N_SEAT_PARAMS}) (or ({n}, {N_HPARAMS}) "
+                f"without search seats), not {hp.shape}"
+            )
+        if (hp[codes == STRAT_SEARCH, S_BUDGET] < 1).any():
+            raise ValueError("a search seat needs its parameters: use seat_params(specs, n)")
         return hp
 
     @staticmethod
@@ -123,7 +129,7 @@ class KernelRunner:
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         if codes.shape != (n,):
             raise ValueError(f"{n} strategy codes needed, got shape {codes.shape}")
-        if ((codes < 0) | (codes > STRAT_HEURISTIC)).any():
+        if ((codes < 0) | (codes > max(STRATEGY_CODES.values()))).any():
             raise ValueError(f"unknown strategy code in {codes.tolist()}")
         return codes
 
@@ -152,9 +158,9 @@ class KernelRunner:
     ):
         """Play one game.
 
-        ``hparams`` (n, len(heuristic.PARAM_ORDER)): the heuristic seats' parameters
-        (``heuristic_params``); None gives plain ``heuristic``'s (its defaults at n
-        players) to the heuristic seats and zeros to the others.
+        ``hparams`` (n, N_SEAT_PARAMS): each seat's parameters (``seat_params``; (n,
+        N_HPARAMS) will do without search seats); None gives plain ``heuristic``'s and
+        ``search``'s (their defaults at n players) to their seats and zeros to the others.
 
         Returns
         -------
@@ -256,7 +262,7 @@ class KernelRunner:
             tables = _new_tables(
                 kind, ta, tb, pep, anch, specials.shape[0], self._rules,
                 np.zeros(MAX_SEATS, dtype=np.int64), SPECIAL_VALUES,
-                np.zeros((MAX_SEATS, N_HPARAMS)),
+                np.zeros((MAX_SEATS, N_SEAT_PARAMS)),
             )  # fmt: skip
             rngs = np.zeros((MAX_SEATS + 1, 5), dtype=np.uint64)
             self._tables = (*tables, rngs, np.zeros((MAX_TRACE, 3), dtype=np.int64))
@@ -269,6 +275,8 @@ class KernelRunner:
         if not MIN_PLAYERS <= n <= MAX_SEATS:
             raise ValueError(f"{MIN_PLAYERS} to {MAX_SEATS} players, not {n}")
         codes = self._codes(n, codes)
+        if (codes == STRAT_SEARCH).any():
+            raise ValueError("a playout's seats cannot search (play a search game with play)")
         hp = self._hparams(n, codes, hparams)
         pre = np.ascontiguousarray(prefix, dtype=np.int64)
         if pre.ndim != 1:
@@ -291,8 +299,9 @@ def strategy_codes(specs) -> np.ndarray:
     """Kernel codes of the strategies the kernel plays; raises KeyError for another one.
 
     ``random`` and ``greedy`` (without parameters), ``heuristic`` and the heuristic
-    presets (``heuristic-p4``, ...; with or without parameters) map to their codes; give
-    the heuristic seats' parameters with ``heuristic_params``.
+    presets (``heuristic-p4``, ...; with or without parameters) and ``search`` (with or
+    without parameters) map to their codes; give the seats' parameters with
+    ``seat_params``.
     """
     from sims.core.errors import SlicelabError
     from sims.core.specs import parse_spec
@@ -312,6 +321,9 @@ def strategy_codes(specs) -> np.ndarray:
         if spec.name == "heuristic":
             out.append(STRAT_HEURISTIC)
             continue
+        if spec.name == "search":
+            out.append(STRAT_SEARCH)
+            continue
         if presets is None:
             presets = load_presets()
         if spec.name in presets:
@@ -322,22 +334,52 @@ def strategy_codes(specs) -> np.ndarray:
 
 
 def heuristic_params(specs, n: int) -> np.ndarray:
-    """The kernel's ``hparams`` for a seating: each heuristic seat's resolved parameters
-    (``make_strategy(spec).params(n)`` in ``heuristic.PARAM_ORDER``), zeros for the others.
+    """The heuristic columns of :func:`seat_params` (n, N_HPARAMS): each heuristic seat's
+    resolved parameters, zeros for the others (a search seat's valuer row included)."""
+    out = seat_params(specs, n)[:, :N_HPARAMS].copy()
+    out[strategy_codes(_per_seat(specs, n)) != STRAT_HEURISTIC] = 0.0
+    return out
 
-    ``specs`` gives one spec per seat, or one for every seat.
-    """
-    from sims.games.nyslice.strategies import make_strategy
 
+def _per_seat(specs, n: int) -> list:
     specs = list(specs)
     if len(specs) == 1:
         specs = specs * n
     if len(specs) != n:
         raise ValueError(f"{len(specs)} strategies given for {n} players")
+    return specs
+
+
+def seat_params(specs, n: int) -> np.ndarray:
+    """The kernel's ``hparams`` for a seating (n, N_SEAT_PARAMS).
+
+    A heuristic seat's row holds its resolved parameters (``make_strategy(spec).params(n)``
+    in ``heuristic.PARAM_ORDER``); a search seat's holds the heuristic's player-count
+    default (its valuer and its playouts' field, as ``SearchStrategy`` uses) and then its
+    ``budget``, ``cuts`` and ``width``; other seats' rows are zeros. ``specs`` gives one
+    spec per seat, or one for every seat.
+    """
+    from sims.games.nyslice.heuristic import params_for
+    from sims.games.nyslice.strategies import make_strategy
+
+    specs = _per_seat(specs, n)
     codes = strategy_codes(specs)
-    out = np.zeros((n, N_HPARAMS), dtype=np.float64)
+    out = np.zeros((n, N_SEAT_PARAMS), dtype=np.float64)
     for p, (s, code) in enumerate(zip(specs, codes, strict=True)):
         if code == STRAT_HEURISTIC:
             params = make_strategy(str(s)).params(n)
-            out[p] = [float(params[k]) for k in PARAM_ORDER]
+            out[p, :N_HPARAMS] = [float(params[k]) for k in PARAM_ORDER]
+        elif code == STRAT_SEARCH:
+            p_search = make_strategy(str(s)).p
+            default = params_for(n, {})
+            out[p, :N_HPARAMS] = [float(default[k]) for k in PARAM_ORDER]
+            out[p, S_BUDGET] = p_search["budget"]
+            out[p, S_CUTS] = p_search["cuts"]
+            out[p, S_WIDTH] = p_search["width"]
     return out
+
+
+def _default_seat_params(n: int, codes: np.ndarray) -> np.ndarray:
+    """seat_params of plain ``heuristic`` and ``search`` in the seats coded so."""
+    names = {STRAT_HEURISTIC: "heuristic", STRAT_SEARCH: "search"}
+    return seat_params([names.get(int(c), "random") for c in codes], n)

@@ -84,9 +84,12 @@ parameters (``heuristic.PARAM_ORDER``, then a search seat's ``S_BUDGET``, ``S_CU
 ``trace[k] = (player, phase, action)`` of every real decision.
 
 The heuristic repeats ``heuristic.py``'s float operations in the same order (so its ties
-and thresholds come out exactly); its cut walks every legal cut as the reference does, but
-predicts the choosers only where a bound from the first two picks cannot rule the cut out
-(``heuristic._h_best_cut``).
+and thresholds come out exactly). Its cut finds the reference's best-scored cut without
+predicting the choosers for every cut: on a circle it searches the cuts grouped by the
+portion each leaves the slicer, whose known value bounds a whole group's scores, best
+bound first, and scores exactly only the cuts its bounds cannot rule out
+(``heuristic._h_left_search``); elsewhere it walks every cut and predicts where a bound
+from the first two picks cannot rule it out (``heuristic._h_cut_search``).
 """
 
 from __future__ import annotations

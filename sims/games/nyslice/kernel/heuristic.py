@@ -3,10 +3,12 @@
 ``heuristic.Valuer`` and ``chance``, float operation for float: the deciding seat's
 parameters (``ftab[F_HP + vw]``) and unclaimed counts (``tab[T_UNCL]``, its view) value
 every seat's slices; ``ftab[F_HCNT + q, t]`` holds seat q's count of type t
-(``Valuer.counts``). ``best_predicted_cut``/``cut_scores`` walk every legal cut as the
-reference does, but predict the choosers only where a bound from the first two picks
-cannot rule the cut out (``_h_best_cut``). ``HeuristicStrategy.choose`` itself is
-``choose._heuristic`` (it shares the Sneak-a-Slice search with greedy).
+(``Valuer.counts``). ``best_predicted_cut``/``cut_scores`` find the reference's cut without
+predicting the choosers for every one: on a circle the cuts are searched by the portion
+they leave the slicer, which bounds their score tightly (``_h_left_search``); elsewhere
+every cut is walked and predicted only where a bound from the first two picks cannot rule
+it out (``_h_cut_search``). ``HeuristicStrategy.choose`` itself is ``choose._heuristic``
+(it shares the Sneak-a-Slice search with greedy).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sims.games.nyslice.kernel.cuts import _arc_count, _unrank_comb
+from sims.games.nyslice.kernel.cuts import _arc_count, _comb, _unrank_comb
 from sims.games.nyslice.kernel.greedy import _best_maximin_cut, _eat_value, _g_edible
 from sims.games.nyslice.kernel.layout import (
     F_HCNT,
@@ -443,6 +445,460 @@ def _h_judge_cut(P, S, comb, n, k, m, circ, me, first, spv, trust, omt, deny, pr
 
 
 @njit(cache=True)
+def _h_cut_rank(comb, k, m):
+    """The rank of the k positions comb[:k] among the lexicographic k-subsets of range(m)
+    (the inverse of _unrank_comb)."""
+    r = 0
+    x = 0
+    for i in range(k):
+        while x < comb[i]:
+            r += _comb(m - x - 1, k - i - 1)
+            x += 1
+        x += 1
+    return r
+
+
+@njit(cache=True)
+def _h_judge_left(S, n, me, first, trust, omt, deny, best, strict, j, spv, li):
+    """_h_judge of a cut expected to leave the slicer portion li: its exact score, or -inf
+    as soon as it cannot displace best or, while li is untaken, cannot with li left.
+
+    While li is untaken the score it would get with li left only falls with each pick (the
+    best opponent's portion only grows), so it bounds the cut if li stays left. A cut that
+    does not leave li is weighed in its own portion's group (_h_left_search), so stopping
+    early there loses nothing; once li is taken the bound is _h_judge's (the slicer's best
+    untaken portion), and a cut that then scores well still raises best early.
+    """
+    worst = np.inf
+    for i in range(n):
+        x = S[me, i] + spv if i == j else S[me, i]
+        worst = x if x < worst else worst
+    xl = S[me, li] + spv if li == j else S[me, li]
+    taken = 0
+    opp = -np.inf
+    q = first
+    mine = True
+    for _ in range(n - 1):
+        # (Written as selects: the comparisons are data-dependent, branches mispredict.)
+        pick = 0
+        pv = -np.inf
+        for i in range(n):
+            x = S[q, i]
+            x = x + spv if i == j else x
+            ok = (((taken >> i) & 1) == 0) & (x > pv)
+            pick = i if ok else pick
+            pv = x if ok else pv
+        taken |= 1 << pick
+        opp = pv if pv > opp else opp
+        mine = mine and pick != li
+        lub = xl
+        if not mine:
+            lub = -np.inf
+            for i in range(n):
+                x = S[me, i]
+                x = x + spv if i == j else x
+                lub = x if (((taken >> i) & 1) == 0) & (x > lub) else lub
+        if not _h_beats(trust * lub + omt * worst - deny * opp, best, strict):
+            return -np.inf
+        q += 1
+        if q == n:
+            q = 0
+    left = 0
+    while (taken >> left) & 1:
+        left += 1
+    x = S[me, left] + spv if left == j else S[me, left]
+    return trust * x + omt * worst - deny * opp
+
+
+@njit(cache=True)
+def _h_left_groups(Q, gb, gc, n, m, me, first, spv, trust, omt, deny, tol):
+    """The groups of _h_left_search that may hold a cut leaving their portion, with a bound
+    on such a cut's score (gb) and the portion's code (gc; -1 the special alone, else
+    ((kind x 2 + with special) x m + start) x m + length, kind 1 when the special joins an
+    arc). Returns their count.
+
+    Q[q] is seat q's prefix sums over the circle twice (so an arc never wraps) and Q[n]
+    the choosers' best value of each slice, summed the same way. A cut leaving portion l
+    has its other portions taken by distinct choosers, each worth to its taker at least
+    the taker's value of l (l was there to take): those the choosers' best values of the
+    rest (and the special, if on one of them) must reach the least such sum, and the
+    special alone must be worth l to some chooser. The bound is trust x L + (1 - trust) x
+    (at most L and the rest's mean arc) - deny x (at least every chooser's value of l and
+    the first chooser's mean arc of the rest).
+    """
+    X = Q[n]
+    pos = max(spv, 0.0)
+    cntg = 0
+    for kind in range(2):
+        k = n if kind == 1 else n - 1
+        r = k - 1  # the arcs besides l's (the special alone apart)
+        if kind == 0:
+            # The special alone left: all k arcs are worth the special to their takers.
+            if not (X[m] < k * spv - tol):
+                w = min(spv, Q[me, m] / k)
+                o = max(spv, Q[first, m] / k)
+                gb[cntg] = trust * spv + omt * w - deny * o
+                gc[cntg] = -1
+                cntg += 1
+        for ln in range(1, m - r + 1):
+            for a in range(m):
+                b = a + ln
+                vme = Q[me, b] - Q[me, a]
+                restme = Q[me, m] - vme
+                restc1 = Q[first, m] - (Q[first, b] - Q[first, a])
+                lo = np.inf
+                hi = -np.inf
+                sl = 0.0
+                for q in range(n):
+                    if q != me:
+                        x = Q[q, b] - Q[q, a]
+                        lo = min(lo, x)
+                        hi = max(hi, x)
+                        sl += x
+                rest = X[a + m] - X[b]
+                for withsp in range(kind + 1):
+                    add = spv if withsp == 1 else 0.0
+                    el = vme + add
+                    extra = 0.0
+                    if kind == 0:
+                        if spv < lo - tol:
+                            continue
+                        need = sl - hi  # the special's taker aside, the least sum
+                        w = min(el, spv, restme / r)
+                        o = max(hi, spv, restc1 / r)
+                    elif withsp == 1:
+                        need = sl + (n - 1) * spv
+                        w = min(el, restme / r)
+                        o = max(hi + spv, restc1 / r)
+                    else:
+                        need = sl
+                        extra = pos
+                        w = min(el, (restme + spv) / r)
+                        o = max(hi, (restc1 + spv) / r)
+                    if rest + extra < need - tol:
+                        continue
+                    gb[cntg] = trust * el + omt * w - deny * o
+                    gc[cntg] = ((kind * 2 + withsp) * m + a) * m + ln
+                    cntg += 1
+    return cntg
+
+
+@njit(cache=True, inline="always")
+def _h_left_leaf(P, S, comb, x, mv, cv1, accspf, n, m, me, first, spv, trust, omt, deny, tol,
+                 kind, withsp, a, r, nd, el, hi, best, best_rank):  # fmt: skip
+    """Weigh a cut of _h_left_walk (its other arcs end at x[1..r]) at each place of the
+    special its checks allow; returns the new (best, best_rank).
+
+    Each place is bounded with the cut's own least portion and the first chooser's best;
+    the cut is then scored exactly (_h_judge_left) from the reference's arc sums of its
+    positions, sorted (l's index li: the positions past the end of the circle come first).
+    """
+    if a < 0:  # the special alone left: the arcs are the cut's, in order
+        k = r
+        for t in range(k):
+            comb[t] = x[t]
+        li = k
+    else:
+        k = r + 1
+        li = 0
+        for t in range(r):
+            if x[t] >= m:
+                comb[li] = x[t] - m
+                li += 1
+        comb[li] = a
+        c = li + 1
+        for t in range(r):
+            if x[t] < m:
+                comb[c] = x[t]
+                c += 1
+    spfix = kind == 0 or withsp == 1
+    filled = False
+    lrank = -1
+    for jt in range(-1 if spfix else 0, 0 if spfix else r):
+        # jt: the other arc holding the special (-1: none does).
+        if jt >= 0 and ((nd >= 0 and jt != nd) or not accspf[jt]):
+            continue
+        w = el
+        o = hi
+        for t in range(r):
+            e = spv if t == jt else 0.0
+            w = min(w, mv[t] + e)
+            o = max(o, cv1[t] + e)
+        if kind == 0:
+            w = min(w, spv)
+            o = max(o, spv)
+        if trust * el + omt * w - deny * o < best - tol:
+            continue
+        if kind == 0:
+            j = -1
+        elif withsp == 1:
+            j = li
+        else:
+            j = li + 1 + jt
+            j = j - k if j >= k else j
+        if not filled:
+            for q in range(n):
+                _h_fill_seat(P, S, comb, q, n, k, m, True, spv)
+            filled = True
+        # Scored as if it ranked first, so a tie with best comes back too: its rank is
+        # needed only then.
+        s = _h_judge_left(S, n, me, first, trust, omt, deny, best, True, j, spv, li)
+        if s >= best and s > -np.inf:
+            if lrank < 0:
+                lrank = _h_cut_rank(comb, k, m)
+            rank = lrank if kind == 0 else _arc_count(m, n - 1, True) + lrank * n + j
+            if s > best or rank < best_rank:
+                best = s
+                best_rank = rank
+    return best, best_rank
+
+
+@njit(cache=True, inline="always")
+def _h_left_walk(P, S, Q, comb, D, Iw, n, m, me, first, spv, trust, omt, deny, tol, mono, code,
+                 best, best_rank):  # fmt: skip
+    """Weigh the cuts of _h_left_search's group ``code`` that its checks cannot rule out;
+    returns the new (best, best_rank).
+
+    The arcs besides l's are fixed one by one along the rest of the circle (their ends in
+    Iw[0]; per depth D and Iw hold the slicer's least two arcs, the first chooser's best,
+    the choosers' best values summed, the arc where the special must go). A fixed arc
+    worth less than l to every chooser (with the special, if it may go there) is never
+    taken while l waits: no cut of the subtree leaves l, and those cuts are weighed in
+    their own groups. Otherwise _h_left_groups' sums and bound are checked again, with the
+    fixed arcs (the slicer's least for worst, the first chooser's best for opp) and the
+    arcs still to come.
+    """
+    X = Q[n]
+    x = Iw[0]
+    need = Iw[1]
+    accspf = Iw[2]
+    lo1 = D[0]
+    lo2 = D[1]
+    c1m = D[2]
+    sa = D[3]
+    mv = D[4]
+    cv1 = D[5]
+    lv = D[6]
+    sls = D[7]
+    pos = max(spv, 0.0)
+    neg = min(spv, 0.0)
+    if code < 0:  # the special alone: every alone cut, around the whole circle
+        kind = 0
+        withsp = 0
+        a = -1
+        r = n - 1
+        for q in range(n):
+            lv[q] = spv
+        c0hi = m - r
+    else:
+        ln = code % m
+        a = (code // m) % m
+        kind = code // (2 * m * m)
+        withsp = (code // (m * m)) % 2
+        r = n - 1 if kind == 1 else n - 2
+        add = spv if withsp == 1 else 0.0
+        for q in range(n):
+            lv[q] = Q[q, a + ln] - Q[q, a] + add
+        c0hi = 0
+    el = lv[me]
+    hi = -np.inf
+    for q in range(n):
+        if q != me:
+            hi = max(hi, lv[q])
+    # The special stays off the other arcs (it is l's, or alone).
+    spfix = kind == 0 or withsp == 1
+    spx = 0.0 if spfix else pos
+    # sls[c - 1]: the least sum of c choosers' values of l (their c smallest).
+    c = 0
+    for q in range(n):
+        if q != me:
+            v = lv[q]
+            t = c
+            while t > 0 and sls[t - 1] > v:
+                sls[t] = sls[t - 1]
+                t -= 1
+            sls[t] = v
+            c += 1
+    acc = 0.0
+    for t in range(c):
+        acc += sls[t]
+        sls[t] = acc
+    needall = sls[r - 1]
+    for c0 in range(c0hi + 1):
+        if code < 0:
+            start = c0
+            end = c0 + m
+            cap = m - 1  # the positions stay on the first lap
+        else:
+            start = a + (code % m)
+            end = a + m
+            cap = end - 1
+        x[0] = start
+        lo1[0] = np.inf
+        lo2[0] = np.inf
+        c1m[0] = -np.inf
+        sa[0] = 0.0
+        need[0] = -1
+        i = 0
+        x[1] = end if r == 1 else start + 1
+        while i >= 0:
+            nrem = r - i - 1  # the arcs after arc i, [x[i], x[i + 1])
+            top = end if nrem == 0 else cap - nrem + 1
+            y1 = x[i + 1]
+            if y1 > top:  # no room left for the later arcs: back up
+                i -= 1
+                if i >= 0:
+                    x[i + 1] += 1
+                continue
+            y0 = x[i]
+            x[i + 1] = y1 + 1  # the next end to try here (restored below to descend)
+            ok = False
+            oksp = False
+            best_a = -np.inf
+            for q in range(n):
+                if q != me:
+                    v = Q[q, y1] - Q[q, y0]
+                    ok |= v >= lv[q] - tol
+                    oksp |= v + spv >= lv[q] - tol
+                    best_a = max(best_a, v)
+            nd = need[i]
+            if not ok:
+                # Only the special can make this arc worth taking: it must go here.
+                if spfix or not oksp or nd >= 0:
+                    continue
+                nd = i
+            accspf[i] = oksp
+            vme = Q[me, y1] - Q[me, y0]
+            vc1 = Q[first, y1] - Q[first, y0]
+            mv[i] = vme
+            cv1[i] = vc1
+            nl1 = min(lo1[i], vme)
+            nl2 = max(lo1[i], min(lo2[i], vme))
+            nc1 = max(c1m[i], vc1)
+            nsa = sa[i] + best_a
+            if nrem == 0:
+                if nsa + spx >= needall - tol:
+                    best, best_rank = _h_left_leaf(
+                        P, S, comb, x, mv, cv1, accspf, n, m, me, first, spv, trust, omt,
+                        deny, tol, kind, withsp, a, r, nd, el, hi, best, best_rank,
+                    )  # fmt: skip
+                continue
+            rme = Q[me, end] - Q[me, y1]
+            rc1 = Q[first, end] - Q[first, y1]
+            rest = X[end] - X[y1]
+            extra = pos if (not spfix and nd < 0) else 0.0
+            if rest + extra < sls[nrem - 1] - tol or nsa + rest + spx < needall - tol:
+                if mono and rest + spx < sls[nrem - 1] - tol:
+                    x[i + 1] = top + 1  # a later end leaves the rest no more
+                continue
+            if spfix:
+                w = min(el, nl1, rme / nrem)
+                o = max(hi, nc1, rc1 / nrem)
+                if kind == 0:
+                    w = min(w, spv)
+                    o = max(o, spv)
+            elif nd >= 0:
+                w = min(el, nl1 + pos, nl2, rme / nrem)
+                o = max(hi, nc1 + neg, (rc1 + neg) / nrem)
+            else:
+                # The special on a fixed arc, or on one still to come.
+                w = max(min(nl1, (rme + spv) / nrem), min(nl1 + pos, nl2, rme / nrem))
+                w = min(el, w)
+                o = max(hi, nc1 + neg, (rc1 + neg) / nrem)
+            if trust * el + omt * w - deny * o < best - tol:
+                continue
+            x[i + 1] = y1
+            i += 1
+            lo1[i] = nl1
+            lo2[i] = nl2
+            c1m[i] = nc1
+            sa[i] = nsa
+            need[i] = nd
+            x[i + 1] = end if nrem == 1 else y1 + 1
+    return best, best_rank
+
+
+@njit(cache=True)
+def _h_left_search(tab, ftab, n, m, me, first, spv, trust, deny):
+    """_h_cut_search on a circle with n >= 3, 0 <= trust <= 1 and deny >= 0: the rank of the
+    first best-scored cut, found by the portion l each cut leaves the slicer (-1 if no cut
+    was weighed, which finite values never give).
+
+    Every cut, with each place of the special, leaves the slicer exactly one portion l: an
+    arc (holding the special or not) or the special alone. Grouped by l, the cuts leaving
+    l have a known trust term (the slicer's value L of l), an opponent's best portion
+    worth at least every chooser's value of l (each passed l over), and their other
+    portions each taken by a chooser valuing it at least at l. Those give each group, and
+    each subtree of its walk, a bound far tighter than the whole walk's (which can only
+    bound the leftover by the rest of the pizza): trust x L + (1 - trust) x (a bound on the
+    slicer's least portion) - deny x (a bound on the opponents' best), valid since trust
+    and 1 - trust and deny are >= 0. The groups are searched from the best bound down
+    (_h_left_groups) until one's cannot reach the best score found. A cut ruled out in a
+    group that it does not leave l of is weighed in its own group; every check is a
+    necessary condition for leaving l, with a margin ``tol`` over the bounds' rounding,
+    so each cut scoring the best is weighed exactly, with cut_scores' operations, in its
+    own group at least, and ties keep the lowest rank as in the reference.
+    """
+    omt = 1.0 - trust
+    P = ftab[F_HPRE : F_HPRE + MAX_SEATS]
+    S = ftab[F_HSUM : F_HSUM + MAX_SEATS]
+    comb = tab[T_COMB]
+    m2 = 2 * m
+    # Q[q]: seat q's prefix sums over two laps, so no arc wraps (bounds only: the exact
+    # scores take the reference's sums); Q[n]: the same of the choosers' best slice values.
+    Q = np.empty((n + 1, m2 + 1))
+    scale = abs(spv)
+    for q in range(n):
+        tq = P[q, m]
+        for i in range(m + 1):
+            Q[q, i] = P[q, i]
+        for i in range(1, m + 1):
+            Q[q, m + i] = tq + P[q, i]
+        for i in range(m):
+            scale += abs(P[q, i + 1] - P[q, i])
+    # The bounds' arithmetic differs from the reference's in rounding (a few ulps of these
+    # magnitudes); a margin far above that keeps every check a necessary condition.
+    tol = 1e-9 * (1.0 + scale)
+    Q[n, 0] = 0.0
+    mono = True  # no slice worth less than nothing to every chooser
+    for i in range(m2):
+        s = i if i < m else i - m
+        bv = -np.inf
+        for q in range(n):
+            if q != me:
+                bv = max(bv, P[q, s + 1] - P[q, s])
+        mono &= bv >= 0.0
+        Q[n, i + 1] = Q[n, i] + bv
+    # At most one special-alone group and, per kind, m starts x m - 1 lengths x 2.
+    gb = np.empty(3 * m * m + 2)
+    gc = np.empty(3 * m * m + 2, dtype=np.int64)
+    cntg = _h_left_groups(Q, gb, gc, n, m, me, first, spv, trust, omt, deny, tol)
+    # Best bound first (insertion sort, descending), so a high score comes early.
+    for i in range(1, cntg):
+        bv = gb[i]
+        cv = gc[i]
+        t = i - 1
+        while t >= 0 and gb[t] < bv:
+            gb[t + 1] = gb[t]
+            gc[t + 1] = gc[t]
+            t -= 1
+        gb[t + 1] = bv
+        gc[t + 1] = cv
+    D = np.empty((8, MAX_SEATS + 2))
+    Iw = np.empty((3, MAX_SEATS + 2), dtype=np.int64)
+    best = -np.inf
+    best_rank = -1
+    for g in range(cntg):
+        if gb[g] < best - tol:
+            break
+        best, best_rank = _h_left_walk(
+            P, S, Q, comb, D, Iw, n, m, me, first, spv, trust, omt, deny, tol, mono, gc[g],
+            best, best_rank,
+        )  # fmt: skip
+    return best_rank
+
+
+@njit(cache=True)
 def _h_cut_positions(m, n, circ, rank, comb):
     """The walk's positions (comb) of cut ``rank``; returns its arc count and special arc."""
     alone = _arc_count(m, n - 1, circ)
@@ -468,14 +924,8 @@ def _h_cut_positions(m, n, circ, rank, comb):
 def _h_best_cut(tab, ftab, me):
     """heuristic.best_predicted_cut: the rank of the first best-scored cut.
 
-    Every seat's slice values by the slicer's valuer go into prefix sums (F_HPRE + q).
-    The cuts are walked in rank order as in _best_maximin_cut, each position fixing one
-    more arc of the slicer's and the first two choosers' values, with cut_scores'
-    operations. The best score starts at the slicer's maximin cut's (scored exactly), so
-    the bounds (_h_judge_cut, _h_judge) rule most cuts out after the first two picks;
-    ties keep the lowest rank, as in the reference. Unlike greedy's walk no subtree is
-    skipped: the score rewards the slicer's leftover portion, which a partial cut bounds
-    only by the whole rest of the pizza, too loosely to prune.
+    Every seat's slice values by the slicer's valuer go into prefix sums (F_HPRE + q),
+    which _h_cut_search searches.
     """
     n = tab[T_G, G_N]
     m = tab[T_G, G_M]
@@ -497,8 +947,22 @@ def _h_best_cut(tab, ftab, me):
 
 @njit(cache=True)
 def _h_cut_search(tab, ftab, n, m, circ, me, first, spv, trust, deny):
-    """The walk of _h_best_cut over prefix sums ftab[F_HPRE + q] (the slicer's slice values
-    in ftab[F_VAL]); the special is worth spv."""
+    """The rank of the first best-scored cut, from the prefix sums ftab[F_HPRE + q] (the
+    slicer's slice values in ftab[F_VAL]); the special is worth spv.
+
+    A circle with more than one chooser, scored with 0 <= trust <= 1 and deny >= 0 (where
+    its bounds hold), is searched by the portion left to the slicer (_h_left_search).
+    Otherwise the cuts are walked in rank order as in _best_maximin_cut, each position
+    fixing one more arc of the slicer's and the first two choosers' values, with
+    cut_scores' operations. The best score starts at the slicer's maximin cut's (scored
+    exactly), so the bounds (_h_judge_cut, _h_judge) rule most cuts out after the first two
+    picks; ties keep the lowest rank, as in the reference. No subtree is skipped there: a
+    partial cut bounds the slicer's leftover only by the whole rest of the pizza.
+    """
+    if circ and n >= 3 and 0.0 <= trust <= 1.0 and deny >= 0.0:
+        found = _h_left_search(tab, ftab, n, m, me, first, spv, trust, deny)
+        if found >= 0:
+            return found
     omt = 1.0 - trust
     prune = trust >= 0.0 and deny >= 0.0
     second = first + 1 if first + 1 < n else 0

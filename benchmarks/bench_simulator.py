@@ -7,7 +7,12 @@ Run with ``make bench`` (or ``python benchmarks/bench_simulator.py [--quick]``).
 2. games/s of a full run (play + Parquet) on 1 and 2 workers, and parallel efficiency;
 3. the share of a run's worker time spent writing Parquet;
 4. peak resident memory of runs of growing size (it must not grow with the game count);
-5. the headline: 1,000,000 four-player greedy games simulated and written on 2 workers.
+5. the headline: 1,000,000 four-player greedy games simulated and written on 2 workers;
+6. what checking a dataset against its manifest costs;
+7. each strategy's cost per game in the kernel at 2-6 players, one core: greedy and the
+   heuristic in every seat and their ratio (target: the heuristic at most 3x greedy), and
+   ``search(budget=4)`` in one seat (every seat in turn) among heuristic seats (target: at
+   most 20 ms a game at 4 players).
 
 Timings on a shared machine are noisy: compare the ratios printed in one run, not
 absolute numbers across runs.
@@ -143,6 +148,39 @@ def integrity(out: Path, games: int) -> None:
           f"{time.perf_counter() - t0:.3f} s (files unchanged: sizes and times only)")
 
 
+def strategy_costs(quick: bool) -> None:
+    """Kernel time per game of greedy and the heuristic (every seat) and of one search seat,
+    at every player count; the best of three interleaved rounds, so both sides of a ratio
+    see the same machine."""
+    from sims.games.nyslice.kernel import seat_params
+
+    runner = KernelRunner(default_deck(), Rules())
+    games, searched = (200, 8) if quick else (2000, 60)
+    print("\n## 7. Strategy cost per game (kernel, one core; best of 3 interleaved rounds)")
+    head = f"{'players':<9}{'greedy':>11}{'heuristic':>12}{'ratio':>8}"
+    print(head + f"{'search(budget=4), 1 seat':>27}")
+    for n in range(2, 7):
+        seatings = {"greedy": [["greedy"] * n], "heuristic": [["heuristic"] * n]}
+        seatings["search"] = [
+            ["search(budget=4)" if p == s else "heuristic" for p in range(n)] for s in range(n)
+        ]
+        count = {"greedy": games, "heuristic": games, "search": max(1, searched // n)}
+        best = dict.fromkeys(seatings, float("inf"))
+        for specs in seatings.values():  # compile and warm up
+            first = specs[0]
+            runner.play_many(n, strategy_codes(first), 1, 0, 1, hparams=seat_params(first, n))
+        for _ in range(3):
+            for name, specs in seatings.items():
+                t0 = time.perf_counter()
+                for k, seating in enumerate(specs):
+                    runner.play_many(n, strategy_codes(seating), 3, k * 1000, count[name],
+                                     hparams=seat_params(seating, n))  # fmt: skip
+                per = (time.perf_counter() - t0) / (count[name] * len(specs))
+                best[name] = min(best[name], per)
+        g, h, s = best["greedy"], best["heuristic"], best["search"]
+        print(f"{n:<9}{g * 1e6:>8.0f} µs{h * 1e6:>9.0f} µs{h / g:>7.1f}×{s * 1e3:>22.1f} ms")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
@@ -185,6 +223,7 @@ def main() -> None:
         integrity(root / f"g{sizes[-1]}-j2", sizes[-1])
     finally:
         shutil.rmtree(root, ignore_errors=True)
+    strategy_costs(quick)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 sections (:data:`REPORT`, found by :func:`analysis.report.game_report`).
 
 1. Seats: is the first slicer favoured, does slicing twice matter, and does it hold for
-   other players (``seats``, ``seats-collect``, ``seats-greedy``, ``ladder``);
+   other players (``seats``, ``seats-collect``, ``seats-greedy``, ``ladder``, and
+   ``seats-search`` when the study has it);
 2. Specials: how strong is each Today's Special (``seats``, ``specials``);
 3. Eat or collect: the θ sweep and the replayed decisions (``theta``, ``decisions``);
 4. Player count, with the majorities nobody scores (``seats``);
@@ -44,7 +45,10 @@ from analysis.sections import (
 from analysis.stats import mean_interval
 
 BLOCKS = ("seats", "seats-collect", "seats-greedy", "specials", "theta", "decisions", "ladder")
-"""Study blocks the report reads (see studies/nyslice-balance.toml)."""
+"""Study blocks the report needs (see studies/nyslice-balance.toml)."""
+SEAT_FIELDS = ("seats", "seats-collect", "seats-greedy", "seats-search")
+"""Blocks that ask the seat question with one strategy in every seat; ``seats-search``
+(the search player, a smaller block) is read when the study has it."""
 MAIN_PLAYERS = 4
 """The count the single-count charts show (the game's usual table)."""
 EAT_BY = ("pepperoni", "type_a", "race")
@@ -145,14 +149,20 @@ def _notes(r: Results) -> list[str]:
             f"deck ('{default}'): the default deck's assumptions do not apply to it, and "
             "its own sources decide what is assumed."
         )
+    search = ""
+    if block_strategies(r, "seats-search"):
+        search = (f"; 'seats-search' with {_spec(r, 'seats-search')} in every seat (the "
+                  "search player: flat Monte Carlo over determinizations, its playouts "
+                  "modelling every seat as the equilibrium heuristic), on fewer games, so "
+                  "its intervals are wider")  # fmt: skip
     players = (
         f"Players. Unless a section says otherwise every seat plays '{_spec(r, 'seats')}'"
         + (" with its self-play equilibrium preset for the player count (heuristic-eqN: no "
            "deviation within its family found worth more than about 2 pp; "
            "benchmarks/strategies.md)" if _spec(r, "seats") == "heuristic" else "")
         + f". 'seats-collect' repeats the seat question with {_collect_sentence(r)}; "
-        f"'seats-greedy' with {_greedy_sentence(r)}. A conclusion from weak agents is "
-        "weak: where the fields disagree, trust none of them blindly."
+        f"'seats-greedy' with {_greedy_sentence(r)}{search}. A conclusion from weak agents "
+        "is weak: where the fields disagree, trust none of them blindly."
     )  # fmt: skip
     return [deck, players]
 
@@ -161,11 +171,11 @@ def _notes(r: Results) -> list[str]:
 
 
 def _seat_fields(r: Results) -> list[tuple[str, pl.DataFrame]]:
-    """The seat question's fields: a name and its fairness table."""
+    """The seat question's fields present in the study: a name and its fairness table."""
     return [
-        (describe(_spec(r, "seats")).removeprefix("the "), r.fairness),
-        (describe(_spec(r, "seats-collect")).removeprefix("the "), r.fairness_collect),
-        (describe(_spec(r, "seats-greedy")).removeprefix("the "), r.fairness_greedy),
+        (describe(_spec(r, group)).removeprefix("the "), r.field_fairness[group])
+        for group in SEAT_FIELDS
+        if group in r.field_fairness
     ]
 
 
@@ -185,14 +195,17 @@ def _first_edges(r: Results) -> tuple[list[int], list[list[float]], list[list[fl
 
 def _seats_compute(r: Results) -> dict[str, Any]:
     out = r.out
+    fields = {g: generic_seats.seat_fairness(out, g) for g in SEAT_FIELDS
+              if block_strategies(r, g)}  # fmt: skip
     return {
+        "field_fairness": fields,
         "seat": seats.seat_advantage(out),
-        "fairness": generic_seats.seat_fairness(out),
+        "fairness": fields["seats"],
         "twice": seats.slicing_twice(out),
         "seat_greedy": seats.seat_advantage(out, "seats-greedy"),
-        "fairness_greedy": generic_seats.seat_fairness(out, "seats-greedy"),
+        "fairness_greedy": fields["seats-greedy"],
         "seat_collect": seats.seat_advantage(out, "seats-collect"),
-        "fairness_collect": generic_seats.seat_fairness(out, "seats-collect"),
+        "fairness_collect": fields["seats-collect"],
         "rotated": generic_seats.rotated_seat_advantage(out),
     }
 
@@ -234,8 +247,11 @@ def _seats_draw(pdf: PdfPages, r: Results, num: int) -> None:
     fig = page(f"{num}  Seats: does it hold for other players?")
     ladder = block_strategies(r, "ladder")
     lead, rest = (ladder[0], ladder[1:]) if ladder else ("?", [])
+    search = _spec(r, "seats-search") if block_strategies(r, "seats-search") else ""
+    search = (f"; and {search}, the search player, on a smaller block (in the table "
+              "below)") if search else ""  # fmt: skip
     y = para(fig, TOP, "The seat question again with other players in every seat: "
-             f"{_collect_sentence(r)}; and {_greedy_sentence(r)}. Right: {describe(lead)} "
+             f"{_collect_sentence(r)}; {_greedy_sentence(r)}{search}. Right: {describe(lead)} "
              f"against {listing(rest)} players, the same deals played with it in every seat "
              "(rotated); its edge in each seat over its own mean across seats.")  # fmt: skip
     w = 0.27
@@ -276,7 +292,8 @@ def _seats_draw(pdf: PdfPages, r: Results, num: int) -> None:
     counts, est, lo, hi = _first_edges(r)
     wide = wide.with_columns(pl.Series("agreement", sign_labels(est)))
     shown = fmt(wide.select("players", *[n for n, _ in fields], "agreement"), {})
-    y = table(fig, y - 0.01, shown, [0.08, 0.22, 0.22, 0.22, 0.14], size=7)
+    w = 0.66 / len(fields)
+    y = table(fig, y - 0.01, shown, [0.08, *[w] * len(fields), 0.14], size=7)
     text = agreement_sentence([n for n, _ in fields], est, lo, hi, "the first slicer's edge")
     if any(x != "same sign" for x in sign_labels(est)):
         text += (" Where the signs differ, the seat effect is a property of the players, not "

@@ -426,7 +426,7 @@ STRATEGIES: dict[str, StrategyInfo] = {
         "search",
         _search,
         {},  # filled below from search.py
-        "determinized Monte-Carlo search with compiled heuristic playouts (strong, slow)",
+        "determinized flat Monte-Carlo search, whole games in the kernel (strong; ~budget playouts a decision)",
     ),
 }
 

@@ -483,6 +483,8 @@ add(
     spec("preset-unknown-param", "heuristic-p2(foo=1)", "no parameter"),
     spec("search-budget-0", "search(budget=0)", "budget"),
     spec("search-budget-negative", "search(budget=-1)", "budget"),
+    spec("search-budget-fraction", "search(budget=2.5)", "budget"),
+    spec("search-budget-word", "search(budget=lots)", "budget"),
     spec("search-width-0", "search(width=0)", "width"),
     spec("search-width-negative", "search(width=-1)", "width"),
     spec("search-cuts-0", "search(cuts=0)", "cuts"),

@@ -426,7 +426,8 @@ STRATEGIES: dict[str, StrategyInfo] = {
         "search",
         _search,
         {},  # filled below from search.py
-        "determinized flat Monte-Carlo search, whole games in the kernel (strong; ~budget playouts a decision)",
+        "determinized flat Monte-Carlo search, whole games in the kernel "
+        "(strong; about budget playouts a decision)",
     ),
 }
 

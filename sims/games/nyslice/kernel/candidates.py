@@ -17,19 +17,17 @@ from sims.games.nyslice.kernel.cuts import _arc_count
 from sims.games.nyslice.kernel.heuristic import (
     _h_all_types,
     _h_cut_positions,
+    _h_cut_values,
     _h_fill_seat,
     _h_judge,
     _h_slice_value,
-    _h_special_value,
 )
 from sims.games.nyslice.kernel.layout import (
     F_HP,
     F_HPRE,
     F_HSUM,
-    G_CIRC,
     G_M,
     G_MYH,
-    G_N,
     G_NCAND,
     G_PAUSE,
     G_PMYH,
@@ -38,8 +36,6 @@ from sims.games.nyslice.kernel.layout import (
     G_PSEAT,
     G_ROUND,
     G_RPH,
-    G_SLICER,
-    G_SPECIAL,
     H_DENY,
     H_TRUST,
     MAX_SEATS,
@@ -85,17 +81,7 @@ def _top(values, k, out, off):
 def _h_cut_scores(tab, ftab, me):
     """heuristic.cut_scores: every legal cut's score by rank, each scored in full (the
     walk of _h_best_cut prunes; the search ranks them all)."""
-    n = tab[T_G, G_N]
-    m = tab[T_G, G_M]
-    circ = tab[T_G, G_CIRC] == 1
-    sp = tab[T_G, G_SPECIAL]
-    for q in range(n):
-        ftab[F_HPRE + q, 0] = 0.0
-        for i in range(m):
-            v = _h_slice_value(tab, ftab, me, q, tab[T_PIZZA, i], sp)
-            ftab[F_HPRE + q, i + 1] = ftab[F_HPRE + q, i] + v
-    spv = _h_special_value(ftab, me, sp)
-    first = (tab[T_G, G_SLICER] + 1) % n
+    n, m, circ, spv, first = _h_cut_values(tab, ftab, me)
     trust = ftab[F_HP + me, H_TRUST]
     deny = ftab[F_HP + me, H_DENY]
     omt = 1.0 - trust

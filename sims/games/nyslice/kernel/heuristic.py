@@ -921,15 +921,12 @@ def _h_cut_positions(m, n, circ, rank, comb):
 
 
 @njit(cache=True)
-def _h_best_cut(tab, ftab, me):
-    """heuristic.best_predicted_cut: the rank of the first best-scored cut.
-
-    Every seat's slice values by the slicer's valuer go into prefix sums (F_HPRE + q),
-    which _h_cut_search searches.
-    """
+def _h_cut_values(tab, ftab, me):
+    """What cut_scores values a cut by: every seat's slice values by the slicer's valuer as
+    prefix sums (F_HPRE + q; the slicer's own values also in F_VAL). Returns (n, m,
+    circular, the special's value, the first chooser)."""
     n = tab[T_G, G_N]
     m = tab[T_G, G_M]
-    circ = tab[T_G, G_CIRC] == 1
     sp = tab[T_G, G_SPECIAL]
     for q in range(n):
         ftab[F_HPRE + q, 0] = 0.0
@@ -940,6 +937,14 @@ def _h_best_cut(tab, ftab, me):
             ftab[F_HPRE + q, i + 1] = ftab[F_HPRE + q, i] + v
     spv = _h_special_value(ftab, me, sp)
     first = (tab[T_G, G_SLICER] + 1) % n
+    return n, m, tab[T_G, G_CIRC] == 1, spv, first
+
+
+@njit(cache=True)
+def _h_best_cut(tab, ftab, me):
+    """heuristic.best_predicted_cut: the rank of the first best-scored cut, which
+    _h_cut_search finds from the prefix sums of _h_cut_values."""
+    n, m, circ, spv, first = _h_cut_values(tab, ftab, me)
     return _h_cut_search(
         tab, ftab, n, m, circ, me, first, spv, ftab[F_HP + me, H_TRUST], ftab[F_HP + me, H_DENY]
     )

@@ -547,7 +547,12 @@ def run_study(
     check_run_options(jobs, backend, scheduler)
     out = Path(out).absolute()
     digest, fingerprints, engines = identity(study)
-    _resume_state(out, digest, study)  # refuse early, before anything is created
+    # Refuse early, before anything is created: a folder another run is writing (whatever
+    # it holds so far), then one holding something else.
+    running = dataset.writer_active(out) if _existing(out) else None
+    if running:
+        raise dataset.busy_error(out, running)
+    _resume_state(out, digest, study)
     client = _connect(scheduler) if backend == "dask" else None
     try:
         _open_out(out)

@@ -94,10 +94,7 @@ def writer_lock(out: Path) -> Iterator[None]:
     try:
         lock.acquire()
     except Timeout:
-        raise DatasetError(
-            f"{out} is being written by another slicelab run ({_holder(out)}); wait for it to "
-            "finish, or choose another --out"
-        ) from None
+        raise busy_error(out, _holder(out)) from None
     except OSError as exc:
         raise DatasetError(f"cannot lock {out}: {exc.strerror or exc}; check the folder's "
                            "permissions, or choose another --out") from None  # fmt: skip
@@ -112,6 +109,14 @@ def writer_lock(out: Path) -> Iterator[None]:
     finally:
         (out / HOLDER).unlink(missing_ok=True)
         lock.release()
+
+
+def busy_error(out: Path, holder: str) -> DatasetError:
+    """The refusal of a second writer: ``out`` is being written by the run ``holder``."""
+    return DatasetError(
+        f"{out} is being written by another slicelab run ({holder}); wait for it to "
+        "finish, or choose another --out"
+    )
 
 
 def _user() -> str:

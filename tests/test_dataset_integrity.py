@@ -194,6 +194,12 @@ def test_a_second_writer_is_refused_naming_the_holder(tmp_path):
                     res = CliRunner().invoke(cli, args)
                     raise SlicelabError(res.output)
                 run_study(parse_study(data), tmp_path / "busy")
+        # later in that run, with files and the manifest written: still the run, not "not
+        # empty" or "another study's data" (a second writer used to race into those)
+        while not (tmp_path / "busy" / dataset.MANIFEST).exists() and time.time() < deadline:
+            time.sleep(0.05)
+        with pytest.raises(SlicelabError, match=f"another slicelab run \\(process {proc.pid}"):
+            run_study(parse_study(other), tmp_path / "busy")
         # a reader that meets a chunk landing (files in place, record not yet) names the run
         assert dataset.writer_active(tmp_path / "busy").startswith(f"process {proc.pid}")
     finally:
@@ -385,7 +391,9 @@ def test_a_stopped_run_stops_its_workers(tmp_path, sig):
     proc.send_signal(sig)
     stdout, stderr = proc.communicate(timeout=60)
     if sig == signal.SIGTERM:
-        assert proc.returncode == 130 and "run the same command to resume" in stderr
+        # (the console wraps long lines: a long tmp path moves the break)
+        said = " ".join(stderr.split())
+        assert proc.returncode == 130 and "run the same command to resume" in said
         assert "Traceback" not in stderr
     time.sleep(0.5)
     before = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}

@@ -6,7 +6,7 @@ deals; its mean win share minus the fair 1/n is the step's gain, and the 95% int
 that gain must exclude zero. At 2 players the step heuristic > greedy is the narrow one
 (about +7 points; the heuristic lost it, -4.6 points, before its eat rule could take
 greedy's, ``geat``), so it gets 1,500 deals. The search rung plays the budget a study
-affords (``search(budget=4)``, about 20 ms a game at 4 players, whole games in the kernel;
+affords (``search(budget=4)``, 8-15 ms a game at 4 players, whole games in the kernel;
 about +17 points over the equilibrium field). See benchmarks/strategies.md for the full
 ladder.
 """

@@ -1,6 +1,7 @@
 """Interval estimates we stand behind: t intervals of means over independent units
-(games, or deals when arms share them), Wilson intervals of shares, percentile bootstraps,
-Holm's correction and Bradley-Terry ratings."""
+(games, or deals when arms share them), cluster-robust intervals where several rows come
+from one such unit, Wilson intervals of shares, percentile bootstraps, Holm's correction
+and Bradley-Terry ratings."""
 
 from __future__ import annotations
 
@@ -15,6 +16,55 @@ def paired_difference(
 ) -> tuple[float, float, float]:
     """Mean of ``a - b`` over paired units with a t interval: ``(mean, low, high)``."""
     return mean_interval(np.asarray(a, dtype=float) - np.asarray(b, dtype=float), level)
+
+
+def cluster_variance(influence: np.ndarray, clusters: np.ndarray) -> tuple[float, int]:
+    """Cluster-robust variance of a statistic from its per-row influence values.
+
+    A statistic ``T`` whose linearisation is ``T - T0 ≈ sum(influence)`` has, when rows of
+    one cluster (a game, a deal) are dependent and clusters are independent, the variance
+    ``G / (G - 1) * sum_g (sum of influence in cluster g)**2`` (the CR1 sandwich; ``G``
+    clusters). With one row per cluster it is the usual variance of a mean.
+
+    Returns
+    -------
+    (variance, clusters)
+        The variance and ``G``, the number of clusters (the interval's unit).
+    """
+    influence = np.asarray(influence, dtype=float)
+    _, inverse = np.unique(np.asarray(clusters), return_inverse=True)
+    totals = np.bincount(inverse.ravel(), weights=influence)
+    g = len(totals)
+    if g < 2:
+        return float("nan"), g
+    return float(g / (g - 1) * np.sum(totals**2)), g
+
+
+def cluster_mean_interval(
+    values: np.ndarray,
+    clusters: np.ndarray,
+    weights: np.ndarray | None = None,
+    level: float = 0.95,
+) -> tuple[float, float, float, int]:
+    """Weighted mean of rows that come in dependent clusters, with a cluster-robust t
+    interval (``G - 1`` degrees of freedom): ``(mean, low, high, G)``.
+
+    The mean is ``sum(w y) / sum(w)``; its influence per row is ``w (y - mean) / sum(w)``
+    (:func:`cluster_variance`). With one row per cluster and unit weights this is exactly
+    :func:`mean_interval` over the clusters. ``G`` (the number of clusters) is the ``n`` a
+    table should state: the unit is the cluster, not the row.
+    """
+    y = np.asarray(values, dtype=float)
+    w = np.ones_like(y) if weights is None else np.asarray(weights, dtype=float)
+    total = w.sum()
+    if len(y) == 0 or total <= 0:
+        return float("nan"), float("nan"), float("nan"), 0
+    m = float((w * y).sum() / total)
+    var, g = cluster_variance(w * (y - m) / total, clusters)
+    if not np.isfinite(var):
+        return m, float("nan"), float("nan"), g
+    half = stats.t.ppf(0.5 + level / 2, g - 1) * np.sqrt(var)
+    return m, float(m - half), float(m + half), g
 
 
 def bootstrap_interval(

@@ -76,3 +76,34 @@ def test_bradley_terry_recovers_known_strengths():
     assert got == pytest.approx(want, abs=1e-6)
     with pytest.raises(ValueError):
         bradley_terry(np.array([[0, 1], [0, 0]]))
+
+
+def test_cluster_mean_interval_is_the_t_interval_with_one_row_per_cluster():
+    from analysis.stats import cluster_mean_interval
+
+    x = np.random.default_rng(3).normal(size=50)
+    m, lo, hi, g = cluster_mean_interval(x, np.arange(50))
+    assert (m, lo, hi) == pytest.approx(mean_interval(x), rel=1e-12)
+    assert g == 50
+
+
+def test_cluster_mean_interval_widens_for_duplicated_rows():
+    """Each game's value copied into 4 rows: the naive interval halves, the clustered one
+    is the interval of the 50 games (exactly, up to the small-sample factor)."""
+    from analysis.stats import cluster_mean_interval
+
+    x = np.random.default_rng(4).normal(size=50)
+    rows, games = np.repeat(x, 4), np.repeat(np.arange(50), 4)
+    m, lo, hi, g = cluster_mean_interval(rows, games)
+    _, nlo, nhi = mean_interval(rows)
+    _, tlo, thi = mean_interval(x)
+    assert g == 50
+    assert (hi - lo) == pytest.approx(thi - tlo, rel=1e-9)
+    assert (hi - lo) > 1.9 * (nhi - nlo)
+
+
+def test_cluster_mean_interval_weights():
+    from analysis.stats import cluster_mean_interval
+
+    m, *_ = cluster_mean_interval([1.0, 3.0, 5.0], [0, 1, 2], weights=[1.0, 1.0, 2.0])
+    assert m == pytest.approx((1 + 3 + 10) / 4)

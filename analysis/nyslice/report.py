@@ -201,7 +201,8 @@ def _seats_compute(r: Results) -> dict[str, Any]:
         "field_fairness": fields,
         "seat": seats.seat_advantage(out),
         "fairness": fields["seats"],
-        "twice": seats.slicing_twice(out),
+        "order_test": seats.linear_order_test(out),
+        "contrasts": seats.seat_contrasts(out),
         "seat_greedy": seats.seat_advantage(out, "seats-greedy"),
         "fairness_greedy": fields["seats-greedy"],
         "seat_collect": seats.seat_advantage(out, "seats-collect"),
@@ -212,11 +213,11 @@ def _seats_compute(r: Results) -> dict[str, Any]:
 
 def _seats_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
     out = seat_headlines(r.seat, r.fairness, q)
-    for t in r.twice.filter(pl.col("measure") == "win_share").iter_rows(named=True):
-        what = "slicing one more time" if t["effect"] == "twice" else "sitting one seat later"
-        est = ci(t["estimate"], t["low"], t["high"])
-        out.append(headline(q, f"{t['players']} players: effect of {what}", est, t["games"],
-                            t["warning"]))  # fmt: skip
+    for t in r.order_test.iter_rows(named=True):
+        out.append(headline(q, f"{t['players']} players: slicing twice vs seat order (linear "
+                            "model test; no claim about slicing twice)",
+                            f"χ² p={t['p_value']:.2g}", t["games"],
+                            "not separable" if t["rejected"] else "assumption"))  # fmt: skip
     counts, est, _, _ = _first_edges(r)
     agree = sum(1 for x in sign_labels(est) if x == "same sign")
     names = listing(name for name, _ in _seat_fields(r))
@@ -235,13 +236,8 @@ def _seats_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
 def _seats_draw(pdf: PdfPages, r: Results, num: int) -> None:
     fig, y = seat_page(f"{num}  Is the first slicer favoured?", _field(r), r.seat, r.fairness,
                        who="The first slicer (seat 0)", seat_label=seats.SEAT_LABEL)  # fmt: skip
-    tw = r.twice
-    if tw.height:
-        y = para(fig, y, prose.slicing_twice(tw, r.seat))
-        shown = ci_col(tw, "estimate", "low", "high", "estimate [95% CI]", "+.2f")
-        shown = shown.select("players", "measure", "effect", "estimate [95% CI]", "games",
-                             "warning")  # fmt: skip
-        table(fig, y, fmt(shown, {}), [0.08, 0.12, 0.12, 0.22, 0.08, 0.26], size=7)
+    if r.order_test.height:
+        para(fig, y, prose.order_test(r.order_test, r.seat))
     pdf.savefig(fig)
 
     fig = page(f"{num}  Seats: does it hold for other players?")

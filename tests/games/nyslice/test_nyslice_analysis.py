@@ -28,7 +28,7 @@ from analysis_fixtures import (
 from scipy import stats
 
 from analysis.nyslice.playercount import player_count
-from analysis.nyslice.seats import seat_advantage, slicing_twice
+from analysis.nyslice.seats import linear_order_test, seat_advantage, seat_contrasts
 from analysis.nyslice.specials import interventional, observational, strength
 from analysis.nyslice.threshold import best_theta, eat_payoff, eat_table, theta_curve
 from analysis.samplesize import MIN_GAMES
@@ -55,32 +55,47 @@ def order_data(tmp_path_factory):
     return d.write()
 
 
-def _order_and_twice(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per-game least-squares b and c of y_k = a + b k + c twice_k at 4 players, by hand:
-    the order step within the equal pairs, ((y1 - y0) + (y3 - y2)) / 2, and the twice
-    effect, the pair-mean difference plus the two order steps it spans."""
-    b = ((y[:, 1] - y[:, 0]) + (y[:, 3] - y[:, 2])) / 2
-    c = (y[:, 0] + y[:, 1]) / 2 - (y[:, 2] + y[:, 3]) / 2 + 2 * b
-    return b, c
+# The same 4-player games with the winners bent so that the two within-pair steps differ:
+# 160 games, seat 0 wins 40, seat 1 80, seats 2 and 3 20 each (steps 0->1 +25 pp, 2->3 0).
+BENT_WINNERS = [0] * 40 + [1] * 80 + [2] * 20 + [3] * 20
 
 
-def test_slicing_twice_recovers_order_step_and_twice_effect(order_data):
-    table = slicing_twice(order_data)
-    assert table["players"].unique().to_list() == [4]  # no row at 5 players
-    share_b, share_c = _order_and_twice(one_hot(ORDER_WINNERS, 4))
-    score_b, score_c = _order_and_twice(ORDER_SCORES.astype(float))
-    for measure, effect, scale, values, exact in (
-        ("win_share", "order_step", 100, share_b, -5.0),
-        ("win_share", "twice", 100, share_c, 20.0),
-        ("score", "order_step", 1, score_b, -1.0),
-        ("score", "twice", 1, score_c, 3.0),
-    ):
-        r = row(table, measure=measure, effect=effect)
-        m, lo, hi = t_interval(scale * values)
-        assert r["estimate"] == approx(exact, abs=1e-9)
-        assert m == approx(exact, abs=1e-9) and np.std(values) > 0  # the noise is real
-        assert (r["low"], r["high"]) == approx((lo, hi), abs=1e-9)
+def test_seat_contrasts_are_the_raw_paired_differences(order_data):
+    table = seat_contrasts(order_data)
+    y = 100 * one_hot(ORDER_WINNERS, 4)
+    for k in range(4):
+        r = row(table, players=4, contrast=f"seat {k} vs others")
+        m, lo, hi = t_interval(y[:, k] - (y.sum(axis=1) - y[:, k]) / 3)
+        assert (r["estimate"], r["low"], r["high"]) == approx((m, lo, hi))
         assert r["games"] == 40
+    # 17 and 15 wins of 40: the step from seat 0 to seat 1 is -5 pp exactly
+    assert row(table, players=4, contrast="seat 0 → 1")["estimate"] == approx(-5.0)
+    assert row(table, players=4, contrast="seat 1 → 2")["estimate"] == approx(-25.0)
+    assert sorted(table.filter(pl.col("players") == 5)["contrast"])[:1] == ["seat 0 vs others"]
+
+
+def test_linear_order_test_accepts_a_linear_order_and_rejects_bent_steps(order_data, tmp_path):
+    flat = linear_order_test(order_data)
+    assert flat["players"].to_list() == [4]  # at 5 players every seat slices once
+    r = flat.row(0, named=True)
+    # 17, 15, 5, 3 wins: both within-pair steps are -5 pp, so the residual contrast is 0
+    assert (r["step_01"], r["step_23"], r["step_diff"]) == approx((-5.0, -5.0, 0.0))
+    assert r["df"] == 1 and not r["rejected"]
+    d = SyntheticDataset(tmp_path)
+    d.arm("seats-p4", 4, group="seats")
+    d.players("seats-p4", win_share=one_hot(BENT_WINNERS, 4), score=np.tile(ORDER_SCORES, (4, 1)),
+              times_slicer=[2, 2, 1, 1])  # fmt: skip
+    bent = linear_order_test(d.write()).row(0, named=True)
+    y = 100 * one_hot(BENT_WINNERS, 4)
+    diff = (y[:, 1] - y[:, 0]) - (y[:, 3] - y[:, 2])
+    m, lo, hi = t_interval(diff)
+    assert (bent["step_diff"], bent["step_diff_low"], bent["step_diff_high"]) == approx((m, lo, hi))
+    assert m == approx(25.0)
+    # one residual contrast: the Wald statistic is the squared t of the step difference
+    t = m / (diff.std(ddof=1) / np.sqrt(len(diff)))
+    assert bent["chi2"] == approx(t * t)
+    assert bent["p_value"] == approx(stats.chi2.sf(t * t, 1))
+    assert bent["rejected"]
 
 
 # --------------------------------------------------------------------------------------
@@ -636,23 +651,6 @@ def test_payoff_overall_flips_with_the_interval():
     assert payoff_overall(d, 0.5, -1.0, 2.0).endswith(
         "(the interval covers 0): on average neither choice is shown to be better."
     )
-
-
-def test_slicing_twice_sentence_flips_with_the_effect():
-    from analysis.nyslice.prose import slicing_twice as sentence
-
-    seat = pl.DataFrame({"players": [4] * 4, "seat": [0, 1, 2, 3], "times_slicer": [2, 2, 1, 1]})
-    tw = pl.DataFrame({"players": [4, 4], "measure": ["win_share"] * 2,
-                       "effect": ["order_step", "twice"], "estimate": [-4.0, -12.0],
-                       "low": [-8.0, -20.0], "high": [-1.0, -5.0]})  # fmt: skip
-    text = sentence(tw, seat)
-    assert text.startswith("Slicing twice. At 4 players seats 0 and 1 slice 2 times")
-    assert text.endswith("slicing once more costs win share.")
-    up = tw.with_columns(pl.Series("estimate", [-4.0, 12.0]), pl.Series("low", [-8.0, 5.0]),
-                         pl.Series("high", [-1.0, 20.0]))  # fmt: skip
-    assert sentence(up, seat).endswith("slicing once more is an advantage.")
-    level = up.with_columns(pl.Series("low", [-8.0, -1.0]))
-    assert sentence(level, seat).endswith("no effect of slicing once more is detectable.")
 
 
 def test_strongest_weakest_names_both_with_their_intervals():

@@ -30,7 +30,7 @@ def test_summary_answers_every_question(results):
     # one seat row per player count, strongest and weakest special per count, best theta
     for q, per_count in (("1 Seats", 5), ("3 Eat or collect", 10), ("2 Specials", 10)):
         assert table.filter(pl.col("question") == q).height >= per_count
-    assert table.filter(pl.col("finding").str.contains("slicing one more time")).height == 1
+    assert table.filter(pl.col("finding").str.contains("slicing twice vs seat order")).height == 1
     flagged = table.filter(pl.col("question") == "6 Sample size")["finding"][0]
     n_warn = int((table["warning"] != "").sum())
     assert f"{n_warn} of {table.height - 1}" in flagged

@@ -1,31 +1,43 @@
-"""New York Slice: how strong is each Today's Special for the player who ends up holding it?
+"""New York Slice: how strong is each Today's Special? Three estimands, named for what
+they measure, per player count and special:
 
-Two estimates side by side, per player count and special:
+- **own points** (:func:`own_points`): the finished game re-scored without the special's
+  scoring effect, every holding fixed — what the tile itself adds to its holder's total
+  and win share (0 by definition for Cut in Line, Dibs!, Sneak-a-Slice and Mystery Slice,
+  whose value lies in play). Replays the ``seats`` games through
+  :func:`sims.games.nyslice.ownpoints.own_points`.
+- **restricted-play value** (:func:`restricted_play`; Jaffe et al. 2012): one seat whose
+  strategy never takes or uses the special (``avoid=<special>``) against the unrestricted
+  field, on the same deals as the unrestricted games, from every seat in turn. The value
+  is the unrestricted seat's win share minus the restricted seat's: what having the option
+  is worth under these players. This is the ranking a designer reads.
+- **value to the taker** (:func:`interventional`): the same deals replayed with the
+  special replaced by a blank tile; for the seat that held it, its win share in the real
+  game minus in the replay. It includes what the players pay to get the special (the
+  portion they give up for it), so a strong tile that players overpay for can come out
+  negative.
 
-- **observational** (:func:`observational`): in games where someone held the special,
-  the holders' win share and score minus the non-holders', compared within each seat and
-  averaged over seats (weights ``n_h n_o / (n_h + n_o)``), so seat order is adjusted for.
-  Holding is chosen by the players, so this mixes the special's value with the value of
-  the portion it came with.
-- **interventional** (:func:`interventional`): the same deals replayed with the special
-  replaced by a blank tile (study arms with ``blank``). For each game where seat ``h``
-  held the special, the effect is ``h``'s win share (score) in the real game minus ``h``'s
-  in the replay: what the special itself is worth to whoever takes it, paired by deal.
-
-Intervals are 95% (normal for the stratified difference, t for the paired one); Holm's
-correction across the specials of a player count gives ``p_holm`` and ``holm_significant``.
+:func:`observational` (holders minus non-holders within seats) is kept as a description,
+not an effect. Intervals are 95%: t over the independent unit (the game, or the deal where
+arms share it), cluster-robust by game where one game gives several rows; Holm's
+correction across the specials of a player count gives ``p_holm``.
 """
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import polars as pl
 
+from analysis.load import manifest, untreated
 from analysis.load import rows as load_rows
-from analysis.load import untreated
 from analysis.samplesize import annotate
-from analysis.stats import holm, mean_interval, normal_p
+from analysis.stats import cluster_variance, holm, mean_interval, normal_p
+from sims.core.errors import SlicelabError
+from sims.core.specs import parse_spec
 from sims.games.nyslice.deck import REAL_SPECIALS
+from sims.games.nyslice.plugin import specials_in_play
 
 SPECIALS = [s.slug for s in REAL_SPECIALS]
 """Slugs in special-code order (bit ``s`` of ``specials_owned_mask``)."""
@@ -48,6 +60,9 @@ def _holm_columns(table: pl.DataFrame, prefix: str) -> pl.DataFrame:
         adj = holm(np.nan_to_num(p, nan=1.0))
         parts.append(t.with_columns(pl.Series("p_holm", adj), pl.Series("holm_significant",
                                                                           adj < 0.05)))  # fmt: skip
+    if not parts:
+        return table.with_columns(pl.lit(None, pl.Float64).alias("p_holm"),
+                                  pl.lit(None, pl.Boolean).alias("holm_significant"))  # fmt: skip
     return pl.concat(parts)
 
 
@@ -57,10 +72,10 @@ def observational(out, group: str = "seats") -> pl.DataFrame:
     Returns
     -------
     polars.DataFrame
-        ``players, special, games`` (games where it was held), ``holders``, ``effect_pp``
-        with ``effect_low``/``effect_high`` (win share, pp), ``score_effect`` with
-        ``score_low``/``score_high`` (points), ``p_holm``, ``holm_significant`` and the
-        sample-size columns.
+        ``players, special, games`` (games where someone held it: the interval's unit,
+        clustered by game), ``holders``, ``effect_pp`` with ``effect_low``/``effect_high``
+        (win share, pp), ``score_effect`` with ``score_low``/``score_high`` (points),
+        ``p_holm``, ``holm_significant`` and the sample-size columns.
     """
     frame = untreated(load_rows(out, "players", group))
     result = []
@@ -76,14 +91,17 @@ def observational(out, group: str = "seats") -> pl.DataFrame:
             if not held.any():
                 continue
             in_game = np.isin(game, np.unique(game[held]))
-            row = {"players": n, "special": slug, "games": int(held.sum()),
-                   "holders": int(held.sum())}  # fmt: skip
+            row = {"players": n, "special": slug, "holders": int(held.sum())}
             # (column of the estimate, prefix of its bounds, values, unit scale)
             for col, key, values, scale in (
                 ("effect_pp", "effect", share, 100.0),
                 ("score_effect", "score", score, 1.0),
             ):
-                num, den, var = 0.0, 0.0, 0.0
+                # the seat-stratified difference and its influence per row, so the
+                # variance can be clustered by game (a game's seats are dependent: their
+                # shares sum to 1)
+                num, den = 0.0, 0.0
+                influence = np.zeros(len(values))
                 for k in range(n):
                     h = held & (seat == k)
                     o = ~held & in_game & (seat == k)
@@ -91,14 +109,21 @@ def observational(out, group: str = "seats") -> pl.DataFrame:
                     if nh < 2 or no < 2:
                         continue
                     w = nh * no / (nh + no)
-                    d = values[h].mean() - values[o].mean()
-                    v = values[h].var(ddof=1) / nh + values[o].var(ddof=1) / no
-                    num, den, var = num + w * d, den + w, var + w * w * v
-                est = scale * num / den if den else float("nan")
-                half = scale * _Z * np.sqrt(var) / den if den else float("nan")
+                    mh, mo = values[h].mean(), values[o].mean()
+                    num, den = num + w * (mh - mo), den + w
+                    influence[h] += w * (values[h] - mh) / nh
+                    influence[o] -= w * (values[o] - mo) / no
+                if den:
+                    var, g = cluster_variance(influence[in_game] / den, game[in_game])
+                    est = scale * num / den
+                    half = scale * _Z * np.sqrt(var)
+                else:
+                    est = half = float("nan")
+                    g = 0
                 row[col] = est
                 row[f"{key}_low"] = est - half
                 row[f"{key}_high"] = est + half
+                row["games"] = g
             result.append(row)
     table = _holm_columns(pl.DataFrame(result), "effect")
     return annotate(table, "effect_pp", "effect_low", "effect_high", share=False, pp=True)
@@ -196,3 +221,94 @@ def plot_strength(table: pl.DataFrame, players: int, ax=None):
     ax.set_title(f"Special strength, {players} players")
     ax.legend(fontsize=8, loc="lower right")
     return ax
+
+
+def _avoided(spec: str) -> str | None:
+    """The special a spec's ``avoid`` parameter names (None without one)."""
+    value = parse_spec(spec).params.get("avoid")
+    return str(value) if value is not None else None
+
+
+def _check_paired(out, group: str, base: str) -> None:
+    """Refuse to pair two blocks whose games are not the same deals: the seed, the deck
+    and the rules of every player count must match."""
+    m = manifest(out)["study"]["arms"]
+    found: dict[str, dict[int, set]] = {group: {}, base: {}}
+    for a in m:
+        g = a.get("group", a["name"])
+        if g in found and not a.get("blank"):
+            key = (a["seed"], a.get("deck"), json.dumps(a.get("rules") or {}, sort_keys=True))
+            found[g].setdefault(a["players"], set()).add(key)
+    for name, per in found.items():
+        if not per:
+            raise KeyError(f"{out} has no study block {name!r}")
+    for n, keys in found[group].items():
+        if n not in found[base]:
+            raise SlicelabError(f"block {group!r} plays {n} players but {base!r} does not: "
+                                "nothing to pair its games with")  # fmt: skip
+        if keys != found[base][n] or len(keys) != 1:
+            raise SlicelabError(
+                f"blocks {group!r} and {base!r} do not deal the same games at {n} players "
+                "(their seed, deck or rules differ); pair a restricted block with the "
+                "unrestricted block of the same seed, deck and rules"
+            )
+
+
+def restricted_play(out, group: str = "restricted", base: str = "seats") -> pl.DataFrame:
+    """The restricted-play value of each special: the unrestricted seat's win share minus
+    that of a seat that never takes or uses the special, on the same deals.
+
+    ``group`` is a rotated block whose first spec carries ``avoid=<special>`` (one arm per
+    special and rotation); ``base`` the unrestricted block with the same seed, deck and
+    rules, whose game ``i`` is the same deal. For deal ``i`` and rotation ``k`` the
+    difference is seat ``k``'s win share in ``base`` minus the restricted seat ``k``'s;
+    a deal's value is the mean over its rotations (the deal is the independent unit:
+    every rotation shares it).
+
+    Returns
+    -------
+    polars.DataFrame
+        ``players, special, deals, seat_games, value_pp`` with ``value_low``/
+        ``value_high`` (t over deals), ``score_value`` with ``score_low``/``score_high``
+        (points), ``p_holm``, ``holm_significant`` and the sample-size columns.
+    """
+    _check_paired(out, group, base)
+    rest = load_rows(out, "players", group).filter(pl.col("seat") == pl.col("rotation"))
+    specs = rest.select("strategy").unique()
+    special = {s: _avoided(s) for s in specs["strategy"]}
+    if None in special.values():
+        raise SlicelabError(f"block {group!r} has a first spec without avoid=<special>: "
+                            "a restricted-play block seats it in every rotation")  # fmt: skip
+    rest = rest.with_columns(pl.col("strategy").replace_strict(special).alias("avoided"))
+    real = untreated(load_rows(out, "players", base)).select(
+        "players", "game_index", "seat", pl.col("win_share").alias("base_share"),
+        pl.col("score").alias("base_score"),
+    )  # fmt: skip
+    pair = rest.join(real, on=["players", "game_index", "seat"], how="inner")
+    per_deal = (
+        pair.group_by("players", "avoided", "game_index")
+        .agg(
+            (100 * (pl.col("base_share") - pl.col("win_share"))).mean().alias("d_share"),
+            (pl.col("base_score") - pl.col("score")).cast(pl.Float64).mean().alias("d_score"),
+            pl.len().alias("rotations"),
+        )
+        .sort("players", "avoided", "game_index")
+    )
+    result = []
+    for (n, slug), sub in per_deal.group_by("players", "avoided", maintain_order=True):
+        if slug not in specials_in_play(n):
+            continue  # always replaced at this count: the restriction changes nothing
+        m, lo, hi = mean_interval(sub["d_share"].to_numpy())
+        sm, slo, shi = mean_interval(sub["d_score"].to_numpy())
+        result.append({"players": n, "special": slug, "deals": sub.height,
+                       "seat_games": int(sub["rotations"].sum()), "value_pp": m,
+                       "value_low": lo, "value_high": hi, "score_value": sm,
+                       "score_low": slo, "score_high": shi})  # fmt: skip
+    schema = {"players": pl.Int64, "special": pl.String, "deals": pl.Int64,
+              "seat_games": pl.Int64, "value_pp": pl.Float64, "value_low": pl.Float64,
+              "value_high": pl.Float64, "score_value": pl.Float64, "score_low": pl.Float64,
+              "score_high": pl.Float64}  # fmt: skip
+    table = pl.DataFrame(result, schema=schema).sort("players", "special")
+    table = _holm_columns(table, "value")
+    return annotate(table, "value_pp", "value_low", "value_high", n="deals", share=False,
+                    unit="deals", pp=True)  # fmt: skip

@@ -29,10 +29,11 @@ from scipy import stats
 
 from analysis.nyslice.playercount import player_count
 from analysis.nyslice.seats import linear_order_test, seat_advantage, seat_contrasts
-from analysis.nyslice.specials import interventional, observational, strength
+from analysis.nyslice.specials import interventional, observational, restricted_play, strength
 from analysis.nyslice.threshold import best_theta, eat_payoff, eat_table, theta_curve
 from analysis.samplesize import MIN_GAMES
 from analysis.stats import holm
+from sims.core.errors import SlicelabError
 
 # 4 players (6 rounds: seats 0 and 1 slice twice) with mean win shares exactly
 # a + b*seat + c*twice, a = 0.225, b = -0.05, c = 0.20: 0.425, 0.375, 0.125, 0.075, i.e.
@@ -165,6 +166,30 @@ def _check_holm(table: pl.DataFrame) -> np.ndarray:
     return p
 
 
+def _clustered(values: np.ndarray, holders: dict[int, int]) -> tuple[float, float]:
+    """The seat-stratified holders-minus-others difference over the games in ``holders``
+    (game -> holding seat) and its 95% half-width clustered by game, game by game: each
+    row's influence on the estimate is summed within its game, and the variance is
+    G/(G-1) times the sum of the squared game totals."""
+    games = sorted(holders)
+    total, num = 0.0, 0.0
+    per_game = dict.fromkeys(games, 0.0)
+    for k in range(values.shape[1]):
+        h = [g for g in games if holders[g] == k]
+        o = [g for g in games if holders[g] != k]
+        if len(h) < 2 or len(o) < 2:
+            continue
+        w = len(h) * len(o) / (len(h) + len(o))
+        mh, mo = values[h, k].mean(), values[o, k].mean()
+        total, num = total + w, num + w * (mh - mo)
+        for g in h:
+            per_game[g] += w * (values[g, k] - mh) / len(h)
+        for g in o:
+            per_game[g] -= w * (values[g, k] - mo) / len(o)
+    var = len(games) / (len(games) - 1) * sum((v / total) ** 2 for v in per_game.values())
+    return num / total, Z * math.sqrt(var)
+
+
 def test_observational_seat_adjusted_difference_by_hand(specials_data):
     table = observational(specials_data)
     assert set(table.select("players", "special").rows()) == {
@@ -173,32 +198,34 @@ def test_observational_seat_adjusted_difference_by_hand(specials_data):
         (2, "buffet"),
     }  # nobody ever held another special: no row
     # Dibs, per seat (holders vs the same seat's non-holders in games where dibs was held):
-    #   seat 0: [1,1,0] vs [0,0,0,0,1]: d = 2/3 - 1/5 = 7/15, w = 3*5/8, v = 1/9 + 1/25
+    #   seat 0: [1,1,0] vs [0,0,0,0,1]: d = 2/3 - 1/5 = 7/15, w = 3*5/8
     #   seat 1: [1,1,0] vs [0,1,0,0,0]: the same
-    #   seat 2: [1,0] vs [0,0,0,0,0,1]: d = 1/3, w = 2*6/8, v = 1/4 + 1/36
-    # estimate = (2 * 15/8 * 7/15 + 3/2 * 1/3) / (2 * 15/8 + 3/2) = 3/7
-    # variance = (2 * (15/8)^2 * 34/225 + (3/2)^2 * 5/18) / (21/4)^2 = 1.6875 / (21/4)^2
+    #   seat 2: [1,0] vs [0,0,0,0,0,1]: d = 1/3, w = 2*6/8
+    # estimate = (2 * 15/8 * 7/15 + 3/2 * 1/3) / (2 * 15/8 + 3/2) = 3/7. The interval is
+    # clustered by game (the seats of one game are dependent), over the 8 games.
+    share = one_hot(SPEC_WINNERS, 3)
     r = row(table, players=3, special="dibs")
-    half = Z * math.sqrt(1.6875) / (21 / 4)
+    est, half = _clustered(share, DIBS)
+    assert est == approx(3 / 7)
     assert r["games"] == r["holders"] == 8
     assert r["effect_pp"] == approx(100 * 3 / 7)
-    assert r["effect_low"] == approx(100 * (3 / 7 - half))
-    assert r["effect_high"] == approx(100 * (3 / 7 + half))
+    assert (r["effect_low"], r["effect_high"]) == approx((100 * (est - half), 100 * (est + half)))
     # The scores are 7 + 20 * share + 3 * seat: the seat term drops out within seats.
     assert r["score_effect"] == approx(20 * 3 / 7)
-    assert (r["score_low"], r["score_high"]) == approx((20 * (3 / 7 - half), 20 * (3 / 7 + half)))
+    assert (r["score_low"], r["score_high"]) == approx((20 * (est - half), 20 * (est + half)))
     # Buffet: seat 0 [1,1,0] vs [0,0]; seat 1 [1,1] vs [0,0,1]; no holder in seat 2.
-    # d = 2/3 in both, w = 6/5 in both, v = 1/9 in both: 2/3 +- z sqrt(2 (6/5)^2 / 9) / (12/5)
+    # d = 2/3 in both, w = 6/5 in both: 2/3 over the 5 games where it was held.
     r = row(table, players=3, special="buffet")
-    half = Z * math.sqrt(2 * 1.44 / 9) / 2.4
+    est, half = _clustered(share, BUFFET)
+    assert est == approx(2 / 3)
     assert r["games"] == 5
     assert r["effect_pp"] == approx(100 * 2 / 3)
-    assert r["effect_low"] == approx(100 * (2 / 3 - half))
-    assert r["effect_high"] == approx(100 * (2 / 3 + half))
+    assert (r["effect_low"], r["effect_high"]) == approx((100 * (est - half), 100 * (est + half)))
     t3 = table.filter(pl.col("players") == 3)
     lo, hi = sorted(_check_holm(t3))  # two tests: min(1, 2 p_min), then max(that, p_max)
     assert sorted(t3["p_holm"]) == approx([2 * lo, max(2 * lo, hi)])
-    assert row(table, players=3, special="buffet")["holm_significant"]
+    # clustered by game, 5 games are too few for Buffet's +67 pp to clear Holm's bar
+    assert not row(table, players=3, special="buffet")["holm_significant"]
     assert not row(table, players=3, special="dibs")["holm_significant"]
 
 
@@ -709,3 +736,60 @@ def test_best_theta_does_not_depend_on_row_order(tmp_path):
     backwards = best_theta(_near_tie(tmp_path / "b", True), n_boot=200)
     assert 0 < forwards["p_best"][0] < 1  # a real near-tie: the resampling matters
     assert forwards.equals(backwards)
+
+
+# Restricted play, 3 players, 6 deals. The unrestricted field's winners per deal, and in
+# the restricted block (seat k never takes Stuffed Crust, k = rotation) the restricted
+# seat wins only deal 0 in every rotation (it wins 1/6 where its unrestricted self won 2/6
+# on average: see the worked numbers below).
+BASE_WINNERS = [0, 1, 2, 0, 1, 2]
+
+
+@pytest.fixture(scope="module")
+def restricted_data(tmp_path_factory):
+    d = SyntheticDataset(tmp_path_factory.mktemp("restricted"))
+    d.arm("seats-p3", 3, group="seats", seed=5)
+    base = one_hot(BASE_WINNERS, 3)
+    d.players("seats-p3", win_share=base, score=10 + 10 * base)
+    for k in range(3):
+        specs = ["heuristic"] * 3
+        specs[k] = "heuristic(avoid=stuffed_crust)"
+        arm = d.arm(f"restricted-p3.r{k}", 3, specs, group="restricted", seed=5, rotation=k,
+                    grid={"special": "stuffed_crust"})  # fmt: skip
+        share = np.zeros((6, 3))
+        share[0, k] = 1.0  # the restricted seat wins deal 0 only
+        for g in range(1, 6):
+            share[g, (k + 1) % 3] = 1.0
+        d.players(arm, win_share=share, score=10 + 10 * share)
+    # 2 players: Dibs! is never in play, so its restricted block says nothing
+    d.arm("seats-p2", 2, group="seats", seed=5)
+    d.players("seats-p2", win_share=one_hot([0, 1], 2), score=np.ones((2, 2)))
+    for k in range(2):
+        specs = ["heuristic"] * 2
+        specs[k] = "heuristic(avoid=dibs)"
+        arm = d.arm(f"restricted-p2.r{k}", 2, specs, group="restricted", seed=5, rotation=k)
+        d.players(arm, win_share=one_hot([1, 0], 2), score=np.ones((2, 2)))
+    d.arm("other-p3", 3, group="other", seed=6)
+    d.players("other-p3", win_share=base, score=base)
+    return d.write()
+
+
+def test_restricted_play_value_by_hand(restricted_data):
+    table = restricted_play(restricted_data)
+    assert table.select("players", "special").rows() == [(3, "stuffed_crust")]
+    r = row(table, players=3, special="stuffed_crust")
+    # Deal g, rotation k: base seat k's share minus the restricted seat k's.
+    base = one_hot(BASE_WINNERS, 3)
+    rest = np.zeros((6, 3))
+    rest[0, :] = 1.0
+    per_deal = 100 * (base - rest).mean(axis=1)  # deal 0: (1-1+0-1+0-1)/3 = -2/3 ...
+    assert per_deal == approx([100 * (1 - 3) / 3] + [100 / 3] * 5)
+    m, lo, hi = t_interval(per_deal)
+    assert (r["value_pp"], r["value_low"], r["value_high"]) == approx((m, lo, hi))
+    assert r["deals"] == 6 and r["seat_games"] == 18
+    assert r["score_value"] == approx(m / 10)  # scores are 10 + 10 * share
+
+
+def test_restricted_play_refuses_blocks_that_are_not_the_same_deals(restricted_data):
+    with pytest.raises(SlicelabError, match="do not deal the same games"):
+        restricted_play(restricted_data, "restricted", "other")

@@ -1,12 +1,15 @@
 """Interval estimates we stand behind: t intervals of means over independent units
 (games, or deals when arms share them), cluster-robust intervals where several rows come
-from one such unit, Wilson intervals of shares, percentile bootstraps, Holm's correction
-and Bradley-Terry ratings."""
+from one such unit, Wilson intervals of shares, percentile bootstraps, Holm's correction,
+Bradley-Terry ratings and Plackett-Luce ratings of rankings with ties."""
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import dataclass
+
 import numpy as np
-from scipy import stats
+from scipy import optimize, sparse, special, stats
 
 from sims.core.intervals import mean_interval, wilson_interval  # noqa: F401 (re-exported)
 
@@ -184,3 +187,259 @@ def normal_p(estimate: float, low: float, high: float, level: float = 0.95) -> f
     if se == 0:  # a zero-width interval: the estimate is certain
         return 0.0 if estimate != 0 else 1.0
     return float(2 * stats.norm.sf(abs(estimate) / se))
+
+
+# ----------------------------------------------------------------------------- Plackett–Luce
+
+
+@dataclass(frozen=True)
+class PlackettLuceFit:
+    """A fitted Plackett–Luce (Davidson–Luce) model.
+
+    Attributes
+    ----------
+    strength : numpy.ndarray
+        Log-strength of each item, centred on 0 (``ELO_PER_LOG * strength`` is Elo).
+    ties : dict
+        Tie prevalence ``δ_d`` per tie size ``d`` seen in the weighted data (sizes never
+        seen have ``δ_d = 0``, their maximum-likelihood value, and are not listed).
+    loglik : float
+        The penalised log-likelihood at the fit (prior included).
+    """
+
+    strength: np.ndarray
+    ties: dict[int, float]
+    loglik: float
+
+
+class Rankings:
+    """Rankings (with ties) of seats, each seat an item, reduced once to the sufficient
+    statistics of the Davidson–Luce model so that it can be fitted under any weights of
+    the rankings (the bootstrap): see :func:`plackett_luce` for the model.
+
+    Parameters
+    ----------
+    ranks : array (rankings, seats)
+        Each seat's place, lower better; equal places are ties (only the order matters:
+        ``[0, 2, 2, 1]`` and ``[0, 3, 3, 1]`` are the same ranking).
+    items : array (rankings, seats)
+        The item (strategy) of each seat, ``0 .. k-1``; several seats may hold one item.
+    k : int, optional
+        Number of items (default ``items.max() + 1``); every item must appear.
+    prior : float
+        Pseudo-wins each way (default half a win) between every two items that met in one
+        ranking: keeps strengths finite when an item never wins, or never loses.
+
+    Raises
+    ------
+    ValueError
+        On mismatched shapes, an item that never appears, or items that never meet (their
+        relative strengths would not be identified).
+    """
+
+    def __init__(self, ranks, items, k: int | None = None, prior: float = 0.5) -> None:
+        ranks = np.asarray(ranks)
+        items = np.asarray(items, dtype=np.int64)
+        if ranks.ndim != 2 or ranks.shape != items.shape or ranks.shape[1] < 2:
+            raise ValueError("ranks and items must be (rankings, seats) arrays, 2+ seats")
+        games, n = ranks.shape
+        if n > 20:
+            raise ValueError("at most 20 seats per ranking")
+        k = int(items.max()) + 1 if k is None else int(k)
+        if items.min() < 0 or items.max() >= k:
+            raise ValueError(f"items must be codes 0..{k - 1}")
+        missing = sorted(set(range(k)) - set(np.unique(items).tolist()))
+        if missing:
+            raise ValueError(f"items {missing} appear in no ranking")
+        self.k, self.n, self.games, self.prior = k, n, games, float(prior)
+
+        # the items of every two seats that met, for the prior; and a check that they connect
+        rows, row_of = np.unique(items, axis=0, return_inverse=True)
+        row_of = row_of.ravel()
+        met = {(a, b) for r in rows.tolist() for a in r for b in r if a < b}
+        self.pairs = np.array(sorted(met), dtype=np.int64).reshape(-1, 2)
+        parent = list(range(k))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for a, b in met:
+            parent[find(a)] = find(b)
+        parts: dict[int, list[int]] = {}
+        for i in range(k):
+            parts.setdefault(find(i), []).append(i)
+        if len(parts) > 1:
+            raise ValueError(f"items in separate groups never meet: {list(parts.values())}")
+
+        # every choice stage of every ranking: from the seats still unplaced (R), the group
+        # placed next (G, one seat or tied seats), as bit masks of seats
+        geq = ranks[:, None, :] >= ranks[:, :, None]  # [g, s, t]: t is not ahead of s
+        eq = ranks[:, None, :] == ranks[:, :, None]
+        bits = np.int64(1) << np.arange(n, dtype=np.int64)
+        r_mask = (geq * bits).sum(axis=2)
+        g_mask = (eq * bits).sum(axis=2)
+        first = ~(eq & np.tri(n, n, -1, dtype=bool)[None]).any(axis=2)  # one stage per group
+        keep = first & (geq.sum(axis=2) >= 2)  # the last seat alone is no choice
+        game_of, _ = np.nonzero(keep)
+        key = (row_of[game_of] << (2 * n)) | (r_mask[keep] << n) | g_mask[keep]
+        ukey, stage_key = np.unique(key, return_inverse=True)
+        # the stage's counts per item: remaining (R) and placed (G)
+        seat_items = rows[ukey >> (2 * n)]
+        in_r = (ukey[:, None] >> (n + np.arange(n))) & 1
+        in_g = (ukey[:, None] >> np.arange(n)) & 1
+        rc = np.zeros((len(ukey), k), dtype=np.int64)
+        gc = np.zeros((len(ukey), k), dtype=np.int64)
+        idx = np.repeat(np.arange(len(ukey)), n)
+        np.add.at(rc, (idx, seat_items.ravel()), in_r.ravel())
+        np.add.at(gc, (idx, seat_items.ravel()), in_g.ravel())
+        cells, cell_of_key = np.unique(np.hstack([rc, gc]), axis=0, return_inverse=True)
+        cell_of_stage = cell_of_key.ravel()[stage_key.ravel()]
+        self.stages = sparse.csr_matrix(
+            (np.ones(len(game_of)), (game_of, cell_of_stage)), shape=(games, len(cells))
+        )  # rankings x cells: how often each ranking made each choice
+        types, type_of_cell = np.unique(cells[:, :k], axis=0, return_inverse=True)
+        self.tie_sizes = sorted({int(s) for s in cells[:, k:].sum(axis=1) if s > 1})
+        sizes = {1, *self.tie_sizes}
+
+        # the alternatives of every choice: each sub-multiset of R of an allowed size
+        alt_type, alt_counts, lookup = [], [], {}
+        for t, c in enumerate(types):
+            support = np.flatnonzero(c)
+            for g in itertools.product(*(range(int(c[i]) + 1) for i in support)):
+                if sum(g) in sizes:
+                    counts = np.zeros(k, dtype=np.int64)
+                    counts[support] = g
+                    lookup[(t, counts.tobytes())] = len(alt_type)
+                    alt_type.append(t)
+                    alt_counts.append(counts)
+        self.alt_type = np.array(alt_type)
+        counts = np.array(alt_counts)
+        self.alt_size = counts.sum(axis=1)
+        # features: strength of the group (mean log-strength), log δ of its size
+        ties = np.array([[s == d for d in self.tie_sizes] for s in self.alt_size], dtype=float)
+        self.features = np.hstack([counts / self.alt_size[:, None], ties.reshape(len(counts), -1)])
+        self.log_mult = special.gammaln(types[self.alt_type] + 1).sum(axis=1) - (
+            special.gammaln(counts + 1) + special.gammaln(types[self.alt_type] - counts + 1)
+        ).sum(axis=1)  # seat subsets with these counts: prod C(c_i, g_i)
+        self.type_start = np.flatnonzero(np.r_[True, np.diff(self.alt_type) != 0])
+        self.alt_of_cell = np.array(
+            [lookup[(int(t), g.tobytes())] for t, g in zip(type_of_cell.ravel(), cells[:, k:],
+                                                            strict=True)]
+        )  # fmt: skip
+        self.type_of_cell = type_of_cell.ravel()
+
+    def fit(
+        self, weights: np.ndarray | None = None, start: PlackettLuceFit | None = None
+    ) -> PlackettLuceFit:
+        """Maximise the penalised likelihood with the rankings weighted by ``weights``
+        (default 1 each; a bootstrap passes resampling counts). ``start`` (e.g. the full
+        sample's fit) only speeds convergence."""
+        w = np.ones(self.games) if weights is None else np.asarray(weights, dtype=float)
+        if w.shape != (self.games,) or (w < 0).any():
+            raise ValueError(f"weights must be {self.games} non-negative numbers")
+        cell_w = self.stages.T @ w
+        seen = np.bincount(self.alt_size[self.alt_of_cell], weights=cell_w,
+                           minlength=self.n + 1)  # fmt: skip
+        active = [d for d in self.tie_sizes if seen[d] > 0]
+        # free parameters: log-strengths of items 1..k-1 (item 0 fixed at 0), log δ of the
+        # tie sizes seen in these weights; alternatives of unseen tie sizes drop out
+        cols = list(range(1, self.k)) + [self.k + self.tie_sizes.index(d) for d in active]
+        on = (self.alt_size == 1) | np.isin(self.alt_size, active)
+        x = self.features[:, cols]
+        offset = np.where(on, self.log_mult, -np.inf)
+        typ = self.alt_type
+        starts = self.type_start
+        type_w = np.bincount(self.type_of_cell, weights=cell_w, minlength=len(starts))
+        observed = np.bincount(self.alt_of_cell, weights=cell_w, minlength=len(typ)) @ x
+        a, b = self.pairs[:, 0], self.pairs[:, 1]
+
+        def theta(beta: np.ndarray) -> np.ndarray:
+            return np.r_[0.0, beta[: self.k - 1]]
+
+        def parts(beta: np.ndarray):
+            eta = x @ beta + offset
+            top = np.maximum.reduceat(eta, starts)
+            e = np.exp(eta - top[typ])
+            z = np.add.reduceat(e, starts)
+            p = e / z[typ]
+            d = theta(beta)[a] - theta(beta)[b]
+            value = -observed @ beta + type_w @ (top + np.log(z))
+            value += self.prior * 2 * np.logaddexp(d / 2, -d / 2).sum()
+            return p, d, value
+
+        def fun(beta: np.ndarray) -> tuple[float, np.ndarray]:
+            p, d, value = parts(beta)
+            grad = -observed + (type_w[typ] * p) @ x
+            g_prior = np.zeros(self.k)
+            np.add.at(g_prior, a, self.prior * np.tanh(d / 2))
+            np.add.at(g_prior, b, -self.prior * np.tanh(d / 2))
+            grad[: self.k - 1] += g_prior[1:]
+            return float(value), grad
+
+        def hess(beta: np.ndarray) -> np.ndarray:
+            p, d, _ = parts(beta)
+            q = type_w[typ] * p
+            m = np.add.reduceat(p[:, None] * x, starts)
+            h = (x * q[:, None]).T @ x - (m * type_w[:, None]).T @ m
+            c = self.prior / 2 / np.cosh(d / 2) ** 2
+            hp = np.zeros((self.k, self.k))
+            np.add.at(hp, (a, a), c)
+            np.add.at(hp, (b, b), c)
+            np.add.at(hp, (a, b), -c)
+            np.add.at(hp, (b, a), -c)
+            h[: self.k - 1, : self.k - 1] += hp[1:, 1:]
+            return h
+
+        beta0 = np.zeros(len(cols))
+        if start is not None:
+            beta0[: self.k - 1] = start.strength[1:] - start.strength[0]
+            for i, d in enumerate(active):
+                if start.ties.get(d, 0) > 0:
+                    beta0[self.k - 1 + i] = np.log(start.ties[d])
+        res = optimize.minimize(fun, beta0, jac=True, hess=hess, method="trust-exact",
+                                options={"gtol": 1e-9})  # fmt: skip
+        th = theta(res.x)
+        ties = {d: float(np.exp(res.x[self.k - 1 + i])) for i, d in enumerate(active)}
+        return PlackettLuceFit(th - th.mean(), ties, -float(res.fun))
+
+
+def plackett_luce(
+    ranks, items, k: int | None = None, weights=None, prior: float = 0.5
+) -> PlackettLuceFit:
+    """Plackett–Luce strengths from rankings with ties (the Davidson–Luce model), by
+    maximum likelihood.
+
+    Each ranking is read as successive choices: from the seats not yet placed (``R``) the
+    next place goes to one seat or to a group of tied seats ``G``, with probability
+    ``δ_|G| · (prod_{i in G} s_i)^(1/|G|) / Z(R)``, ``Z(R)`` summing the same over every
+    subset of ``R`` of an allowed size (Firth, Kosmidis & Turner 2019, "Davidson–Luce
+    model for multi-item choice with ties"; ``δ_1 = 1``). Without ties it is the
+    Plackett–Luce model (with two seats, Bradley–Terry); a tie of two is Davidson's
+    (1970) tie model. ``s_i = exp(strength)`` of the seat's item; several seats may hold
+    one item. The tie prevalences ``δ_d`` are fitted with the strengths (one per tie size
+    seen; a size never seen has ``δ_d = 0``). Ties carry information: a tie with a group
+    is worth its geometric-mean strength.
+
+    The negative log-likelihood is convex in (log-strengths, log δ); it is minimised by
+    ``scipy.optimize`` (trust region, analytic gradient and Hessian) with item 0's
+    log-strength fixed at 0 (identifiability); the strengths are returned centred on 0.
+    A prior of ``prior`` pseudo-wins each way between every two items that met (the
+    Bradley–Terry term ``prior * [log σ(θa-θb) + log σ(θb-θa)]``, half a win by default)
+    keeps strengths finite when an item never wins or never loses; it does not depend on
+    the weights.
+
+    Parameters
+    ----------
+    ranks, items, k, prior
+        See :class:`Rankings`.
+    weights : array (rankings,), optional
+        Weight of each ranking (default 1).
+
+    Returns
+    -------
+    PlackettLuceFit
+    """
+    return Rankings(ranks, items, k, prior).fit(weights)

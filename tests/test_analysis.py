@@ -185,15 +185,25 @@ def ladder_data(tmp_path_factory):
 
 def test_ratings_two_strategies_analytic(ladder_data):
     t = ratings(ladder_data, n_boot=50).filter(pl.col("players") == 2)
-    # Pairs: A beat B 35 times, B beat A 13 times, 2 ties; plus the half-win prior each way:
-    # w(A, B) = 35 + 1 + 0.5, w(B, A) = 13 + 1 + 0.5, and for two strategies Bradley-Terry
-    # gives s_A / s_B = w(A, B) / w(B, A): 400 log10 of it in Elo, centred on 0.
-    diff = 400 * math.log10(36.5 / 14.5)
+
+    # Two players, A against B: A first 35 times, B 13 times, 2 ties. Plackett-Luce with
+    # Davidson-Luce ties is Davidson's tie model: with u = log(s_A / s_B) (ratings +-u/2)
+    # and c = log(delta), the log-likelihood is 35 u/2 - 13 u/2 + 2 c - 50 log(e^(u/2) +
+    # e^(-u/2) + e^c), plus the prior of half a win each way: (log sigma(u) + log sigma(-u))/2.
+    def nll(x):
+        u, c = x
+        ll = 11 * u + 2 * c - 50 * np.logaddexp(np.logaddexp(u / 2, -u / 2), c)
+        return -(ll - 0.5 * (np.logaddexp(0, -u) + np.logaddexp(0, u)))
+
+    u = optimize.minimize(nll, np.zeros(2), method="BFGS", options={"gtol": 1e-12}).x[0]
     assert t["strategy"].to_list() == ["A", "B"]
     a, b = row(t, strategy="A"), row(t, strategy="B")
-    assert (a["rating"], b["rating"]) == approx((diff / 2, -diff / 2), abs=1e-6)
+    assert (a["rating"], b["rating"]) == approx((ELO * u / 2, -ELO * u / 2), abs=1e-4)
     assert a["pairs"] == b["pairs"] == 50
     assert (a["score_rate"], b["score_rate"]) == approx((36 / 50, 14 / 50))
+    # duel-AB (games 0-39) and duel-BA (games 0-9) share the seed: 40 deals, 50 games
+    assert (a["deals"], a["games"], a["fit_deals"], a["fit_games"]) == (40, 50, 40, 50)
+    assert a["warning"] == "only 40 deals (< 100)"
     assert approx(ELO) == ELO_PER_LOG
 
 
@@ -211,26 +221,32 @@ def _ladder_wins() -> np.ndarray:
 
 
 def test_ratings_three_strategies_match_direct_maximum_likelihood(ladder_data):
+    from test_ratings import dl_loglik
+
     t = ratings(ladder_data, n_boot=50).filter(pl.col("players") == 3)
-    w = _ladder_wins() + 0.5 * (1 - np.eye(3))  # the half-win prior on every pair that met
-    assert w.sum() == 20 * 3 + 3  # 3 pairs a game, plus the prior
+    # every ladder game as places of A, B, C (higher score first; P6 ties A and B)
+    places = np.array([[sum(q > x for q in PATTERNS[p]) for x in PATTERNS[p]]
+                       for _, games in LADDER.values() for p in games])  # fmt: skip
+    items = np.tile([0, 1, 2], (len(places), 1))
+    assert (places == 0).sum() == 20 + 2  # two games share the first place
 
-    def nll(free):
-        theta = np.append(free, 0.0)
-        d = theta[:, None] - theta[None, :]
-        return float(np.sum(w * np.logaddexp(0, -d)))  # -sum w_ij log sigmoid(d_ij)
+    def nll(x):  # theta_A = 0; x = theta_B, theta_C, log delta_2
+        return -dl_loglik(np.r_[0.0, x[:2]], {2: np.exp(x[2])}, places, items)
 
-    fit = optimize.minimize(nll, np.zeros(2), method="BFGS", options={"gtol": 1e-12})
-    theta = np.append(fit.x, 0.0)
+    fit = optimize.minimize(nll, np.zeros(3), method="BFGS", options={"gtol": 1e-10})
+    theta = np.append(0.0, fit.x[:2])
     want = ELO * (theta - theta.mean())
     got = [row(t, strategy=s)["rating"] for s in "ABC"]
-    assert got == approx(want, abs=1e-4)
+    assert got == approx(want, abs=1e-3)
     assert t["rating"].to_list() == sorted(got, reverse=True)
+    assert set(t["ties"]) == {f"2: {np.exp(fit.x[2]):.3g}"}
     raw = _ladder_wins()
     for i, s in enumerate("ABC"):
         r = row(t, strategy=s)
         assert r["pairs"] == 40  # two pairs in each of 20 games
         assert r["score_rate"] == approx(raw[i].sum() / 40)
+        # rotations replay game i: 8 deals (rotation 0 has the most games), 20 games
+        assert (r["deals"], r["games"]) == (8, 20)
 
 
 def test_ratings_bootstrap_is_deterministic(ladder_data):

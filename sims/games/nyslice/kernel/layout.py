@@ -218,7 +218,10 @@ G_SUPH, G_SUPT, G_MYH, G_RPH, G_RPT, G_NTRACE, G_GAME, G_NMYST = range(8, 16)
 # number of candidates it wrote, and the round, mystery head and replacement head then (its
 # determinizations' inputs); every later decision of that replay takes its first action.
 G_PAUSE, G_PSEAT, G_NCAND, G_PROUND, G_PMYH, G_PRPH = range(16, 22)
-G_SIZE = 22
+# Just before Seconds (flow._run): its owner's eaten count, the Supreme's holder and type
+# (so ownpoints.py can re-score the game as if Seconds had not been used).
+G_SEC_NEAT, G_SEC_SUPH, G_SEC_SUPT = range(22, 25)
+G_SIZE = 25
 
 # Rows of the state table (see the package docstring). Scratch rows: T_DEAL, T_SPORD the
 # deal's shuffles (T_DEAL also an explicit deal's removed slices); T_ROT the circle while

@@ -265,7 +265,8 @@ class GameState:
         """Each seat's ``score`` and its components (the game protocol's result schema)."""
         return [
             {"score": b.total, "majorities": b.majorities, "specials": b.specials,
-             "diet": b.diet, "pepperoni": b.pepperoni, "anchovies": b.anchovies}
+             "diet": b.diet, "pepperoni": b.pepperoni, "anchovies": b.anchovies,
+             "bonus": b.bonus}
             for b in self.scores()
         ]  # fmt: skip
 
@@ -381,7 +382,7 @@ class GameState:
             self.slicer = (self.rules.first_slicer + r) % self.n
             yield from self._round()
         yield from self._seconds()
-        self._result = score(self.deck, [self.holdings(s) for s in range(self.n)])
+        self._result = score(self.deck, [self.holdings(s) for s in range(self.n)], self.rules)
         self.events.append(("end", tuple(b.total for b in self._result)))
 
     def _round(self) -> Generator[Decision, int, None]:

@@ -507,7 +507,7 @@ class Valuer:
         if s.kind == Kind.COMBO:
             w = 0.5
             if Special.SUPER_SIZED_COMBOS in owned:
-                w = 2.0
+                w = 0.5 * self.view.rules.super_sized_combo_halves
             v = 0.0
             for t in s.types:
                 v += self.gain(seat, t, w, already)

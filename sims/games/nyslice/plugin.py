@@ -54,12 +54,13 @@ from sims.games.nyslice.strategies import STRATEGIES, make_strategy
 SPECIAL_SLUGS = [s.slug for s in Special]
 """Slug of every special code, the blank (code 14) last."""
 PHASE_NAMES = [p.name.lower() for p in Phase]
-SCORE_PARTS = ("majorities", "specials", "diet", "pepperoni", "anchovies")
-"""The components of a seat's score (their sum is ``score``)."""
+SCORE_PARTS = ("majorities", "specials", "diet", "pepperoni", "anchovies", "bonus")
+"""The components of a seat's score (their sum is ``score``); ``bonus`` is the what-if
+option ``compensation`` (0 under the printed rules)."""
 
-TABLES_VERSION = 2
+TABLES_VERSION = 3
 """Bumped when the written columns change, so an older dataset is never resumed into
-(2: ``majorities_won`` and ``majorities_unclaimed``)."""
+(2: ``majorities_won`` and ``majorities_unclaimed``; 3: ``bonus``)."""
 
 
 def specials_in_play(players: int) -> list[str]:
@@ -233,7 +234,7 @@ class NewYorkSlice:
         win_keys=("score", "eaten"),
         seat_columns=(
             "score", "majorities", "majorities_won", "specials", "diet", "pepperoni",
-            "anchovies", "eaten", "collected", "specials_owned", "specials_used",
+            "anchovies", "bonus", "eaten", "collected", "specials_owned", "specials_used",
             "specials_owned_mask", "specials_used_mask", "times_slicer",
         ),
         game_columns=("rounds", "decisions", "majorities_unclaimed"),
@@ -405,7 +406,7 @@ class NewYorkSlice:
             "majorities": col["majorities"].astype(np.int16),
             "majorities_won": col["majorities_won"].astype(np.int8),
             **{c: col[c].astype(np.int16) for c in ("specials", "diet", "pepperoni")},
-            **{c: col[c].astype(np.int16) for c in ("anchovies", "eaten", "collected")},
+            **{c: col[c].astype(np.int16) for c in ("anchovies", "bonus", "eaten", "collected")},
             "specials_owned": _mask_lists(col["owned_mask"].ravel()),
             "specials_used": _mask_lists(col["used_mask"].ravel()),
             "specials_owned_mask": col["owned_mask"].astype(np.int32),

@@ -38,7 +38,10 @@ def decision_row(state: GameState, decision: Decision, action: int, game_index: 
         row[12] = s.anchovies
         if row[9] > 0:
             t = row[9]
-            counts = [type_counts_halves(state.deck, state.holdings(q))[t] for q in range(state.n)]
+            counts = [
+                type_counts_halves(state.deck, state.holdings(q), state.rules)[t]
+                for q in range(state.n)
+            ]
             row[13] = counts[seat]
             row[14] = max((c for q, c in enumerate(counts) if q != seat), default=0)
             row[15] = PlayerView(state, seat).unclaimed()[t]
@@ -48,13 +51,13 @@ def decision_row(state: GameState, decision: Decision, action: int, game_index: 
 def score_rows(state: GameState) -> list[list[int]]:
     """Each seat's final score row in the kernel's ``SCORE_COLUMNS`` order: majorities,
     specials, diet, pepperoni, anchovies, total, eaten, collected, owned and used masks,
-    majorities won."""
+    majorities won, bonus."""
     rows = []
     for p, b in enumerate(state.scores()):
         owned, used = special_masks(state, p)
         rows.append([
             b.majorities, b.specials, b.diet, b.pepperoni, b.anchovies, b.total,
-            b.eaten_count, b.collected_count, owned, used, b.majorities_won,
+            b.eaten_count, b.collected_count, owned, used, b.majorities_won, b.bonus,
         ])  # fmt: skip
     return rows
 

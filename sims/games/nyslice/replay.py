@@ -71,16 +71,18 @@ def format_replay(state: GameState, strategy_names: Sequence[str], header: str =
     lines.append("== Guest check")
     scores = state.scores()
     shares = state.win_shares()
+    bonus = bool(state.rules.compensation)  # the what-if compensation's column, when set
     head = (
         f"{'seat':<22}{'majorities':>11}{'specials':>9}{'diet':>6}{'pepperoni':>10}"
-        f"{'anchovies':>10}{'total':>7}{'eaten':>6}  win"
+        f"{'anchovies':>10}{'  bonus' if bonus else ''}{'total':>7}{'eaten':>6}  win"
     )
     lines.append(head)
     for i, b in enumerate(scores):
         win = "" if shares[i] == 0 else ("WIN" if shares[i] == 1 else f"shared {shares[i]:.2f}")
         lines.append(
             f"{seat[i]:<22}{b.majorities:>11}{b.specials:>9}{b.diet:>6}{b.pepperoni:>10}"
-            f"{b.anchovies:>10}{b.total:>7}{b.eaten_count:>6}  {win}"
+            f"{b.anchovies:>10}{f'{b.bonus:>7}' if bonus else ''}{b.total:>7}{b.eaten_count:>6}"
+            f"  {win}"
         )
     for i, b in enumerate(scores):
         own = sorted(state.players[i].specials, key=int)

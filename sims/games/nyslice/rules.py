@@ -79,6 +79,16 @@ class Rules:
         Ruling added by slicelab (off): a type qualifies for Seconds only through a
         collected numbered slice of it with pepperoni — the Supreme is eaten "with them".
         On: a type whose only candidate is the assigned Supreme qualifies too.
+    super_sized_combo_halves : int
+        What-if option, not a ruling: under Super-Sized Combos each number of a collected
+        combo counts this many halves for majorities (4, two slices, is the printed rule;
+        3 is one and a half; 1 is no more than without the special). 1 to 8.
+    compensation : tuple of int
+        What-if option, not a ruling: points added at final scoring to each seat by its
+        position counted from the first slicer (``compensation[0]`` the first slicer's,
+        ``[1]`` the next seat's, ...; a missing position gets 0). Up to 6 integers, 0 to
+        20 each; given as any sequence, kept as a tuple without its trailing zeros (so
+        ``[0, 2, 0]`` and ``[0, 2]`` are the same rules and the same variant).
     """
 
     first_slicer: int = 0
@@ -92,6 +102,8 @@ class Rules:
     supreme_late_any_type: bool = False
     seconds_with_supreme: bool = True
     seconds_supreme_alone: bool = False
+    super_sized_combo_halves: int = 4
+    compensation: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.rejected_special not in ("leaves", "bottom"):
@@ -100,6 +112,20 @@ class Rules:
             )
         if not isinstance(self.first_slicer, int) or self.first_slicer < 0:
             raise SlicelabError("rule option first_slicer must be a seat number (0, 1, ...)")
+        halves = self.super_sized_combo_halves
+        if type(halves) is not int or not SUPER_SIZED_HALVES[0] <= halves <= SUPER_SIZED_HALVES[1]:
+            raise SlicelabError(
+                f"rule option super_sized_combo_halves={halves!r}: use an integer from "
+                f"{SUPER_SIZED_HALVES[0]} to {SUPER_SIZED_HALVES[1]} (halves each combo number "
+                "counts under Super-Sized Combos; 4 is the printed rule)"
+            )
+        object.__setattr__(self, "compensation", _compensation(self.compensation))
+
+    def bonus(self, seat: int, n_players: int) -> int:
+        """The compensation of ``seat`` at a table of ``n_players``: the entry of its position
+        counted from the first slicer (0 beyond the list)."""
+        pos = (seat - self.first_slicer) % n_players
+        return self.compensation[pos] if pos < len(self.compensation) else 0
 
     def as_dict(self) -> dict[str, Any]:
         """The options as a plain dict (for manifests and variant ids)."""
@@ -120,12 +146,57 @@ class Rules:
                 raise SlicelabError(
                     f"unknown New York Slice rule option {key!r}; known options: {sorted(fields)}"
                 )
+            if key == "compensation":
+                continue  # a list, or its command-line text: checked by _compensation
             expected = type(getattr(cls(), key))
             if type(value) is not expected:
                 raise SlicelabError(
                     f"rule option {key} must be a {expected.__name__}, got {value!r}"
                 )
         return cls(**options)
+
+
+SUPER_SIZED_HALVES = (1, 8)
+"""The range of ``Rules.super_sized_combo_halves``."""
+MAX_COMPENSATION = 20
+"""The largest entry of ``Rules.compensation`` (so that no score can overflow the dataset's
+columns)."""
+
+
+def _compensation(value: Any) -> tuple[int, ...]:
+    """``Rules.compensation`` checked and normalized: a tuple of ints without trailing zeros.
+
+    A list or tuple of integers, or its command-line text (``"0,2"`` or ``"[0, 2]"``:
+    ``--rule`` reads a value that is no bool or number as text).
+
+    Raises
+    ------
+    SlicelabError
+        One line naming the fix, for anything else.
+    """
+    shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+    fix = (
+        f"rule option compensation={shown}: use a list of up to {MAX_PLAYERS} integers from "
+        f"0 to {MAX_COMPENSATION}, the points of each position from the first slicer, e.g. "
+        "compensation = [0, 2] in a study file or --rule compensation=0,2"
+    )
+    items: Any = value
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("[") and text.endswith("]"):
+            text = text[1:-1]
+        try:
+            items = [int(x) for x in text.split(",")] if text.strip() else []
+        except ValueError:
+            raise SlicelabError(fix) from None
+    if not isinstance(items, list | tuple) or len(items) > MAX_PLAYERS:
+        raise SlicelabError(fix)
+    if any(type(x) is not int or not 0 <= x <= MAX_COMPENSATION for x in items):
+        raise SlicelabError(fix)
+    out = list(items)
+    while out and out[-1] == 0:
+        out.pop()
+    return tuple(out)
 
 
 def rounds_for(n_players: int) -> int:

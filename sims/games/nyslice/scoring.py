@@ -1,6 +1,8 @@
-"""End-of-game scoring of New York Slice: majorities, starred specials, pepperoni − anchovies.
+"""End-of-game scoring of New York Slice: majorities, starred specials, pepperoni − anchovies,
+and the compensation of the what-if option ``Rules.compensation``.
 
-Pure functions over what each player holds. Majority counts are kept in halves (an int
+Pure functions over what each player holds (and the rules: the halves a Super-Sized combo
+number counts, the compensation by position). Majority counts are kept in halves (an int
 ``2 × count``) so a lone ½ combo compares exactly.
 """
 
@@ -10,6 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from sims.games.nyslice.deck import TYPES, VEGGIE, Deck, Kind, Special
+from sims.games.nyslice.rules import Rules
+
+_DEFAULT_RULES = Rules()
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,8 @@ class Breakdown:
         Points per starred special the player owns.
     eaten_count, collected_count : int
         Slices eaten (the final tie-break) and collected.
+    bonus : int
+        The seat's compensation (``Rules.compensation``; 0 by default).
     """
 
     majorities: int
@@ -68,6 +75,7 @@ class Breakdown:
     special_points: dict[str, int] = field(default_factory=dict)
     eaten_count: int = 0
     collected_count: int = 0
+    bonus: int = 0
 
     @property
     def majorities_won(self) -> int:
@@ -75,10 +83,13 @@ class Breakdown:
         return len(self.majority_types)
 
 
-def type_counts_halves(deck: Deck, h: Holdings) -> dict[int, int]:
-    """Majority count per type, in halves: 2 per slice, 1 per combo number (4 if Super-Sized)."""
+def type_counts_halves(deck: Deck, h: Holdings, rules: Rules | None = None) -> dict[int, int]:
+    """Majority count per type, in halves: 2 per slice, 1 per combo number (with Super-Sized
+    Combos ``rules.super_sized_combo_halves``, 4 by default)."""
     counts = {t: 0 for t in TYPES}
-    per_combo = 4 if Special.SUPER_SIZED_COMBOS in h.specials else 1
+    per_combo = 1
+    if Special.SUPER_SIZED_COMBOS in h.specials:
+        per_combo = (rules or _DEFAULT_RULES).super_sized_combo_halves
     for sid in h.collected:
         s = deck.slices[sid]
         if s.kind == Kind.NUMBERED:
@@ -91,18 +102,20 @@ def type_counts_halves(deck: Deck, h: Holdings) -> dict[int, int]:
     return counts
 
 
-def held_types(deck: Deck, h: Holdings) -> set[int]:
+def held_types(deck: Deck, h: Holdings, rules: Rules | None = None) -> set[int]:
     """Types 3–11 the player holds collected (slice, combo number or assigned Supreme)."""
-    return {t for t, c in type_counts_halves(deck, h).items() if c > 0}
+    return {t for t, c in type_counts_halves(deck, h, rules).items() if c > 0}
 
 
-def majority_winners(deck: Deck, holdings: Sequence[Holdings]) -> dict[int, int]:
+def majority_winners(
+    deck: Deck, holdings: Sequence[Holdings], rules: Rules | None = None
+) -> dict[int, int]:
     """Seat scoring each type's majority (types nobody scores are absent).
 
     Strictly most (and > 0) wins; a tie for most scores nothing unless a tied player owns
     Tie-Breaker, who then scores it.
     """
-    counts = [type_counts_halves(deck, h) for h in holdings]
+    counts = [type_counts_halves(deck, h, rules) for h in holdings]
     out: dict[int, int] = {}
     for t in TYPES:
         best = max(c[t] for c in counts)
@@ -118,7 +131,7 @@ def majority_winners(deck: Deck, holdings: Sequence[Holdings]) -> dict[int, int]
     return out
 
 
-def score(deck: Deck, holdings: Sequence[Holdings]) -> list[Breakdown]:
+def score(deck: Deck, holdings: Sequence[Holdings], rules: Rules | None = None) -> list[Breakdown]:
     """Score every player.
 
     Parameters
@@ -127,13 +140,18 @@ def score(deck: Deck, holdings: Sequence[Holdings]) -> list[Breakdown]:
         The deck the slice ids refer to.
     holdings : sequence of Holdings
         One per seat, after Seconds.
+    rules : Rules, optional
+        The what-if options scoring reads (``super_sized_combo_halves``, ``compensation``
+        with ``first_slicer``); default ``Rules()``.
 
     Returns
     -------
     list of Breakdown
-        One per seat; ``total`` = majorities + specials + diet + pepperoni + anchovies.
+        One per seat; ``total`` = majorities + specials + diet + pepperoni + anchovies +
+        bonus.
     """
-    winners = majority_winners(deck, holdings)
+    rules = rules or _DEFAULT_RULES
+    winners = majority_winners(deck, holdings, rules)
     diet_owners = [p for p, h in enumerate(holdings) if Special.EVERYONE_ELSES_DIET in h.specials]
     out = []
     for p, h in enumerate(holdings):
@@ -144,7 +162,7 @@ def score(deck: Deck, holdings: Sequence[Holdings]) -> list[Breakdown]:
         collected = [deck.slices[s] for s in h.collected]
         if Special.BUFFET in h.specials:
             anchovy_slice = any(s.kind == Kind.ANCHOVY for s in collected)
-            sp[Special.BUFFET.slug] = len(held_types(deck, h)) + int(anchovy_slice)
+            sp[Special.BUFFET.slug] = len(held_types(deck, h, rules)) + int(anchovy_slice)
         if Special.COMBO_CRAVINGS in h.specials:
             sp[Special.COMBO_CRAVINGS.slug] = 3 * sum(s.kind == Kind.COMBO for s in eaten)
         if Special.DAY_OLD_PIZZA in h.specials:
@@ -159,6 +177,7 @@ def score(deck: Deck, holdings: Sequence[Holdings]) -> list[Breakdown]:
         anch = sum(s.anchovies for s in collected)
         anchovies = anch if Special.YOU_LIKE_ANCHOVIES in h.specials else -anch
         specials = sum(sp.values())
+        bonus = rules.bonus(p, len(holdings))
         out.append(
             Breakdown(
                 majorities=majorities,
@@ -166,11 +185,12 @@ def score(deck: Deck, holdings: Sequence[Holdings]) -> list[Breakdown]:
                 diet=diet,
                 pepperoni=pepperoni,
                 anchovies=anchovies,
-                total=majorities + specials + diet + pepperoni + anchovies,
+                total=majorities + specials + diet + pepperoni + anchovies + bonus,
                 majority_types=maj_types,
                 special_points=sp,
                 eaten_count=len(h.eaten),
                 collected_count=len(h.collected),
+                bonus=bonus,
             )
         )
     return out

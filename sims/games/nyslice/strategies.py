@@ -6,10 +6,11 @@ stream; it never sees the hidden stacks. ``greedy`` is a simple one-step player:
 - **eat or collect** — eat when the slice's eat value (pepperoni, +3 for a combo under
   Combo Cravings or a Veggie under You Love Veggies) beats its estimated collection value;
 - **collection value** of one more slice of type ``t`` (weight ``w``: 1, ½ per combo
-  number, 2 with Super-Sized Combos) with own count ``a``, best rival ``b`` and ``u``
-  unclaimed copies: 0 if the majority is out of reach or already safe, else
-  ``t·w / (1 + |a − b|)`` (worth most when the race is level); anchovies count against
-  (for with You Like Anchovies!), Buffet adds 1 per new type;
+  number, with Super-Sized Combos half ``Rules.super_sized_combo_halves``: 2 by default)
+  with own count ``a``, best rival ``b`` and ``u`` unclaimed copies: 0 if the majority
+  is out of reach or already safe, else ``t·w / (1 + |a − b|)`` (worth most when the race
+  is level); anchovies count against (for with You Like Anchovies!), Buffet adds 1 per new
+  type;
 - **cut** — assumes every other player takes the portion best by the slicer's own
   valuation, so it maximises the worst portion (it chooses last);
 - **choose** — the portion with the highest value including its special;
@@ -122,7 +123,9 @@ class _Valuer:
                 v += 1.0
             return v + anch
         if s.kind == Kind.COMBO:
-            w = 2.0 if Special.SUPER_SIZED_COMBOS in self.specials else 0.5
+            w = 0.5
+            if Special.SUPER_SIZED_COMBOS in self.specials:
+                w = 0.5 * self.view.rules.super_sized_combo_halves
             v = 0.0
             for t in s.types:
                 v += self.type_value(t, w, w if already_collected else 0.0)
@@ -367,7 +370,7 @@ def _own_total(view: PlayerView, seat: int, eat: Sequence[int] = ()) -> int:
             if any(view.deck.slices[s].kind == Kind.SUPREME for s in eat):
                 sup = 0
         holdings.append(Holdings(collected, eaten, view.specials(q), sup))
-    return score(view.deck, holdings)[seat].total
+    return score(view.deck, holdings, view.rules)[seat].total
 
 
 @dataclass(frozen=True)

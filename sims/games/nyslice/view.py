@@ -107,8 +107,11 @@ class PlayerView:
         return self._s.sneak_moves()
 
     def type_count(self, seat: int, t: int) -> float:
-        """A seat's majority count of type ``t`` (combos ½, or 2 with Super-Sized Combos)."""
-        per_combo = 2.0 if Special.SUPER_SIZED_COMBOS in self._s.players[seat].specials else 0.5
+        """A seat's majority count of type ``t`` (combos ½, or with Super-Sized Combos half
+        of ``rules.super_sized_combo_halves``: 2 by default)."""
+        per_combo = 0.5
+        if Special.SUPER_SIZED_COMBOS in self._s.players[seat].specials:
+            per_combo = 0.5 * self._s.rules.super_sized_combo_halves
         c = 0.0
         for sid in self._s.players[seat].collected:
             s = self.deck.slices[sid]

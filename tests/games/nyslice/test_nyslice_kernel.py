@@ -12,7 +12,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from sims.games.nyslice.deck import REAL_SPECIALS, Special, default_deck
+from sims.games.nyslice.deck import REAL_SPECIALS, Kind, Special, default_deck
 from sims.games.nyslice.engine import Phase
 from sims.games.nyslice.game import play_game, seat_strategies
 from sims.games.nyslice.kernel import (
@@ -112,6 +112,37 @@ def test_kernel_agrees_under_every_ruling_option(rules):
             _compare(runner, n, ["random"] * n, 24, g, rules)
         for g in range(10):
             _compare(runner, n, ["greedy"] * n, 25, g, rules)
+
+
+WHATIF_RULES = [
+    Rules(super_sized_combo_halves=3),
+    Rules(super_sized_combo_halves=1, compensation=(0, 2)),
+    Rules(super_sized_combo_halves=8, compensation=(0, 3, 1, 0, 5, 20), first_slicer=1),
+]
+
+
+@pytest.mark.parametrize(
+    "rules", WHATIF_RULES, ids=["halves-3", "halves-1-comp-0-2", "halves-8-comp-6-first-1"]
+)
+def test_kernel_agrees_under_the_what_if_options(rules):
+    """Games with each what-if option set, at 2 to 6 players: random play (every special
+    and phase), greedy (its combo values, its exact Seconds) and heuristic mixes agree
+    decision for decision, score rows (``bonus`` included) and records (the counts)."""
+    runner = KernelRunner(DECK, rules)
+    super_sized = 0  # games where a Super-Sized Combos owner collected a combo
+    for n in range(2, 7):
+        games = [
+            (["random"] * n, 60), (["greedy"] * n, 6),
+            ((["heuristic", "greedy", HEUR_ALT] * 2)[:n], 3),
+        ]  # fmt: skip
+        for k, (specs, count) in enumerate(games):
+            for g in range(count):
+                state = _compare(runner, n, specs, 41 + k, g, rules)
+                p = state.owner(Special.SUPER_SIZED_COMBOS)
+                super_sized += p >= 0 and any(
+                    DECK.slices[s].kind == Kind.COMBO for s in state.players[p].collected
+                )
+    assert super_sized >= 10
 
 
 def test_kernel_rejects_unknown_strategy():

@@ -24,7 +24,13 @@ from sims.games.nyslice.engine import GameState, deal
 from sims.games.nyslice.kernel import SCORE_COLUMNS
 from sims.games.nyslice.records import score_rows, special_masks
 from sims.games.nyslice.rules import Rules
-from sims.games.nyslice.scoring import Breakdown, majority_winners, score, win_shares
+from sims.games.nyslice.scoring import (
+    Breakdown,
+    majority_winners,
+    score,
+    type_counts_halves,
+    win_shares,
+)
 
 H = holdings
 TB, SSC, YLA = Special.TIE_BREAKER, Special.SUPER_SIZED_COMBOS, Special.YOU_LIKE_ANCHOVIES
@@ -329,6 +335,84 @@ def test_total_adds_every_component():
     assert (ra.eaten_count, ra.collected_count) == (3, 4)
 
 
+# ---------------------------------------------------------------- what-if options
+# The spec's example (Majorities): 3 players, nobody else holds Sausage or Buffalo. A has 3
+# Buffalo; B has 2 Buffalo (one with an anchovy) and the 5/9 combo, and owns Super-Sized
+# Combos. A's Buffalo count is 6 halves; B's is 4 + halves, its Sausage count the halves.
+SPEC_A = H([33, 34, 35])
+SPEC_B = H([36, 37, COMBO_5_9], specials=[SSC])
+# halves, majority types per seat, totals per seat (B's slice 36 has an anchovy)
+HALVES = [
+    (1, [(9,), (5,), ()], [9, 4, 0]),  # B: 2½ Buffalo, ½ Sausage (as without the special)
+    (2, [(), (5,), ()], [0, 4, 0]),  # B: 3 Buffalo, a tie with A that nobody scores
+    (3, [(), (5, 9), ()], [0, 13, 0]),  # B: 3½ Buffalo, 1½ Sausage: the candidate nerf
+    (4, [(), (5, 9), ()], [0, 13, 0]),  # the printed rule: 4 Buffalo, 2 Sausage
+    (8, [(), (5, 9), ()], [0, 13, 0]),
+]
+
+
+@pytest.mark.parametrize("halves,types,totals", HALVES, ids=[f"halves-{h[0]}" for h in HALVES])
+def test_super_sized_combo_halves_on_the_spec_example(halves, types, totals):
+    rules = Rules(super_sized_combo_halves=halves)
+    res = score(DECK, [SPEC_A, SPEC_B, H()], rules)
+    assert [b.majority_types for b in res] == types
+    assert [b.total for b in res] == totals
+    counts = type_counts_halves(DECK, SPEC_B, rules)
+    assert (counts[9], counts[5]) == (4 + halves, halves)
+    # Without Super-Sized Combos the option changes nothing.
+    plain = H([36, 37, COMBO_5_9])
+    assert type_counts_halves(DECK, plain, rules) == type_counts_halves(DECK, plain)
+
+
+def test_super_sized_combo_halves_with_tie_breaker():
+    """At 2 halves B ties A for Buffalo; owning Tie-Breaker too, B scores it."""
+    b = H([36, 37, COMBO_5_9], specials=[SSC, TB])
+    res = score(DECK, [SPEC_A, b, H()], Rules(super_sized_combo_halves=2))
+    assert [r.majority_types for r in res] == [(), (5, 9), ()]
+
+
+# compensation, first slicer, seats: bonus per seat and totals (A 0, B 13, C 0 without)
+COMPENSATION = [
+    ((), 0, [0, 0, 0], [0, 13, 0]),
+    ((0, 2), 0, [0, 2, 0], [0, 15, 0]),
+    ((0, 2), 2, [2, 0, 0], [2, 13, 0]),  # seat 2 slices first, seat 0 second
+    ((1, 2, 3), 1, [3, 1, 2], [3, 14, 2]),
+    ((0, 0, 0, 0, 0, 20), 0, [0, 0, 0], [0, 13, 0]),  # position 6 of 3 seats: unused
+    ((20, 20, 20), 0, [20, 20, 20], [20, 33, 20]),
+]
+
+
+@pytest.mark.parametrize(
+    "comp,first,bonus,totals", COMPENSATION, ids=[f"{c[0]}-first-{c[1]}" for c in COMPENSATION]
+)
+def test_compensation_on_the_spec_example(comp, first, bonus, totals):
+    res = score(DECK, [SPEC_A, SPEC_B, H()], Rules(compensation=comp, first_slicer=first))
+    assert [b.bonus for b in res] == bonus
+    assert [b.total for b in res] == totals
+    assert all(
+        b.total == b.majorities + b.specials + b.diet + b.pepperoni + b.anchovies + b.bonus
+        for b in res
+    )
+    assert [b.majority_types for b in res] == [(), (5, 9), ()]  # majorities are untouched
+
+
+@pytest.mark.parametrize(
+    "comp,shares",
+    [
+        ((), [1.0, 0.0]),  # A 11, B 2
+        ((0, 8), [1.0, 0.0]),  # A 11, B 10
+        ((0, 9), [0.0, 1.0]),  # 11 each: B ate more slices
+        ((0, 12), [0.0, 1.0]),
+        ((2, 11), [0.0, 1.0]),  # 13 each: B ate more slices
+    ],
+)
+def test_compensation_counts_before_the_winner_and_the_tie_break(comp, shares):
+    a = H([52])  # Cheese: 11
+    b = H(eaten=[53])  # 2 pepperoni, one slice eaten
+    res = score(DECK, [a, b], Rules(compensation=comp))
+    assert win_shares(res) == shares
+
+
 # ---------------------------------------------------------------- winner
 def _bd(total, eaten):
     return Breakdown(0, 0, 0, 0, 0, total, (), {}, eaten, 0)
@@ -358,11 +442,16 @@ def test_tie_break_counts_slices_not_pepperoni():
 
 
 # ---------------------------------------------------------------- the engine uses the scoring
+WHATIF_RULES = Rules(super_sized_combo_halves=3, compensation=(0, 2, 1, 0, 3, 5), first_slicer=1)
+
+
+@pytest.mark.parametrize("rules", [Rules(), WHATIF_RULES], ids=["printed", "what-if"])
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
-def test_engine_scores_are_the_scoring_of_its_holdings(n):
-    state = GameState(DECK, Rules(), n, deal(DECK, n, np.random.default_rng(100 + n)))
+def test_engine_scores_are_the_scoring_of_its_holdings(n, rules):
+    state = GameState(DECK, rules, n, deal(DECK, n, np.random.default_rng(100 + n)))
     finish(state)
-    assert state.scores() == score(DECK, [state.holdings(s) for s in range(n)])
+    assert state.scores() == score(DECK, [state.holdings(s) for s in range(n)], rules)
+    assert [b.bonus for b in state.scores()] == [rules.bonus(p, n) for p in range(n)]
     assert state.win_shares() == win_shares(state.scores())
     assert sum(state.win_shares()) == pytest.approx(1.0)
     assert state.events[-1] == ("end", tuple(b.total for b in state.scores()))
@@ -381,4 +470,5 @@ def test_engine_scores_are_the_scoring_of_its_holdings(n):
             "owned_mask": owned,
             "used_mask": used,
             "majorities_won": len(b.majority_types),
+            "bonus": b.bonus,
         }

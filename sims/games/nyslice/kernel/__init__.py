@@ -33,6 +33,9 @@ Each module is the compiled twin of the reference module it is named after:
 - ``candidates.py``: ``search.SearchStrategy.candidates`` (a search seat's pause);
   ``search.py``: ``SearchStrategy.choose`` and its determinizations, and the search game;
 - ``records.py``: ``records.decision_row``;
+- ``ownpoints.py``: ``ownpoints.py``'s re-scoring of a finished game without one
+  special's scoring effect (``own_points_kernel``: a study's games by index, with a row
+  per special held at the end);
 - ``flow.py``: ``engine.py``'s flow: the deal, the rounds, taking portions, the
   specials, Seconds, and ``_decide``;
 - ``game.py``: ``game.play_game`` (the entry points: a game, a chunk of a study, a
@@ -104,6 +107,7 @@ from sims.games.nyslice.kernel import (
     greedy,
     heuristic,
     layout,
+    ownpoints,
     records,
     runner,
     scoring,
@@ -188,6 +192,7 @@ _MODULES = [
     greedy,
     heuristic,
     layout,
+    ownpoints,
     records,
     runner,
     scoring,

@@ -37,6 +37,9 @@ from sims.games.nyslice.kernel.layout import (
     G_ROUNDS,
     G_RPH,
     G_RPT,
+    G_SEC_NEAT,
+    G_SEC_SUPH,
+    G_SEC_SUPT,
     G_SIZE,
     G_SLICER,
     G_SPECIAL,
@@ -478,6 +481,11 @@ def _run(tab, ftab, io):
         tab[T_G, G_ROUND] = r
         tab[T_G, G_SLICER] = (tab[T_RULES, R_FIRST] + r) % tab[T_G, G_N]
         _round(tab, ftab, io)
+    # What Seconds may change, as it stood before (ownpoints.py re-scores without it).
+    sec = tab[T_SP_OWNER, S_SECONDS]
+    tab[T_G, G_SEC_NEAT] = tab[T_NEAT, sec] if sec >= 0 else 0
+    tab[T_G, G_SEC_SUPH] = tab[T_G, G_SUPH]
+    tab[T_G, G_SEC_SUPT] = tab[T_G, G_SUPT]
     _seconds(tab, ftab, io)
     _score(tab, -1, -1)
     return tab[T_G, G_NTRACE]

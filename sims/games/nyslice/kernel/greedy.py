@@ -27,6 +27,7 @@ from sims.games.nyslice.kernel.layout import (
     K_NUM,
     NO_SPECIAL,
     P_SEC_EAT,
+    R_SSC_HALVES,
     S_BUFFET,
     S_CRAV,
     S_SUPER,
@@ -42,6 +43,7 @@ from sims.games.nyslice.kernel.layout import (
     T_MASK,
     T_OUT,
     T_PEP,
+    T_RULES,
     T_TA,
     T_TB,
     T_UNCL,
@@ -107,7 +109,7 @@ def _collect_value(tab, ftab, seat, has_anch, sid, already):
             v += 1.0
         return v + anch
     if k == K_COMBO:
-        w = 2.0 if _owns(tab, seat, S_SUPER) else 0.5
+        w = 0.5 * tab[T_RULES, R_SSC_HALVES] if _owns(tab, seat, S_SUPER) else 0.5
         v = 0.0
         t = tab[T_TA, sid]
         v += _type_value(tab, ftab, seat, t, w, w if already else 0.0)

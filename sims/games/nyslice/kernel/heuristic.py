@@ -42,6 +42,7 @@ from sims.games.nyslice.kernel.layout import (
     K_NUM,
     MAX_SEATS,
     NO_SPECIAL,
+    R_SSC_HALVES,
     S_BUFFET,
     S_SUPER,
     S_TIE,
@@ -52,6 +53,7 @@ from sims.games.nyslice.kernel.layout import (
     T_KIND,
     T_NANCH,
     T_PIZZA,
+    T_RULES,
     T_TA,
     T_TB,
     T_UNCL,
@@ -122,7 +124,7 @@ def _h_collect_value(tab, ftab, vw, seat, sid, already):
     if k == K_COMBO:
         w = 0.5
         if _owns(tab, seat, S_SUPER):
-            w = 2.0
+            w = 0.5 * tab[T_RULES, R_SSC_HALVES]
         v = 0.0
         t = tab[T_TA, sid]
         v += _h_gain(tab, ftab, vw, seat, t, w, already)

@@ -131,6 +131,14 @@ R_SUP_SAME = _rule("supreme_same_portion")
 R_SUP_LATE = _rule("supreme_late_any_type")
 R_SEC_SUP = _rule("seconds_with_supreme")
 R_SEC_ALONE = _rule("seconds_supreme_alone")
+R_SSC_HALVES = _rule("super_sized_combo_halves")
+R_COMP = _rule("compensation")  # its slot holds the list's length; the values follow below
+R_BONUS = len(RULE_FIELDS)
+"""``Rules.compensation`` by position from the first slicer: tab[T_RULES, R_BONUS + pos] for
+pos in 0 .. MAX_PLAYERS - 1 (0 beyond the list), after one slot per field."""
+N_RULE_SLOTS = R_BONUS + MAX_PLAYERS
+RULE_VECTORS = {"compensation": R_BONUS}
+"""The options that are tuples of ints, with the slot their values start at."""
 KERNEL_RULES = frozenset(_KERNEL_RULES)
 """The ``Rules`` options the kernel plays; any other plays only at its default."""
 
@@ -156,7 +164,8 @@ def _encode_rule(name: str, value: object) -> int:
 
 def rules_array(rules: Rules) -> np.ndarray:
     """Encode the rule options for the kernel: every field of ``Rules`` in ``RULE_FIELDS``
-    order (the ``R_*`` indices).
+    order (the ``R_*`` indices), then the values of the tuple options (``RULE_VECTORS``:
+    the field's own slot holds the tuple's length).
 
     Raises
     ------
@@ -164,7 +173,7 @@ def rules_array(rules: Rules) -> np.ndarray:
         For a value the kernel cannot encode, or an option the kernel does not play set to
         other than its default.
     """
-    out = np.zeros(len(RULE_FIELDS), dtype=np.int64)
+    out = np.zeros(N_RULE_SLOTS, dtype=np.int64)
     for i, name in enumerate(RULE_FIELDS):
         value = getattr(rules, name)
         default = getattr(_DEFAULT_RULES, name)
@@ -173,6 +182,11 @@ def rules_array(rules: Rules) -> np.ndarray:
                 f"the compiled kernel does not play rule option {name}={value!r} (only its "
                 f"default {default!r}); use the reference engine"
             )
+        if name in RULE_VECTORS:
+            start = RULE_VECTORS[name]
+            out[i] = len(value)
+            out[start : start + len(value)] = value
+            continue
         out[i] = _encode_rule(name, value)
     return out
 
@@ -204,7 +218,10 @@ G_SUPH, G_SUPT, G_MYH, G_RPH, G_RPT, G_NTRACE, G_GAME, G_NMYST = range(8, 16)
 # number of candidates it wrote, and the round, mystery head and replacement head then (its
 # determinizations' inputs); every later decision of that replay takes its first action.
 G_PAUSE, G_PSEAT, G_NCAND, G_PROUND, G_PMYH, G_PRPH = range(16, 22)
-G_SIZE = 22
+# Just before Seconds (flow._run): its owner's eaten count, the Supreme's holder and type
+# (so ownpoints.py can re-score the game as if Seconds had not been used).
+G_SEC_NEAT, G_SEC_SUPH, G_SEC_SUPT = range(22, 25)
+G_SIZE = 25
 
 # Rows of the state table (see the package docstring). Scratch rows: T_DEAL, T_SPORD the
 # deal's shuffles (T_DEAL also an explicit deal's removed slices); T_ROT the circle while
@@ -241,7 +258,8 @@ T_ROWS = T_OUT + MAX_SEATS
 # more): it holds a column per type, per special code, a stack and its Mystery slice.
 T_MIN_WIDTH = 32
 _require(
-    T_MIN_WIDTH >= max(TYPE_END, N_TILE_CODES, SLICES_PER_STACK + 1, 2 * MAX_PORTIONS, G_SIZE),
+    T_MIN_WIDTH
+    >= max(TYPE_END, N_TILE_CODES, SLICES_PER_STACK + 1, 2 * MAX_PORTIONS, G_SIZE, N_RULE_SLOTS),
     "the state table's least width",
 )
 
@@ -261,7 +279,8 @@ F_WIDTH = (
 )
 
 # Score columns of the kernel's output; the masks have bit s set for special code s (bit
-# S_BLANK: a blank tile); majorities_won counts the types whose majority the seat scored.
+# S_BLANK: a blank tile); majorities_won counts the types whose majority the seat scored;
+# bonus is the seat's compensation (Rules.compensation), part of the total.
 SCORE_COLUMNS = (
     "majorities",
     "specials",
@@ -274,11 +293,12 @@ SCORE_COLUMNS = (
     "owned_mask",
     "used_mask",
     "majorities_won",
+    "bonus",
 )
 (SC_MAJ, SC_SPEC, SC_DIET, SC_PEP, SC_ANCH, SC_TOTAL, SC_EATEN, SC_COLL,
- SC_OWNED, SC_USED, SC_WON) = (SCORE_COLUMNS.index(c) for c in (
+ SC_OWNED, SC_USED, SC_WON, SC_BONUS) = (SCORE_COLUMNS.index(c) for c in (
     "majorities", "specials", "diet", "pepperoni", "anchovies", "total", "eaten", "collected",
-    "owned_mask", "used_mask", "majorities_won",
+    "owned_mask", "used_mask", "majorities_won", "bonus",
 ))  # fmt: skip
 # Columns of a decision record (the optional per-decision table); -1 where not relevant.
 # own/rival counts are majority counts in halves of the slice's (first) type.

@@ -22,6 +22,7 @@ from sims.games.nyslice.kernel.layout import (
     MAX_TRACE,
     N_HPARAMS,
     N_SEAT_PARAMS,
+    N_SPECIALS,
     S_BUDGET,
     S_CUTS,
     S_WIDTH,
@@ -34,6 +35,7 @@ from sims.games.nyslice.kernel.layout import (
     _new_tables,
     rules_array,
 )
+from sims.games.nyslice.kernel.ownpoints import OWN_WIDTH, own_points_kernel
 from sims.games.nyslice.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -214,6 +216,43 @@ class KernelRunner:
         if records:
             return scores, decisions, drec[: dcount[0]]
         return scores, decisions
+
+    def own_points(
+        self, n: int, codes: np.ndarray, study_seed: int, indices, chunk: int = 4096,
+        hparams: np.ndarray | None = None,
+    ):  # fmt: skip
+        """Play games ``indices`` of a study as :meth:`play_many` plays them, and re-score
+        each without each special held at its end (``kernel.ownpoints``).
+
+        ``hparams`` as in :meth:`play`; ``chunk`` games go to each kernel call.
+
+        Returns
+        -------
+        scores : int64 array (len(indices), n, len(SCORE_COLUMNS))
+        decisions : int64 array (len(indices),)
+        rows : int64 array (rows, ownpoints.OWN_WIDTH)
+            One per (game, special held at its end): the game's position in ``indices``,
+            the special's code, its holder, every seat's total and eaten slices re-scored
+            without it (``ownpoints.OWN_*`` columns).
+        """
+        idx = np.ascontiguousarray(indices, dtype=np.int64).ravel()
+        count = idx.shape[0]
+        scores = np.zeros((count, n, len(SCORE_COLUMNS)), dtype=np.int64)
+        decisions = np.zeros(count, dtype=np.int64)
+        args = self._setup(n, codes, hparams)
+        parts = []
+        for start in range(0, count, chunk):
+            part = idx[start : start + chunk]
+            rows = np.zeros((len(part) * N_SPECIALS, OWN_WIDTH), dtype=np.int64)
+            k = own_points_kernel(
+                *args, study_seed, part, scores[start : start + len(part)],
+                decisions[start : start + len(part)], rows,
+            )  # fmt: skip
+            rows = rows[:k]
+            rows[:, 0] += start
+            parts.append(rows)
+        rows = np.concatenate(parts) if parts else np.zeros((0, OWN_WIDTH), dtype=np.int64)
+        return scores, decisions, rows
 
     def play_deal(
         self,

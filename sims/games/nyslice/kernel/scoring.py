@@ -1,8 +1,8 @@
 """End-of-game scoring, compiled: the twin of ``scoring.py``.
 
 Majority counts in halves (``type_counts_halves``), the majority winners with Tie-Breaker
-(``majority_winners``) and every seat's score columns (``score``), written into
-``tab[T_OUT + p]`` in ``SCORE_COLUMNS`` order.
+(``majority_winners``) and every seat's score columns (``score``, with the compensation of
+``Rules.compensation``), written into ``tab[T_OUT + p]`` in ``SCORE_COLUMNS`` order.
 """
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ from sims.games.nyslice.kernel.layout import (
     K_NUM,
     K_SUP,
     N_SPECIALS,
+    R_BONUS,
+    R_FIRST,
+    R_SSC_HALVES,
     S_BLANK,
     S_BUFFET,
     S_CRAV,
@@ -29,6 +32,7 @@ from sims.games.nyslice.kernel.layout import (
     S_YLA,
     S_YLV,
     SC_ANCH,
+    SC_BONUS,
     SC_COLL,
     SC_DIET,
     SC_EATEN,
@@ -52,6 +56,7 @@ from sims.games.nyslice.kernel.layout import (
     T_NUM,
     T_OUT,
     T_PEP,
+    T_RULES,
     T_SCNT,
     T_SP_OWNER,
     T_SP_USED,
@@ -68,8 +73,9 @@ from sims.games.nyslice.kernel.state import _owns
 @njit(cache=True, inline="always")
 def _count2(tab, seat, t):
     """Seat's majority count of a numbered type t in halves (scoring.type_counts_halves;
-    view.PlayerView.type_count doubled)."""
-    per_combo = 4 if tab[T_SP_OWNER, S_SUPER] == seat else 1
+    view.PlayerView.type_count doubled): a combo number counts 1, with Super-Sized Combos
+    the rule's super_sized_combo_halves."""
+    per_combo = tab[T_RULES, R_SSC_HALVES] if tab[T_SP_OWNER, S_SUPER] == seat else 1
     c = 2 * tab[T_NUM + seat, t] + per_combo * tab[T_CMB + seat, t]
     if tab[T_G, G_SUPH] == seat and tab[T_G, G_SUPT] == t:
         c += 2
@@ -89,7 +95,7 @@ def _score(tab, mseat, only):
             tab[T_SCNT + p, t] = _count2(tab, p, t)
     moved = 0
     if mseat >= 0:
-        per_combo = 4 if _owns(tab, mseat, S_SUPER) else 1
+        per_combo = tab[T_RULES, R_SSC_HALVES] if _owns(tab, mseat, S_SUPER) else 1
         for i in range(tab[T_NCOLL, mseat]):
             sid = tab[T_COLL + mseat, i]
             if tab[T_MASK, sid] == 0:
@@ -179,13 +185,15 @@ def _score(tab, mseat, only):
         if q >= 0 and q != p:
             diet = -(eaten_n // 2)
         anchovies = anch if _owns(tab, p, S_YLA) else -anch
+        bonus = tab[T_RULES, R_BONUS + (p - tab[T_RULES, R_FIRST]) % n]
         out = T_OUT + p
         tab[out, SC_MAJ] = maj
         tab[out, SC_SPEC] = spec
         tab[out, SC_DIET] = diet
         tab[out, SC_PEP] = pepper
         tab[out, SC_ANCH] = anchovies
-        tab[out, SC_TOTAL] = maj + spec + diet + pepper + anchovies
+        tab[out, SC_BONUS] = bonus
+        tab[out, SC_TOTAL] = maj + spec + diet + pepper + anchovies + bonus
         tab[out, SC_EATEN] = eaten_n
         tab[out, SC_COLL] = tab[T_NCOLL, p] - m
         owned = 0

@@ -595,6 +595,8 @@ add(
     rules_case("ssc-halves-float", {"super_sized_combo_halves": 3.0}, "super_sized_combo_halves"),
     rules_case("ssc-halves-bool", {"super_sized_combo_halves": True}, "super_sized_combo_halves"),
     rules_case("ssc-halves-string", {"super_sized_combo_halves": "3"}, "super_sized_combo_halves"),
+    rules_case("crust-21", {"stuffed_crust_points": 21}, "stuffed_crust_points"),
+    rules_case("crust-float", {"stuffed_crust_points": 5.5}, "stuffed_crust_points"),
     rules_case("compensation-int", {"compensation": 2}, "compensation = [0, 2]"),
     rules_case("compensation-table", {"compensation": {"a": 1}}, "compensation = [0, 2]"),
     rules_case("compensation-word", {"compensation": "two"}, "compensation = [0, 2]"),

@@ -89,6 +89,11 @@ class Rules:
         ``[1]`` the next seat's, ...; a missing position gets 0). Up to 6 integers, 0 to
         20 each; given as any sequence, kept as a tuple without its trailing zeros (so
         ``[0, 2, 0]`` and ``[0, 2]`` are the same rules and the same variant).
+    stuffed_crust_points : int
+        What-if option, not a ruling: the points Stuffed Crust gives its owner (5 is the
+        printed rule). -20 to 20. Greedy and the heuristic still value the tile as printed
+        (search's playouts score with the option), so a study can plant a known change in a
+        special's worth and check that an estimate of special strength recovers it.
     """
 
     first_slicer: int = 0
@@ -104,6 +109,7 @@ class Rules:
     seconds_supreme_alone: bool = False
     super_sized_combo_halves: int = 4
     compensation: tuple[int, ...] = ()
+    stuffed_crust_points: int = 5
 
     def __post_init__(self) -> None:
         if self.rejected_special not in ("leaves", "bottom"):
@@ -118,6 +124,13 @@ class Rules:
                 f"rule option super_sized_combo_halves={halves!r}: use an integer from "
                 f"{SUPER_SIZED_HALVES[0]} to {SUPER_SIZED_HALVES[1]} (halves each combo number "
                 "counts under Super-Sized Combos; 4 is the printed rule)"
+            )
+        crust = self.stuffed_crust_points
+        low, high = STUFFED_CRUST_POINTS
+        if type(crust) is not int or not low <= crust <= high:
+            raise SlicelabError(
+                f"rule option stuffed_crust_points={crust!r}: use an integer from {low} to "
+                f"{high} (the points Stuffed Crust gives its owner; 5 is the printed rule)"
             )
         object.__setattr__(self, "compensation", _compensation(self.compensation))
 
@@ -157,6 +170,7 @@ class Rules:
 
 
 SUPER_SIZED_HALVES = (1, 8)
+STUFFED_CRUST_POINTS = (-20, 20)
 """The range of ``Rules.super_sized_combo_halves``."""
 MAX_COMPENSATION = 20
 """The largest entry of ``Rules.compensation`` (so that no score can overflow the dataset's

@@ -142,7 +142,7 @@ def score(deck: Deck, holdings: Sequence[Holdings], rules: Rules | None = None) 
         One per seat, after Seconds.
     rules : Rules, optional
         The what-if options scoring reads (``super_sized_combo_halves``, ``compensation``
-        with ``first_slicer``); default ``Rules()``.
+        with ``first_slicer``, ``stuffed_crust_points``); default ``Rules()``.
 
     Returns
     -------
@@ -168,7 +168,7 @@ def score(deck: Deck, holdings: Sequence[Holdings], rules: Rules | None = None) 
         if Special.DAY_OLD_PIZZA in h.specials:
             sp[Special.DAY_OLD_PIZZA.slug] = -2
         if Special.STUFFED_CRUST in h.specials:
-            sp[Special.STUFFED_CRUST.slug] = 5
+            sp[Special.STUFFED_CRUST.slug] = rules.stuffed_crust_points
         if Special.YOU_LOVE_VEGGIES in h.specials:
             veg = sum(s.kind == Kind.NUMBERED and s.type == VEGGIE for s in eaten)
             sp[Special.YOU_LOVE_VEGGIES.slug] = 3 * veg

@@ -413,6 +413,15 @@ def test_compensation_counts_before_the_winner_and_the_tie_break(comp, shares):
     assert win_shares(res) == shares
 
 
+@pytest.mark.parametrize("points", [5, 20, 0, -20])
+def test_stuffed_crust_points_is_what_its_owner_scores(points):
+    owner = H([52], specials=[Special.STUFFED_CRUST])  # Cheese: 11
+    res = score(DECK, [owner, H()], Rules(stuffed_crust_points=points))
+    assert res[0].specials == points
+    assert res[0].total == 11 + points
+    assert res[1].total == 0
+
+
 # ---------------------------------------------------------------- winner
 def _bd(total, eaten):
     return Breakdown(0, 0, 0, 0, 0, total, (), {}, eaten, 0)

@@ -21,6 +21,7 @@ from sims.games.nyslice.kernel.layout import (
     R_BONUS,
     R_FIRST,
     R_SSC_HALVES,
+    R_STUFFED,
     S_BLANK,
     S_BUFFET,
     S_CRAV,
@@ -175,7 +176,7 @@ def _score(tab, mseat, only):
         if _owns(tab, p, S_DAYOLD):
             spec -= 2
         if _owns(tab, p, S_STUFFED):
-            spec += 5
+            spec += tab[T_RULES, R_STUFFED]
         if _owns(tab, p, S_YLV):
             spec += 3 * eaten_veg
         m = moved if p == mseat else 0

@@ -30,7 +30,7 @@ import json
 import numpy as np
 import polars as pl
 
-from analysis.load import manifest, untreated
+from analysis.load import arm_options, manifest, treatment, untreated
 from analysis.load import rows as load_rows
 from analysis.samplesize import annotate
 from analysis.stats import cluster_variance, holm, mean_interval, normal_p
@@ -272,28 +272,7 @@ def restricted_play(out, group: str = "restricted", base: str = "seats") -> pl.D
         ``value_high`` (t over deals), ``score_value`` with ``score_low``/``score_high``
         (points), ``p_holm``, ``holm_significant`` and the sample-size columns.
     """
-    _check_paired(out, group, base)
-    rest = load_rows(out, "players", group).filter(pl.col("seat") == pl.col("rotation"))
-    specs = rest.select("strategy").unique()
-    special = {s: _avoided(s) for s in specs["strategy"]}
-    if None in special.values():
-        raise SlicelabError(f"block {group!r} has a first spec without avoid=<special>: "
-                            "a restricted-play block seats it in every rotation")  # fmt: skip
-    rest = rest.with_columns(pl.col("strategy").replace_strict(special).alias("avoided"))
-    real = untreated(load_rows(out, "players", base)).select(
-        "players", "game_index", "seat", pl.col("win_share").alias("base_share"),
-        pl.col("score").alias("base_score"),
-    )  # fmt: skip
-    pair = rest.join(real, on=["players", "game_index", "seat"], how="inner")
-    per_deal = (
-        pair.group_by("players", "avoided", "game_index")
-        .agg(
-            (100 * (pl.col("base_share") - pl.col("win_share"))).mean().alias("d_share"),
-            (pl.col("base_score") - pl.col("score")).cast(pl.Float64).mean().alias("d_score"),
-            pl.len().alias("rotations"),
-        )
-        .sort("players", "avoided", "game_index")
-    )
+    per_deal = restricted_deals(out, group, base)
     result = []
     for (n, slug), sub in per_deal.group_by("players", "avoided", maintain_order=True):
         if slug not in specials_in_play(n):
@@ -312,3 +291,92 @@ def restricted_play(out, group: str = "restricted", base: str = "seats") -> pl.D
     table = _holm_columns(table, "value")
     return annotate(table, "value_pp", "value_low", "value_high", n="deals", share=False,
                     unit="deals", pp=True)  # fmt: skip
+
+
+def restricted_deals(out, group: str = "restricted", base: str = "seats") -> pl.DataFrame:
+    """Per player count, avoided special and deal: the restricted-play difference of
+    :func:`restricted_play` averaged over the deal's rotations (``d_share`` in pp,
+    ``d_score`` in points, ``rotations``), sorted by deal."""
+    _check_paired(out, group, base)
+    rest = load_rows(out, "players", group).filter(pl.col("seat") == pl.col("rotation"))
+    specs = rest.select("strategy").unique()
+    special = {s: _avoided(s) for s in specs["strategy"]}
+    if None in special.values():
+        raise SlicelabError(f"block {group!r} has a first spec without avoid=<special>: "
+                            "a restricted-play block seats it in every rotation")  # fmt: skip
+    rest = rest.with_columns(pl.col("strategy").replace_strict(special).alias("avoided"))
+    real = untreated(load_rows(out, "players", base)).select(
+        "players", "game_index", "seat", pl.col("win_share").alias("base_share"),
+        pl.col("score").alias("base_score"),
+    )  # fmt: skip
+    pair = rest.join(real, on=["players", "game_index", "seat"], how="inner")
+    return (
+        pair.group_by("players", "avoided", "game_index")
+        .agg(
+            (100 * (pl.col("base_share") - pl.col("win_share"))).mean().alias("d_share"),
+            (pl.col("base_score") - pl.col("score")).cast(pl.Float64).mean().alias("d_score"),
+            pl.len().alias("rotations"),
+        )
+        .sort("players", "avoided", "game_index")
+    )
+
+
+def own_points(out, group: str = "seats", games: int = 5000) -> pl.DataFrame:
+    """Own points: each special's scoring effect in the finished games of a block.
+
+    Replays the first ``games`` games of every arm of ``group`` in the compiled kernel
+    (:func:`sims.games.nyslice.ownpoints.own_points`: the same games, checked against the
+    dataset's scores) and re-scores each without the special's scoring effect, every
+    holding fixed. One special has one holder per game, so games are independent units.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``players, special, games`` (games where someone held it), ``own_pp`` with
+        ``own_low``/``own_high`` (the holder's win share, real − re-scored, pp, t over
+        games) and ``own_points`` with ``points_low``/``points_high`` (its total).
+
+    Raises
+    ------
+    SlicelabError
+        When the replayed games do not reproduce the dataset's scores.
+    """
+    from sims.games.nyslice.ownpoints import own_points as replay_own_points
+    from sims.games.nyslice.plugin import deck_of, rules_of
+
+    frames = []
+    for arm in manifest(out)["study"]["arms"]:
+        if arm.get("group", arm["name"]) != group or treatment(arm):
+            continue
+        options = arm_options(arm)
+        count = min(games, arm["games"])
+        table = pl.from_arrow(replay_own_points(
+            arm["players"], arm["strategies"], arm["seed"], range(count),
+            deck=deck_of(options), rules=rules_of(options),
+        ))  # fmt: skip
+        real = load_rows(out, "players", group).filter(
+            (pl.col("arm") == arm["name"]) & (pl.col("game_index") < count)
+        ).select("game_index", pl.col("seat").alias("holder"), pl.col("score").alias("real"))
+        check = table.join(real, on=["game_index", "holder"], how="left")
+        if check["real"].is_null().any() or (check["real"] != check["score"]).any():
+            raise SlicelabError(
+                f"replaying arm {arm['name']!r} does not reproduce the dataset's scores (was "
+                "it written by another version of slicelab?); re-run the study before "
+                "computing own points"
+            )
+        frames.append(table.with_columns(pl.lit(arm["players"], pl.Int64).alias("players")))
+    if not frames:
+        raise KeyError(f"{out} has no study block {group!r}")
+    rows = pl.concat(frames, how="vertical_relaxed")
+    result = []
+    for (n, slug), sub in rows.group_by("players", "special", maintain_order=True):
+        d = 100 * (sub["win_share"] - sub["win_share_without"]).to_numpy()
+        p = (sub["score"] - sub["score_without"]).to_numpy().astype(float)
+        m, lo, hi = mean_interval(d)
+        pm, plo, phi = mean_interval(p)
+        if np.ptp(p) == 0:  # a flat bonus: the points are certain
+            plo = phi = pm
+        result.append({"players": n, "special": slug, "games": sub.height, "own_pp": m,
+                       "own_low": lo, "own_high": hi, "own_points": pm, "points_low": plo,
+                       "points_high": phi})  # fmt: skip
+    return pl.DataFrame(result).sort("players", "special")

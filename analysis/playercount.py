@@ -78,10 +78,18 @@ def player_count(out, group: str = "seats", extra: Extra | None = None) -> pl.Da
     return annotate(table, "estimate", "low", "high", reference=None, share=False)
 
 
+SHARES = ("shared_win", "close")
+"""Measures that are shares of games: plotted as percentages."""
+
+
 def plot_player_count(table: pl.DataFrame, axes=None, labels: dict[str, str] | None = None):
     """Small panels, one per measure, against the player count (``labels``: panel titles
-    of a game's own measures)."""
+    of a game's own measures). Each count's point is in its colour
+    (:func:`analysis.pdf.count_colour`), its 95% interval drawn over the small marker;
+    shares of games are shown as percentages."""
     import matplotlib.pyplot as plt
+
+    from analysis.pdf import count_colour
 
     measures = table["measure"].unique(maintain_order=True).to_list()
     if axes is None:
@@ -89,12 +97,23 @@ def plot_player_count(table: pl.DataFrame, axes=None, labels: dict[str, str] | N
     titles = {**LABELS, **(labels or {})}
     for ax, m in zip(np.ravel(axes), measures, strict=False):
         t = table.filter(pl.col("measure") == m).sort("players")
-        y = t["estimate"].to_numpy()
-        err = np.vstack([y - t["low"].to_numpy(), t["high"].to_numpy() - y])
-        ax.errorbar(t["players"], y, yerr=err, marker="o", capsize=3)
-        ax.set_title(titles.get(m, m), fontsize=9)
-        ax.set_xticks(t["players"].to_list())
-        ax.set_xlabel("players", fontsize=8)
+        scale = 100 if m in SHARES else 1
+        x = t["players"].to_numpy()
+        y = scale * t["estimate"].to_numpy()
+        low, high = scale * t["low"].to_numpy(), scale * t["high"].to_numpy()
+        ax.plot(x, y, color="#888888", lw=0.8, zorder=1)
+        for k, n in enumerate(x):
+            colour = count_colour(n)
+            ax.plot([n], [y[k]], marker="o", ms=3.5, color=colour, zorder=2)
+            ax.errorbar([n], [y[k]], yerr=[[y[k] - low[k]], [high[k] - y[k]]], fmt="none",
+                        ecolor=colour, elinewidth=1, capsize=2.5, zorder=3)  # fmt: skip
+        title = titles.get(m, m.replace("_", " "))
+        if scale == 100:
+            title = title.replace("(share)", "(% of games)")
+        ax.set_title(title, fontsize=9)
+        ax.set_xticks(x.tolist())
+        ax.set_xlabel("player count", fontsize=8)
+        ax.tick_params(labelsize=7)
     for ax in np.ravel(axes)[len(measures) :]:
         ax.axis("off")
     return axes

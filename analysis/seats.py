@@ -178,21 +178,29 @@ def rotated_seat_advantage(out, group: str = "ladder") -> pl.DataFrame:
 
 
 def plot_seat_advantage(table: pl.DataFrame, ax=None, seat_label: str = "seat (0 = first to play)"):
-    """Win share by seat with 95% intervals, one line per player count, fair shares dashed
-    (``seat_label``: the x axis label, naming seat 0 in the game's terms)."""
+    """Win share by seat with 95% intervals, one line per player count in its colour
+    (:func:`analysis.pdf.count_colour`), fair shares dashed (``seat_label``: the x axis
+    label, naming seat 0 in the game's terms). The intervals are drawn over the small
+    markers, so none is hidden; the legend sits outside the axes, right of them."""
     import matplotlib.pyplot as plt
 
+    from analysis.pdf import count_colour
+
     ax = ax or plt.subplots(figsize=(7, 4))[1]
-    for n in sorted(table["players"].unique()):
+    counts = sorted(table["players"].unique())
+    for n in counts:
         t = table.filter(pl.col("players") == n).sort("seat")
-        x = t["seat"].to_numpy() + (n - 4) * 0.04
+        colour = count_colour(n)
+        x = t["seat"].to_numpy() + (n - 4) * 0.05
         y = 100 * t["win_share"].to_numpy()
         err = 100 * np.vstack([t["win_share"] - t["win_low"], t["win_high"] - t["win_share"]])
-        line = ax.errorbar(x, y, yerr=err, marker="o", ms=4, capsize=3, label=f"{n} players")
-        ax.axhline(100 / n, color=line[0].get_color(), ls="--", lw=0.8)
+        ax.axhline(100 / n, color=colour, ls="--", lw=0.8, zorder=1)
+        ax.plot(x, y, marker="o", ms=3, lw=1, color=colour, label=f"{n} players", zorder=2)
+        ax.errorbar(x, y, yerr=err, fmt="none", ecolor=colour, elinewidth=1, capsize=2.5,
+                    zorder=3)  # fmt: skip
     ax.set_xlabel(seat_label)
-    ax.set_ylabel("win share, % (95% CI)")
+    ax.set_ylabel("win share, % (95% interval)")
     ax.set_xticks(range(int(table["seat"].max()) + 1))
-    ax.legend(fontsize=8, ncols=2)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
     ax.set_title("Win share by seat (dashed: fair share)")
     return ax

@@ -1,16 +1,18 @@
 """What a report is made of, and the sections every game gets from the core schema.
 
 A report (:class:`GameReport`) is a list of :class:`Section` objects, each computing its
-tables into the shared :class:`Results`, adding its headline rows to the summary, its
-cells to the sample-size page and drawing its pages. :mod:`analysis.report` assembles
-them; a game declares its own in ``analysis/<game>/report.py`` and may reuse the generic
-sections and page builders below, which read only the core columns (``seat``, ``score``,
-``win_share``, ``n_winners`` and the game's declared win rule):
+tables into the shared :class:`Results`, adding its headline rows to the table of every
+headline number, its cells to the sample-size page, drawing its pages and, optionally, its
+appendix pages (dense tables); the game may also state its :class:`Verdict` objects, the
+answers page 1 gives a designer. :mod:`analysis.report` assembles them; a game declares
+its own in ``analysis/<game>/report.py`` and may reuse the generic sections and page
+builders below, which read only the core columns (``seat``, ``score``, ``win_share``,
+``n_winners`` and the game's declared win rule):
 
 - :func:`seats_section`: is the first seat favoured (win share by seat, χ², seat 0's edge);
 - :func:`player_count_section`: score, spread, margin, shared wins and close games by
   player count;
-- :func:`ratings_section`: Bradley–Terry ratings of every strategy;
+- :func:`ratings_section`: Plackett–Luce ratings of every strategy;
 - :func:`sample_size_section`: the games behind every headline cell.
 """
 
@@ -26,13 +28,66 @@ import polars as pl
 from matplotlib.backends.backend_pdf import PdfPages
 
 from analysis import load, playercount, ratings, seats
-from analysis.pdf import TOP, ci, ci_col, fmt, heading, page, para, table
+from analysis.pdf import (
+    TOP,
+    PageSink,
+    ci,
+    ci_col,
+    fmt,
+    heading,
+    page,
+    para,
+    table,
+    table_pages,
+)
 from analysis.prose import fairness_sentence, first_seat_sentence, listing
 from analysis.samplesize import warning
 from analysis.stats import games_for_half_width
 
 Row = dict[str, Any]
 """A headline row of the summary: ``question, finding, estimate, games, warning``."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One answer a designer reads on page 1, computed by the game's code.
+
+    Attributes
+    ----------
+    question : str
+        Short, in plain language: ``Is the first slicer favoured?``
+    answer : str
+        One plain-language sentence computed from the numbers.
+    estimate : str
+        The number behind the answer with its 95% interval (``+2.3 pp [+0.4, +4.1]``).
+    n : int
+        The sample behind the estimate, in ``n_unit``.
+    n_unit : str
+        What ``n`` counts: ``"games"``, ``"deals"``, ``"decisions"``...
+    robustness : str
+        A short label: ``robust``, ``not robust: sign differs in greedy field``, ``not
+        checked`` (the labels of :func:`analysis.robust.judge`); shown as a coloured tag,
+        green for ``robust``, red for ``not robust…``, amber for ``not fully checked``,
+        grey otherwise.
+    recommendation : str
+        What to do about it (may be empty).
+    section : str
+        The label of the section that shows the evidence (``Seats``): page 1 cites its
+        number and page.
+    detail : str
+        One sentence on the robustness check (which conditions, which flips); may be
+        empty.
+    """
+
+    question: str
+    answer: str
+    estimate: str
+    n: int
+    n_unit: str
+    robustness: str = "not checked"
+    recommendation: str = ""
+    section: str = ""
+    detail: str = ""
 
 
 @dataclass
@@ -83,25 +138,32 @@ class Section:
         ``compute(results) -> dict``: the tables it adds to ``results.tables`` (it may
         read the options, the manifest and the tables of earlier sections).
     draw : callable
-        ``draw(pdf, results, number)``: its pages, titled with its number.
+        ``draw(pdf, results, number)``: its pages, titled with its number (``pdf`` has
+        ``savefig(figure)``: a :class:`~analysis.pdf.PageSink`).
     headlines : callable, optional
         ``headlines(results, question, rows) -> list of rows`` for the summary
         (``question``: ``"1 Seats"``; ``rows``: the rows of the sections before it).
     cells : callable, optional
         ``cells(results) -> list of dict``: its numbers for the sample-size page
         (``number, games, ± (pp), games for ±1 pp, warning``).
+    appendix : callable, optional
+        ``appendix(pdf, results, label)``: its appendix pages (dense tables), placed after
+        every section; ``label`` is ``"Appendix B"``: title them ``f"{label} — ..."``
+        (:func:`appendix_label` gives it to the section's own pages, to cite it).
     """
 
     label: str
     compute: Callable[[Results], dict[str, Any]]
-    draw: Callable[[PdfPages, Results, int], None]
+    draw: Callable[[PageSink | PdfPages, Results, int], None]
     headlines: Callable[[Results, str, list[Row]], list[Row]] | None = None
     cells: Callable[[Results], list[Row]] | None = None
+    appendix: Callable[[PageSink | PdfPages, Results, str], None] | None = None
 
 
 @dataclass(frozen=True)
 class GameReport:
-    """A game's report: the blocks it reads, its title page and its sections.
+    """A game's report: the blocks it reads, its verdicts, its sections, its provenance
+    and its glossary terms.
 
     Attributes
     ----------
@@ -113,17 +175,24 @@ class GameReport:
     example : str
         A study file that has them, named when they are missing.
     title : str or None
-        The title page's title (default: the game's title).
+        Page 1's title (default: the game's title).
     subtitle : str
         Under the title.
     provenance : callable, optional
-        ``provenance(manifest) -> [(label, text)]``: the game's lines of the title page's
-        provenance table (its rules, its data files), after the engines.
+        ``provenance(manifest) -> [(label, text)]``: the game's lines of the provenance
+        table of "About this study" (its rules, its data files), after the engines.
     notes : callable, optional
-        ``notes(results) -> [paragraph]``: text under the title page's table of blocks
-        (what the data assume, who plays), computed from the results.
+        ``notes(results) -> [paragraph]``: text under the table of blocks of "About this
+        study" (what the data assume, who plays), computed from the results.
     options : dict
         The options its sections read, with their defaults (``payoff_games``).
+    verdicts : callable, optional
+        ``verdicts(results) -> [Verdict]``: the answers of page 1. Without it, page 1 is
+        the table of every headline number.
+    glossary : dict
+        The game's own glossary entries (term → definition), merged with the generic
+        ones of :data:`analysis.report.GLOSSARY` (an entry of the same term replaces the
+        generic one).
     """
 
     sections: tuple[Section, ...]
@@ -134,6 +203,28 @@ class GameReport:
     provenance: Callable[[dict], list[tuple[str, str]]] | None = None
     notes: Callable[[Results], list[str]] | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    verdicts: Callable[[Results], list[Verdict]] | None = None
+    glossary: dict[str, str] = field(default_factory=dict)
+
+
+HEADLINES_APPENDIX = "All headline numbers"
+"""The title of the appendix with every headline number (appendix A of a report with
+verdicts; page 1 of one without)."""
+
+
+def appendix_labels(report: GameReport) -> dict[str, str]:
+    """``Appendix A``, ``Appendix B``… by what they hold: :data:`HEADLINES_APPENDIX` first
+    when the report has verdicts, then each section's appendix (by its label), in page
+    order."""
+    names = [HEADLINES_APPENDIX] if report.verdicts is not None else []
+    names += [s.label for s in report.sections if s.appendix is not None]
+    return {name: f"Appendix {chr(ord('A') + k)}" for k, name in enumerate(names)}
+
+
+def appendix_label(r: Results, label: str) -> str:
+    """The appendix of the section ``label`` (``Appendix B``), to cite it; empty when it
+    has none."""
+    return appendix_labels(r.report).get(label, "")
 
 
 def headline(question: str, finding: str, estimate: str, games: int, warn: str = "") -> Row:
@@ -224,13 +315,15 @@ def seat_page(
                               fairness["first_low"], fairness["first_high"], who)
     )  # fmt: skip
     y = para(fig, TOP, text)
-    ax = fig.add_axes([0.1, y - 0.36, 0.85, 0.33])
+    ax = fig.add_axes([0.1, y - 0.36, 0.7, 0.32])
     seats.plot_seat_advantage(seat, ax, seat_label)
-    y -= 0.42
+    y -= 0.43
     shown = ci_col(fairness, "first_edge_pp", "first_low", "first_high", "seat 0 − others (pp)")
-    shown = fmt(shown.select("players", "games", "chi2", "df", "p_value", "max_edge_pp",
+    shown = fmt(shown.select("players", "games", pl.col("chi2").alias("χ²"), "df",
+                             pl.col("p_value").alias("p"),
+                             pl.col("max_edge_pp").alias("largest seat edge (pp)"),
                              "seat 0 − others (pp)", "warning"),
-                {"chi2": ".2f", "p_value": ".3g", "max_edge_pp": ".2f"})  # fmt: skip
+                {"χ²": ".2f", "p": ".3g", "largest seat edge (pp)": ".2f"})  # fmt: skip
     heading(fig, y, "Goodness of fit against fair shares")
     y = table(fig, y - 0.01, shown, [0.07, 0.07, 0.07, 0.04, 0.08, 0.1, 0.2, 0.25], size=7)
     return fig, y
@@ -294,18 +387,41 @@ def count_range(count: pl.DataFrame, measure: str, scale: float = 1.0, f: str = 
     return f"{scale * v.min():{f}} to {scale * v.max():{f}}"
 
 
-def count_page(title: str, text: str, count: pl.DataFrame, labels: dict | None = None):
-    """The player-count page: a paragraph, a panel per measure and the table of
-    estimates with their intervals. Returns the page."""
-    fig = page(title)
-    y = para(fig, TOP, text)
-    axes = np.array([[fig.add_axes([0.08 + 0.31 * j, y - 0.2 - 0.25 * i, 0.25, 0.17])
-                      for j in range(3)] for i in range(2)])  # fmt: skip
-    playercount.plot_player_count(count, axes, labels)
-    y -= 0.55
+def count_table(count: pl.DataFrame, labels: dict | None = None) -> pl.DataFrame:
+    """The player-count estimates as a table: one row per player count, one column per
+    measure (named in words), each cell ``estimate [low, high]``."""
+    names = {**playercount.LABELS, **(labels or {})}
     wide = ci_col(count, "estimate", "low", "high", "cell", ".3g")
     shown = wide.pivot(on="measure", index="players", values="cell")
-    y = table(fig, y, shown, [0.07] + [0.135] * (shown.width - 1), size=6.5)
+    shown = shown.rename({m: names.get(m, m.replace("_", " ")) for m in shown.columns[1:]})
+    return fmt(shown.rename({"players": "player count"}), {})
+
+
+def count_table_pages(title: str, count: pl.DataFrame, labels: dict | None = None):
+    """:func:`count_table` on its own page(s), for an appendix."""
+    shown = count_table(count, labels)
+    return table_pages(title, shown, [0.1] + [0.78 / (shown.width - 1)] * (shown.width - 1),
+                       size=7, intro="Every measure of the player-count section with its "
+                       "95% interval (shares as fractions, points as points).")  # fmt: skip
+
+
+def count_page(
+    title: str, text: str, count: pl.DataFrame, labels: dict | None = None,
+    with_table: bool = True,
+):  # fmt: skip
+    """The player-count page: a paragraph, a panel per measure and (``with_table``) the
+    table of estimates with their intervals (else put :func:`count_table_pages` in an
+    appendix). Returns the page."""
+    fig = page(title)
+    y = para(fig, TOP, text)
+    axes = np.array([[fig.add_axes([0.08 + 0.31 * j, y - 0.21 - 0.27 * i, 0.25, 0.17])
+                      for j in range(3)] for i in range(2)])  # fmt: skip
+    playercount.plot_player_count(count, axes, labels)
+    y -= 0.58
+    if with_table:
+        shown = count_table(count, labels)
+        y = table(fig, y, shown, [0.1] + [0.78 / (shown.width - 1)] * (shown.width - 1),
+                  size=6.5)  # fmt: skip
     warned = count.filter(pl.col("warning") != "")
     if warned.height:
         notes = "; ".join(f"{p}p {m}: {w}" for p, m, w in
@@ -338,12 +454,19 @@ def player_count_section(group: str | None = None) -> Section:
             f"runner-up's. Shared wins run from {count_range(c, 'shared_win', 100)}% of "
             f"games; games won by at most 1 point from {count_range(c, 'close', 100)}%."
         )
-        pdf.savefig(count_page(count_title(c, num), text, c))
+        if appendix_label(r, "Player count"):
+            text += f" Every estimate with its interval: {appendix_label(r, 'Player count')}."
+        pdf.savefig(count_page(count_title(c, num), text, c, with_table=False))
 
     def headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
         return count_headlines(r.count, q) if "count" in r.tables else []
 
-    return Section("Player count", compute, draw, headlines)
+    def appendix(pdf: PageSink, r: Results, label: str) -> None:
+        if "count" in r.tables:
+            for fig in count_table_pages(f"{label} — Player count: every estimate", r.count):
+                pdf.savefig(fig)
+
+    return Section("Player count", compute, draw, headlines, appendix=appendix)
 
 
 # ----------------------------------------------------------------------------- ratings
@@ -357,24 +480,38 @@ def strategies_text(t: pl.DataFrame) -> str:
     return listing(f"{f} ({len(v)} specs)" if len(v) > 1 else f for f, v in families.items())
 
 
-def ratings_headlines(t: pl.DataFrame, q: str) -> list[Row]:
-    """Per player count: the highest and lowest rated strategy and the gap."""
+def gaps_text(gaps: pl.DataFrame) -> str:
+    """The highest- against the lowest-rated strategy per count: gap, interval, deals."""
+    parts = [
+        f"{g['players']} players {ci(g['gap'], g['low'], g['high'], 'Elo', '+.0f')} "
+        f"({g['a']} ahead of {g['b']} {100 * g['win']:.0f}% of the time; "
+        f"{g['deals']:,} deals)"
+        for g in gaps.filter(pl.col("top_vs_bottom")).sort("players").iter_rows(named=True)
+    ]
+    return f"Highest minus lowest rated: {'; '.join(parts)}." if parts else ""
+
+
+def ratings_headlines(gaps: pl.DataFrame, q: str) -> list[Row]:
+    """Per player count: the highest and lowest rated strategy and the gap between them,
+    with its 95% interval over deals (``gaps``: :func:`analysis.ratings.rating_gaps`)."""
     rows = []
-    for n in sorted(t["players"].unique()):
-        sub = t.filter(pl.col("players") == n)
-        top, bottom = sub.row(0, named=True), sub.row(-1, named=True)
+    for g in gaps.filter(pl.col("top_vs_bottom")).sort("players").iter_rows(named=True):
         rows.append(headline(
-            q, f"{n} players: {top['strategy']} rated highest, {bottom['strategy']} lowest (gap)",
-            f"{top['rating'] - bottom['rating']:+.0f} Elo", top["pairs"],
+            q,
+            f"{g['players']} players: {g['a']} rated highest, {g['b']} lowest (gap; "
+            f"n = {g['deals']:,} deals)",
+            ci(g["gap"], g["low"], g["high"], "Elo", "+.0f"), g["games"], g["warning"],
         ))  # fmt: skip
     return rows
 
 
 def ratings_section() -> Section:
-    """Bradley–Terry ratings of every strategy in the study (all blocks)."""
+    """Plackett–Luce ratings of every strategy in the study (all blocks), and the gap
+    between the highest and lowest rated with its interval over deals."""
 
     def compute(r: Results) -> dict[str, Any]:
-        return {"ratings": ratings.ratings(r.out)}
+        t = ratings.ratings(r.out)
+        return {"ratings": t, "rating_gaps": ratings.rating_gaps(t)}
 
     def draw(pdf: PdfPages, r: Results, num: int) -> None:
         from sims.core.game import get_game
@@ -383,11 +520,14 @@ def ratings_section() -> Section:
         t = r.ratings
         counts = sorted(t["players"].unique())
         rule = ", then ".join(get_game(r.game).results.win_keys)
-        y = para(fig, TOP, "Bradley–Terry ratings on the Elo scale (400 points = 10:1 odds) "
-                 "fitted to every pair of different strategies at the same table (the one "
-                 f"ranked higher by the win rule — {rule} — wins the pair), per player count, "
-                 "with 95% bootstrap intervals over games. Strategies rated, from every block "
-                 f"of the study: {strategies_text(t)}.")  # fmt: skip
+        y = para(fig, TOP, "Plackett–Luce ratings on the Elo scale (400 points = 10:1 odds), "
+                 "centred on the mean strategy, fitted per player count to every game where "
+                 f"different strategies met, read as a ranking of its seats by the win rule "
+                 f"({rule}; ties, equal on every key, by the Davidson–Luce model). 95% "
+                 "intervals from a bootstrap over deals: every game played on a deal (all "
+                 "rotations and blocks) is resampled together. Strategies rated, from every "
+                 f"block of the study: {strategies_text(t)}. "
+                 f"{gaps_text(r.rating_gaps)}")  # fmt: skip
         cols = 2
         rows = int(np.ceil(len(counts) / cols))
         h = (y - 0.06) / max(rows, 1)
@@ -401,7 +541,7 @@ def ratings_section() -> Section:
         pdf.savefig(fig)
 
     def headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
-        return ratings_headlines(r.ratings, q)
+        return ratings_headlines(r.rating_gaps, q)
 
     return Section("Ratings", compute, draw, headlines)
 
@@ -423,33 +563,75 @@ def sample_size_section(order: tuple[str, ...] = ()) -> Section:
     def compute(r: Results) -> dict[str, Any]:
         return {}
 
+    def frame(r: Results) -> pl.DataFrame:
+        rows = [c for s in ordered(r) if s.cells for c in s.cells(r)]
+        return pl.DataFrame(rows, schema={"number": pl.String, "games": pl.Int64,
+                                          "± (pp)": pl.Float64, "games for ±1 pp": pl.Int64,
+                                          "warning": pl.String})  # fmt: skip
+
     def draw(pdf: PdfPages, r: Results, num: int) -> None:
         fig = page(f"{num}  Are there enough games?")
-        rows = [c for s in ordered(r) if s.cells for c in s.cells(r)]
-        frame = pl.DataFrame(rows, schema={"number": pl.String, "games": pl.Int64,
-                                           "± (pp)": pl.Float64, "games for ±1 pp": pl.Int64,
-                                           "warning": pl.String})  # fmt: skip
-        flagged = int((frame["warning"] != "").sum())
+        cells = frame(r)
+        flagged = int((cells["warning"] != "").sum())
+        where = appendix_label(r, "Sample size")
         y = para(
             fig,
             TOP,
             "For each headline number: its interval half-width and the games "
             "that would give ±1 pp (scaled from the cell's own variance). A warning marks a "
             f"cell whose interval covers the reference or that rests on fewer than 100 "
-            f"games: {flagged} of {frame.height} cells below. For a win share near 0.5, ±1 "
+            f"games: {flagged} of {cells.height} cells. For a win share near 0.5, ±1 "
             f"pp needs {games_for_half_width(0.5, 0.01):,} games and ±0.1 pp "
-            f"{games_for_half_width(0.5, 0.001):,}.",
+            f"{games_for_half_width(0.5, 0.001):,}. Below, each cell's half-width against "
+            "its games" + (f"; every cell is listed in {where}." if where else "."),
         )
-        shown = fmt(frame, {"± (pp)": ".2f"})
-        table(fig, y, shown, [0.3, 0.08, 0.08, 0.13, 0.33], size=6, x=0.04)
+        ax = fig.add_axes([0.12, y - 0.38, 0.8, 0.33])
+        plot_sample_size(cells, ax)
         pdf.savefig(fig)
+
+    def appendix(pdf: PageSink, r: Results, label: str) -> None:
+        shown = fmt(frame(r), {"± (pp)": ".2f"})
+        for fig in table_pages(f"{label} — Sample size: every headline cell", shown,
+                               [0.3, 0.08, 0.08, 0.13, 0.33], size=6.5, x=0.04):  # fmt: skip
+            pdf.savefig(fig)
 
     def headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
         flagged = sum(1 for row in rows if row["warning"])
         return [headline(q, "headline numbers flagged as too small for their claim: "
                          f"{flagged} of {len(rows)}", "", 0)]  # fmt: skip
 
-    return Section("Sample size", compute, draw, headlines)
+    return Section("Sample size", compute, draw, headlines, appendix=appendix)
+
+
+def plot_sample_size(cells: pl.DataFrame, ax) -> None:
+    """Each headline cell's interval half-width (pp) against its games, log-log, flagged
+    cells in red, with the half-width of a win share of 0.5 for reference."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    ok = cells.filter((pl.col("games") > 0) & pl.col("± (pp)").is_finite())
+    for flagged, colour, name in ((False, "tab:blue", "no warning"),
+                                  (True, "tab:red", "warning (see its cell)")):  # fmt: skip
+        t = ok.filter((pl.col("warning") != "") == flagged)
+        if t.height:
+            ax.scatter(t["games"], t["± (pp)"], s=14, color=colour, label=f"{name} ({t.height})",
+                       zorder=3, alpha=0.8)  # fmt: skip
+    if ok.height:
+        n = np.geomspace(max(10, ok["games"].min() / 2), ok["games"].max() * 2, 50)
+        ax.plot(n, 100 * 1.96 * np.sqrt(0.25 / n), color="grey", lw=0.8, ls="--",
+                label="a win share of 0.5", zorder=2)  # fmt: skip
+        ax.axhline(1, color="black", lw=0.6, ls=":", zorder=1)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        plain = FuncFormatter(lambda v, _: f"{v:g}")
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+            axis.set_major_formatter(plain)
+            axis.set_minor_formatter(NullFormatter())
+        ax.legend(fontsize=7, loc="lower left")
+    ax.set_xlabel("games behind the number (log scale)", fontsize=8)
+    ax.set_ylabel("95% interval half-width, pp (log scale)", fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.set_title("Interval half-width against sample size (dotted: ±1 pp)", fontsize=9)
 
 
 GENERIC_SECTIONS = (seats_section, player_count_section, ratings_section, sample_size_section)

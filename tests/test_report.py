@@ -1,9 +1,11 @@
-"""The balance report: summary content, the PDF, the `slicelab report` command, how a
-game's report is found (or the generic one built), and the sentence helpers of
-:mod:`analysis.prose`, each shown to flip with its numbers."""
+"""The balance report: summary content, the PDF (page 1's verdicts, the contents with
+page numbers, the numbered pages, the glossary, the appendices, empty cells), the
+`slicelab report` command, how a game's report is found (or the generic one built), and
+the sentence helpers of :mod:`analysis.prose`, each shown to flip with its numbers."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import shutil
@@ -12,9 +14,20 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 from conftest import BALANCE
+from pypdf import PdfReader
 
 from analysis.nyslice.report import REPORT
-from analysis.report import check_dataset, compute, game_report, summary, write_report
+from analysis.report import (
+    GLOSSARY,
+    check_dataset,
+    compute,
+    game_report,
+    layout,
+    regenerate_command,
+    summary,
+    write_report,
+)
+from analysis.sections import Verdict
 from sims.cli import cli
 from sims.core.errors import SlicelabError
 
@@ -22,6 +35,56 @@ from sims.core.errors import SlicelabError
 @pytest.fixture(scope="module")
 def results(quick_dataset):
     return compute(quick_dataset, payoff_games=20, n_boot=200)
+
+
+@pytest.fixture(scope="module")
+def report_pdf(results, quick_dataset, tmp_path_factory):
+    """New York Slice's report of the quick dataset, and the text of each of its pages."""
+    pdf = write_report(quick_dataset, tmp_path_factory.mktemp("pdf") / "sub" / "r.pdf",
+                       results=results)  # fmt: skip
+    return pdf, pages_text(pdf)
+
+
+class Text(str):
+    """A page's text with whitespace runs as single spaces; ``lines``: as extracted."""
+
+    lines: list[str]
+
+
+def pages_text(pdf) -> list[Text]:
+    """The text of every page of a PDF."""
+    pages = []
+    for p in PdfReader(pdf).pages:
+        raw = p.extract_text()
+        text = Text(" ".join(raw.split()))
+        text.lines = [line.strip() for line in raw.splitlines() if line.strip()]
+        pages.append(text)
+    return pages
+
+
+def contents(pages: list[Text]) -> list[tuple[str, int]]:
+    """The contents page's entries: (text, page number)."""
+    (page,) = [p for p in pages if p.startswith("Contents ")]
+    found = [re.fullmatch(r"(.*\S)\s+(\d+)", line) for line in page.lines[1:]]
+    return [(m[1], int(m[2])) for m in found if m and not m[1].startswith("page ")]
+
+
+def assert_numbered_with_contents(pages: list[str], sections: list[str]) -> dict[str, int]:
+    """Every page says ``page k of N``; the contents lists every section (by its number)
+    and every entry names a page that starts with it. Returns entry → page."""
+    n = len(pages)
+    for k, text in enumerate(pages, 1):
+        assert f"page {k} of {n}" in text, (k, text[-120:])
+    entries = dict(contents(pages))
+    for num, label in enumerate(sections, 1):
+        found = [t for t in entries if t.startswith(f"{num} ")]
+        assert found, (label, entries)
+    for title, k in entries.items():
+        if title in ("Verdicts", "Every headline number"):
+            assert k == 1
+            continue
+        assert 1 <= k <= n and title in pages[k - 1], (title, k, pages[k - 1][:200])
+    return entries
 
 
 def test_summary_answers_every_question(results):
@@ -41,13 +104,49 @@ def test_quick_data_is_flagged_as_too_small(results):
     assert (results.best_theta["warning"] != "").all()
 
 
-def test_report_pdf_has_every_section(results, quick_dataset, tmp_path):
-    pdf = write_report(quick_dataset, tmp_path / "sub" / "r.pdf", results=results)
-    data = pdf.read_bytes()
-    assert data.startswith(b"%PDF")
-    pages = len(re.findall(rb"/Type\s*/Page[^s]", data))
-    assert pages == 11
+def test_report_pdf_has_every_section(report_pdf):
+    pdf, pages = report_pdf
+    assert pdf.read_bytes().startswith(b"%PDF")
     assert not list(pdf.parent.glob(".*.tmp"))  # written atomically
+    entries = assert_numbered_with_contents(pages, [s.label for s in REPORT.sections])
+    order = list(entries)
+    assert order[:4] == ["Every headline number", "Contents", "About this study", "Glossary"]
+    assert [entries[t] for t in order] == sorted(entries[t] for t in order)
+    # no verdicts declared: page 1 is the table of every headline number, with the command
+    # that regenerates the report
+    assert "every headline number" in pages[0] and "slicing twice vs seat order" in pages[0]
+    assert "Regenerate this report:" in pages[0]
+    assert re.search(r"slicelab report \S*studies/nyslice-balance.toml --size quick", pages[0])
+    assert "--payoff-games 20" in pages[0]
+    assert pages[entries["About this study"] - 1].startswith("About this study")
+    glossary = pages[entries["Glossary"] - 1]
+    assert all(term in glossary for term in ("Holm", "exploitability", "θ (theta)"))
+    # the dense sample-size table is an appendix; the section's page cites it
+    appendix = [t for t in entries if t.startswith("Appendix")]
+    assert any("Sample size: every headline cell" in t for t in appendix)
+    assert "Appendix A" in pages[entries[next(t for t in order if t.startswith("6 "))] - 1]
+
+
+def test_empty_cells_show_a_dash(report_pdf):
+    _, pages = report_pdf
+    assert not any(re.search(r"\bnan\b", p) for p in pages)
+    # the sample-size row of the headline table has no estimate and no games
+    assert re.search(r"6 Sample size headline numbers flagged .*? — — —", " ".join(pages))
+    from matplotlib.figure import Figure
+
+    from analysis.pdf import EMPTY, cell, ci, fmt, table
+
+    frame = pl.DataFrame({"a": [1.5, None, float("nan")], "b": ["x", "", None],
+                          "n": [0, None, 3]})  # fmt: skip
+    shown = fmt(frame, {"a": ".1f"})
+    assert shown["a"].to_list() == ["1.5", EMPTY, EMPTY]
+    assert shown["b"].to_list() == ["x", "", EMPTY] and shown["n"].to_list() == ["0", EMPTY, "3"]
+    assert [cell(v) for v in ("", None, float("nan"), "nan", 0, "0")] == [EMPTY] * 4 + ["0"] * 2
+    assert ci(float("nan"), 0, 1) == EMPTY
+    fig = Figure()
+    table(fig, 0.9, shown, [0.2, 0.2, 0.2])
+    assert [t.get_text() for t in fig.texts][3:] == ["1.5", "x", "0", EMPTY, EMPTY, EMPTY,
+                                                      EMPTY, EMPTY, "3"]  # fmt: skip
 
 
 def test_cli_report_from_dataset_and_from_study(quick_dataset, tmp_path):
@@ -158,8 +257,157 @@ def test_a_game_without_a_report_gets_the_generic_sections(tmp_path, monkeypatch
         "1 Seats", "2 Player count", "3 Ratings", "4 Sample size",
     ]  # fmt: skip
     pdf = write_report(out, tmp_path / "generic.pdf", results=r)
-    pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf.read_bytes()))
-    assert pages == 6  # title, summary, seats, player count, ratings, sample size
+    pages = pages_text(pdf)
+    entries = assert_numbered_with_contents(pages, ["Seats", "Player count", "Ratings",
+                                                    "Sample size"])  # fmt: skip
+    assert list(entries)[4:] == [
+        "1 Is the first player favoured?", "2 Does the game hold up from 2 to 3 players?",
+        "3 Strategy ratings", "4 Are there enough games?",
+        "Appendix A — Player count: every estimate",
+        "Appendix B — Sample size: every headline cell",
+    ]  # fmt: skip
+    assert len(pages) == 10  # page 1, contents, about, glossary, 4 sections, 2 appendices
+    # page 1 ends with the command that regenerates the report (options it takes only)
+    command = f"slicelab report generic.toml --data {out} --out"
+    assert regenerate_command(r, "x.pdf") == f"{command} x.pdf"  # payoff_games: not read
+    assert f"{command} {pdf}" in pages[0]
+    manifest = {**r.manifest, "study_file": "<study>"}  # a study made in code: from the data
+    made = dataclasses.replace(
+        r, manifest=manifest, options={"payoff_games": 7, "n_boot": 50},
+        report=dataclasses.replace(r.report, options={"payoff_games": 300, "n_boot": 1000}),
+    )  # fmt: skip
+    assert regenerate_command(made, "x.pdf") == (
+        f"slicelab report {out} --out x.pdf --payoff-games 7  (with n_boot=50: options of "
+        "analysis.report.write_report)"
+    )
+
+
+def _verdicts(n: int = 2, long: bool = False):
+    more = (" This sentence is long on purpose, with numbers like +2.3 pp [+0.4, +4.1] and "
+            "a Supercalifragilisticexpialidocious-word-without-any-break-in-it, so that it "
+            "wraps over several lines of the verdict page.") * (3 if long else 0)  # fmt: skip
+    labels = ["robust", "not robust: sign differs in greedy field", "not checked"]
+
+    def verdicts(r):
+        return [
+            Verdict(f"Question {k}: is the first seat favoured?{more[:120]}",
+                    f"Answer {k}: no, seat 0 wins its fair share.{more}",
+                    f"+1.{k} pp [-3.0, +5.0]{more[:200]}", 1234 + k, "deals", labels[k % 3],
+                    f"Recommendation {k}: deal again.{more}" if k % 2 else "",
+                    ("Seats", "Ratings", "No such section")[k % 3], more)
+            for k in range(n)
+        ]  # fmt: skip
+
+    return verdicts
+
+
+@pytest.fixture
+def generic(monkeypatch):
+    """The generic report, for the synthetic dataset of :func:`_generic_dataset`."""
+    import analysis.report
+
+    report = game_report("no-such")
+    monkeypatch.setattr(analysis.report, "game_report", lambda game: report)
+    return report
+
+
+def test_page_one_shows_the_verdicts_and_the_appendix_every_headline(tmp_path, generic):
+    out = _generic_dataset(tmp_path / "data")
+    report = dataclasses.replace(generic, verdicts=_verdicts(3),
+                                 glossary={"High card": "The card that wins a trick."})  # fmt: skip
+    r = compute(out)
+    r = dataclasses.replace(r, report=report)
+    pdf = write_report(out, tmp_path / "v.pdf", results=r, command="slicelab report x.toml")
+    pages = pages_text(pdf)
+    entries = assert_numbered_with_contents(pages, ["Seats", "Player count", "Ratings",
+                                                    "Sample size"])  # fmt: skip
+    assert list(entries)[0] == "Verdicts"
+    first = pages[0]
+    for k in range(3):
+        assert f"{k + 1}. Question {k}: is the first seat favoured?" in first
+        assert f"Answer {k}: no, seat 0 wins its fair share." in first
+        assert f"+1.{k} pp [-3.0, +5.0]; n = {1234 + k:,} deals" in first
+    assert "robust" in first and "not robust: sign differs in greedy field" in first
+    assert "not checked" in first and "Recommendation 1: deal again." in first
+    seats = entries["1 Is the first player favoured?"]
+    ratings = entries["3 Strategy ratings"]
+    assert f"see section 1, page {seats}" in first and f"see section 3, page {ratings}" in first
+    assert "see No such section" in first
+    assert "Regenerate this report:" in first and "slicelab report x.toml" in first
+    # the headline table is appendix A; the sections' appendices follow
+    appendix = [t for t in entries if "Appendix" in t]
+    assert [t.split(" — ")[0] for t in appendix] == [
+        "Appendix A", "Appendix B", "Appendix C"]  # fmt: skip
+    assert "All headline numbers" in appendix[0]
+    page = pages[entries[appendix[0]] - 1]
+    for finding in summary(r)["finding"]:
+        assert " ".join(finding.split())[:40] in page
+    # the glossary merges the game's terms with the generic ones, in alphabetical order
+    glossary = pages[entries["Glossary"] - 1]
+    assert "High card The card that wins a trick." in glossary
+    assert all(" ".join(term.split())[:12] in glossary for term in GLOSSARY)
+
+
+def test_long_verdicts_wrap_inside_the_page(tmp_path, generic):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    out = _generic_dataset(tmp_path / "data")
+    report = dataclasses.replace(generic, verdicts=_verdicts(8, long=True))
+    r = dataclasses.replace(compute(out), report=report)
+    figures = layout(r, tmp_path / "long.pdf")
+    labels = [f.get_label() for f in figures]
+    verdict_pages = figures[: labels.index("Contents")]
+    assert len(verdict_pages) >= 2  # eight long verdicts go on over the next page
+    text = ""
+    for fig in verdict_pages:
+        fig.set_dpi(400)  # at a low resolution hinting widens the glyphs
+        renderer = FigureCanvasAgg(fig).get_renderer()
+        page = fig.bbox
+        for t in fig.texts:
+            box = t.get_window_extent(renderer)
+            assert box.x0 >= 0 and box.x1 <= page.x1 * 0.945, t.get_text()[:60]
+            assert box.y0 >= 0.03 * page.y1 or t.get_text().startswith(("page ", "New York")), \
+                t.get_text()[:60]  # fmt: skip
+            assert box.y1 <= page.y1, t.get_text()[:60]
+        text += " ".join(t.get_text() for t in fig.texts)
+    flat = " ".join(text.split())
+    assert all(f"Question {k}" in flat for k in range(8))
+    # a short list fits page 1
+    report = dataclasses.replace(report, verdicts=_verdicts(8))
+    figures = layout(dataclasses.replace(r, report=report), tmp_path / "short.pdf")
+    assert figures[1].get_label() == "Contents"
+
+
+def test_a_count_has_one_colour_everywhere():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.colors import same_color
+    from matplotlib.figure import Figure
+
+    from analysis.pdf import COUNT_COLOURS, count_colour
+    from analysis.playercount import plot_player_count
+    from analysis.seats import plot_seat_advantage
+
+    assert count_colour(4) == COUNT_COLOURS[4] == "tab:green" and count_colour(7) != ""
+    seat = pl.DataFrame({"players": [2, 2, 4, 4, 4, 4], "seat": [0, 1, 0, 1, 2, 3],
+                         "win_share": [0.5, 0.5, 0.2, 0.3, 0.25, 0.25]})  # fmt: skip
+    seat = seat.with_columns(win_low=pl.col("win_share") - 0.05,
+                             win_high=pl.col("win_share") + 0.05)  # fmt: skip
+    ax = plot_seat_advantage(seat, Figure().add_subplot())
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    assert same_color(lines["2 players"].get_color(), "tab:blue")
+    assert same_color(lines["4 players"].get_color(), "tab:green")
+    bars = [c for c in ax.collections if c.get_zorder() > lines["4 players"].get_zorder()]
+    assert len(bars) >= 2  # the intervals are drawn over the markers
+    count = pl.DataFrame({"players": [2, 4], "measure": ["margin", "margin"],
+                          "estimate": [3.0, 5.0], "low": [2.0, 4.0],
+                          "high": [4.0, 6.0]})  # fmt: skip
+    (ax,) = plot_player_count(count, [Figure().add_subplot()])
+    colours = [line.get_color() for line in ax.get_lines() if line.get_marker() == "o"]
+    assert [same_color(c, count_colour(n)) for c, n in zip(colours, (2, 4), strict=True)] == [
+        True, True]  # fmt: skip
+    assert ax.get_xlabel() == "player count"
 
 
 # --------------------------------------------------------------------------------------

@@ -189,15 +189,17 @@ def field_check(
     return text + (f" {rerun}" if rerun else "")
 
 
-def payoff_overall(d: np.ndarray, est: float, low: float, high: float) -> str:
-    """The mean payoff of eating over collecting across all replayed decisions."""
+def payoff_overall(d: np.ndarray | int, est: float, low: float, high: float) -> str:
+    """The mean payoff of eating over collecting across all replayed decisions (``d``: the
+    decisions, or their number)."""
     verdict = {
         "above": "eating gains the decider win share on average",
         "below": "eating costs the decider win share on average",
         "covers": "on average neither choice is shown to be better",
         "none": "too few decisions for an interval",
     }[side(low, high)]
-    return f"over all {len(d):,} decisions {effect(est, low, high)}: {verdict}."
+    n = d if isinstance(d, int) else len(d)
+    return f"over all {n:,} decisions {effect(est, low, high)}: {verdict}."
 
 
 def order_test(test: pl.DataFrame, seat: pl.DataFrame) -> str:

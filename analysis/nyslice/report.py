@@ -42,7 +42,6 @@ from analysis.sections import (
     seat_headlines,
     seat_page,
 )
-from analysis.stats import mean_interval
 
 BLOCKS = ("seats", "seats-collect", "seats-greedy", "specials", "theta", "decisions", "ladder")
 """Study blocks the report needs (see studies/nyslice-balance.toml)."""
@@ -421,8 +420,10 @@ def _eat_compute(r: Results) -> dict[str, Any]:
     payoffs = threshold.replay_payoffs(out, games=r.options["payoff_games"])
     return {
         "theta": threshold.theta_curve(out),
-        "best_theta": threshold.best_theta(out, n_boot=r.options["n_boot"]),
+        "best_theta": threshold.best_theta(out),
         "payoffs": payoffs,
+        "payoff_overall": threshold.eat_payoff_overall(payoffs),
+        "payoff_pooled": threshold.eat_payoff_overall(payoffs, by_players=False),
         "payoff_by": {b: threshold.eat_payoff(payoffs, b) for b in EAT_BY},
         "eat_by": {b: threshold.eat_table(out, b) for b in EAT_BY},
     }
@@ -434,25 +435,42 @@ def _eat_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
         out.append(headline(
             q,
             f"{b['players']} players: best θ {b['best_theta']:g} "
-            f"(bootstrap {b['theta_low']:g}–{b['theta_high']:g}); its edge over the fair share "
-            "against the field",
-            ci(b["edge_pp"], b["edge_low"], b["edge_high"]), b["games"], b["warning"],
+            f"(not significantly worse: {_theta_set(b)}); its edge over the fair share "
+            "against the field, on held-out deals",
+            ci(b["edge_pp"], b["edge_low"], b["edge_high"]), b["deals"], b["warning"],
         ))  # fmt: skip
-    for n, sub in r.payoffs.group_by("players", maintain_order=True):
-        d = 100 * (sub["share_eat"] - sub["share_collect"]).to_numpy()
-        m, lo, hi = mean_interval(d)
-        out.append(headline(q, f"{n[0]} players: win share from eating instead of collecting "
-                            "(replayed decisions)", ci(m, lo, hi), len(d),
-                            "" if lo > 0 or hi < 0 else "interval covers 0"))  # fmt: skip
+    for o in r.payoff_overall.iter_rows(named=True):
+        out.append(headline(q, f"{o['players']} players: win share from eating instead of "
+                            "collecting (replayed decisions, clustered by game)",
+                            ci(o["payoff_pp"], o["payoff_low"], o["payoff_high"]), o["games"],
+                            o["warning"]))  # fmt: skip
     return out
+
+
+def _grid_notes(b: pl.DataFrame, grid: list[float]) -> str:
+    """Where the tested θ do not bracket the best (``grid_note``), counts with the same
+    note together; else that they do."""
+    notes: dict[str, list[int]] = {}
+    for r in b.filter(~pl.col("grid_brackets_best")).iter_rows(named=True):
+        notes.setdefault(r["grid_note"], []).append(r["players"])
+    if not notes:
+        return (f"The grid ({min(grid):g}–{max(grid):g}) brackets the best θ and the θ not "
+                "significantly worse at every player count.")  # fmt: skip
+    return " ".join(f"At {listing(str(n) for n in counts)} players {note}." for note, counts in
+                    notes.items())  # fmt: skip
+
+
+def _theta_set(b: dict) -> str:
+    """The θ not significantly worse than the best, listed: ``1.4, 2, 2.8``."""
+    return ", ".join(f"{t:g}" for t in b["theta_set"])
 
 
 def _eat_cells(r: Results) -> list[Row]:
     best = r.best_theta.select("players", pl.col("best_theta").alias("theta"))
     return [
         {
-            "number": f"{f['players']}p best θ={f['theta']:g}: seat win share",
-            "games": f["games"],
+            "number": f"{f['players']}p best θ={f['theta']:g}: seat win share (deals)",
+            "games": f["deals"],
             "± (pp)": 100 * f["half_width"],
             "games for ±1 pp": f["games_for_1pp"],
             "warning": f["warning"],
@@ -472,15 +490,16 @@ def _eat_draw(pdf: PdfPages, r: Results, num: int) -> None:
     text = (
         "One seat plays heuristic(theta=θ) — it eats when the eat value exceeds θ times the "
         "collect value, so a larger θ eats less — against a field of the equilibrium heuristic, "
-        "from every seat in turn on the same deals. Best θ per player count: "
+        "from every seat in turn on the same deals. Best θ per player count, and the θ not "
+        "significantly worse than it (paired by deal, Holm-adjusted one-sided tests): "
         + "; ".join(
-            f"{p}p {t:g} (bootstrap {lo:g}–{hi:g})"
-            for p, t, lo, hi in zip(
-                b["players"], b["best_theta"], b["theta_low"], b["theta_high"], strict=True
-            )
+            f"{r['players']}p {r['best_theta']:g} ({_theta_set(r)})"
+            for r in b.iter_rows(named=True)
         )  # fmt: skip
         + ". "
-        + prose.grid_edge(b, grid)
+        + _grid_notes(b, grid)
+        + " The edge is measured on held-out deals: the best θ of the even-numbered deals on "
+        "the odd ones and the reverse, averaged."
         + " "
         + prose.field_check(b, _field_thetas(r), rerun=rerun)
     )
@@ -488,24 +507,26 @@ def _eat_draw(pdf: PdfPages, r: Results, num: int) -> None:
     ax = fig.add_axes([0.1, y - 0.36, 0.85, 0.33])
     threshold.plot_theta_curve(r.theta, b, ax)
     y -= 0.42
-    shown = ci_col(b, "edge_pp", "edge_low", "edge_high", "edge over fair (pp)")
-    shown = fmt(shown.select("players", "games", "best_theta", "theta_low", "theta_high",
-                             "p_best", "win_share", "edge over fair (pp)", "warning"),
-                {"best_theta": "g", "theta_low": "g", "theta_high": "g", "p_best": ".2f",
-                 "win_share": ".3f"})  # fmt: skip
+    shown = ci_col(b, "edge_pp", "edge_low", "edge_high", "held-out edge (pp)")
+    shown = shown.rename({"edge_in_sample_pp": "in-sample edge (pp)"})
+    shown = fmt(shown.select("players", "deals", "best_theta", "set_low", "set_high",
+                             "win_share", "held-out edge (pp)", "in-sample edge (pp)", "warning"),
+                {"best_theta": "g", "set_low": "g", "set_high": "g", "win_share": ".3f",
+                 "in-sample edge (pp)": "+.1f"})  # fmt: skip
     table(fig, y, shown, [0.07, 0.07, 0.09, 0.09, 0.09, 0.07, 0.09, 0.18, 0.17], size=7,
           x=0.05)  # fmt: skip
     pdf.savefig(fig)
 
     fig = page(f"{num}  The eat decision: payoff by pepperoni, type and majority race")
     pay = r.payoff_by
-    d = 100 * (r.payoffs["share_eat"] - r.payoffs["share_collect"]).to_numpy()
+    o = r.payoff_pooled.row(0, named=True)
     text = (
-        f"Causal payoff: {r.payoffs.height:,} real eat-or-collect decisions of the tuned "
-        "heuristic (numbered slices), each replayed both ways on the same deal with the same "
-        "earlier moves, the rest played out by the same strategies. The payoff is the "
+        f"Causal payoff: {o['decisions']:,} real eat-or-collect decisions of the tuned "
+        f"heuristic in {o['games']:,} games, each replayed both ways on the same deal with the "
+        "same earlier moves, the rest played out by the same strategies (each weighted back to "
+        "its game's eligible decisions; intervals clustered by game). The payoff is the "
         "decider's win share after eating minus after collecting; "
-        + prose.payoff_overall(d, *mean_interval(d))
+        + prose.payoff_overall(o["decisions"], o["payoff_pp"], o["payoff_low"], o["payoff_high"])
         + " Below: by the slice's pepperoni, its type's number and the race for that type's "
         "majority before the decision. Bottom right: how often the heuristic actually eats "
         "(observational, from the per-decision table)."

@@ -24,6 +24,7 @@ from analysis_fixtures import (
     row,
     scipy_wilson,
     t_interval,
+    wilson,
 )
 from scipy import stats
 
@@ -309,23 +310,74 @@ def test_theta_curve_averages_rotations_per_deal(theta_data):
         r = row(table, theta=theta)
         m, lo, hi = t_interval(share)  # over 6 deals, not 18 seat-games
         lo, hi = max(lo, 0.0), min(hi, 1.0)  # a share's interval is clamped to [0, 1]
-        assert r["games"] == 6 and r["seat_games"] == 18 and r["players"] == 3
+        assert r["deals"] == r["games"] == 6 and r["seat_games"] == 18 and r["players"] == 3
         assert (r["win_share"], r["win_low"], r["win_high"]) == approx((m, lo, hi))
         assert r["fair"] == approx(1 / 3) and r["edge_pp"] == approx(100 * (m - 1 / 3))
+        assert r["warning"].startswith("only 6 deals")
     assert row(table, theta=0.5)["win_share"] == approx(16 / 18)
     assert row(table, theta=2.0)["win_share"] == approx(3.5 / 18)
 
 
+def test_theta_curve_shortfall_behind_the_best_by_hand(theta_data):
+    table = theta_curve(theta_data)
+    assert table["is_best"].to_list() == [True, False, False]
+    best = row(table, theta=0.5)
+    assert (best["shortfall_pp"], best["shortfall_low"], best["shortfall_high"]) == (0, 0, 0)
+    assert math.isnan(best["p_worse"]) and best["not_worse"]
+    p = {}
+    for theta in (1.0, 2.0):
+        d = 100 * (DEAL_SHARE[0.5] - DEAL_SHARE[theta])  # paired by deal
+        r = row(table, theta=theta)
+        assert (r["shortfall_pp"], r["shortfall_low"], r["shortfall_high"]) == approx(t_interval(d))
+        p[theta] = stats.ttest_1samp(d, 0, alternative="greater").pvalue
+        assert r["p_worse"] == approx(p[theta])
+    # Holm over the two: the smaller p doubled, the larger kept (at least the first)
+    small, large = sorted(p, key=p.get)
+    assert row(table, theta=small)["p_holm"] == approx(2 * p[small])
+    assert row(table, theta=large)["p_holm"] == approx(max(2 * p[small], p[large]))
+    assert table["not_worse"].to_list() == [True, False, False]  # both p are tiny
+
+
 def test_best_theta_clear_maximum(theta_data):
-    r = best_theta(theta_data, n_boot=300).row(0, named=True)
-    assert r["players"] == 3 and r["games"] == 6
-    assert r["best_theta"] == r["theta_low"] == r["theta_high"] == 0.5
-    assert r["p_best"] == 1.0
+    r = best_theta(theta_data).row(0, named=True)
+    assert r["players"] == 3 and r["deals"] == r["games"] == 6
+    assert r["best_theta"] == 0.5 and r["theta_set"] == [0.5]
+    assert r["set_low"] == r["set_high"] == r["theta_low"] == r["theta_high"] == 0.5
     assert r["win_share"] == approx(16 / 18)
-    m, lo, hi = t_interval(100 * (DEAL_SHARE[0.5] - 1 / 3))  # over the fair share, by deal
+    from sims.games.nyslice.heuristic import params_for
+
+    assert r["field_theta"] == params_for(3, {})["theta"]  # the field: heuristic's preset
+    # 0.5 is the smallest θ tried: the grid does not bracket the best
+    assert (r["grid_low"], r["grid_high"]) == (0.5, 2.0)
+    assert r["grid_brackets_best"] is False
+    assert r["grid_note"] == (
+        "the best θ is the smallest tested (0.5): the curve may not turn within the grid; "
+        "extend it below 0.5 (e.g. 0.354, 0.25)"
+    )
+    # in sample: over the fair share, by deal
+    m, lo, hi = t_interval(100 * (DEAL_SHARE[0.5] - 1 / 3))
     assert m == approx(100 * (16 / 18 - 1 / 3))
-    assert (r["edge_pp"], r["edge_low"], r["edge_high"]) == approx((m, lo, hi))
-    assert r["warning"] == "only 6 games (< 100)"
+    assert (r["edge_in_sample_pp"], r["edge_in_sample_low"], r["edge_in_sample_high"]) == approx(
+        (m, lo, hi)
+    )
+    # held out: even deals 0, 2, 4 pick 0.5 (shares 1, 1, 1), measured on the odd deals
+    # 1, 3, 5 (2/3, 2/3, 1); the odd deals pick 0.5 too, measured on the even ones (no
+    # variance: a zero-width interval)
+    odd = 100 * (DEAL_SHARE[0.5][1::2] - 1 / 3)
+    even = 100 * (DEAL_SHARE[0.5][0::2] - 1 / 3)
+    assert r["pick_even"] == r["pick_odd"] == 0.5
+    assert (r["edge_odd_pp"], r["edge_odd_low"], r["edge_odd_high"]) == approx(t_interval(odd))
+    assert even.tolist() == approx([200 / 3] * 3)
+    assert (r["edge_even_pp"], r["edge_even_low"], r["edge_even_high"]) == approx(
+        (200 / 3, 200 / 3, 200 / 3)
+    )
+    # the average, with the average of the two halves' 97.5% intervals
+    half = stats.t.ppf(0.9875, 2) * stats.sem(odd)
+    assert r["edge_pp"] == approx((odd.mean() + 200 / 3) / 2)
+    assert (r["edge_low"], r["edge_high"]) == approx(
+        ((odd.mean() - half + 200 / 3) / 2, (odd.mean() + half + 200 / 3) / 2)
+    )
+    assert r["warning"] == "only 6 deals (< 100)"
 
 
 # Decisions of a 3-player game block. Results: game 0 won by seat 0, 1 by seat 1, 2 by
@@ -369,21 +421,44 @@ def eat_data(tmp_path_factory):
     return d.write()
 
 
+def _cr1(values, games, weights=None) -> tuple[float, float, float]:
+    """Weighted mean and its 95% t interval clustered by game, game by game: each row's
+    influence w (y - mean) / sum(w) summed within its game; variance G/(G-1) times the sum
+    of the squared game totals; G - 1 degrees of freedom (no interval with one game)."""
+    weights = [1.0] * len(values) if weights is None else weights
+    total = sum(weights)
+    m = sum(w * y for w, y in zip(weights, values, strict=True)) / total
+    per_game: dict = {}
+    for y, g, w in zip(values, games, weights, strict=True):
+        per_game[g] = per_game.get(g, 0.0) + w * (y - m) / total
+    k = len(per_game)
+    if k < 2:
+        return m, math.nan, math.nan
+    half = stats.t.ppf(0.975, k - 1) * math.sqrt(k / (k - 1) * sum(v * v for v in
+                                                                  per_game.values()))  # fmt: skip
+    return m, m - half, m + half
+
+
 def test_eat_table_by_race(eat_data):
     table = eat_table(eat_data, by="race")
     assert table["race"].to_list() == ["ahead", "behind", "level", "nobody yet"]
     for race, n, ate in (("ahead", 4, 2), ("behind", 3, 1), ("level", 2, 1), ("nobody yet", 3, 2)):
         r = row(table, race=race)
-        assert r["players"] == 3 and r["games"] == n and r["eat_rate"] == approx(ate / n)
+        # every race's decisions come from different games: one decision per game
+        assert r["players"] == 3 and r["games"] == r["decisions"] == n
+        assert r["eat_rate"] == approx(ate / n)
         assert (r["eat_low"], r["eat_high"]) == approx(scipy_wilson(ate, n), abs=1e-12)
-        # the difference rests on the rarer choice: the warning counts that group
-        assert r["smaller_group"] == min(ate, n - ate)
-        assert r["warning"] == f"only {min(ate, n - ate)} decisions (< {MIN_GAMES})"
-    # Ahead: eaters finished 0 and 1, collectors 0.5 and 0.
+        # the difference rests on the rarer choice: the warning counts its games
+        assert r["smaller_group_decisions"] == r["smaller_group_games"] == min(ate, n - ate)
+        assert r["warning"] == f"only {min(ate, n - ate)} games (< {MIN_GAMES})"
+    # Ahead: eaters finished 0 (game 0) and 1 (game 1), collectors 0.5 (game 3) and 0
+    # (game 2). Influence per game: eaters (y - 0.5) / 2, collectors -(y - 0.25) / 2.
     r = row(table, race="ahead")
-    se = 100 * math.sqrt(0.5 / 2 + 0.125 / 2)
+    totals = [-0.25, 0.25, -0.125, 0.125]
+    se = 100 * math.sqrt(4 / 3 * sum(t * t for t in totals))
+    half = stats.t.ppf(0.975, 3) * se
     assert (r["share_eat"], r["share_collect"], r["diff_pp"]) == approx((0.5, 0.25, 25.0))
-    assert (r["diff_low"], r["diff_high"]) == approx((25 - Z * se, 25 + Z * se))
+    assert (r["diff_low"], r["diff_high"]) == approx((25 - half, 25 + half))
     # Fewer than two on a side: no difference.
     for race, eat, collect in (("behind", 0, 0), ("level", 0.5, 0), ("nobody yet", 1, 0)):
         r = row(table, race=race)
@@ -391,41 +466,58 @@ def test_eat_table_by_race(eat_data):
         assert math.isnan(r["diff_pp"])
 
 
-def test_eat_table_by_pepperoni(eat_data):
+def test_eat_table_by_pepperoni_clusters_by_game(eat_data):
     table = eat_table(eat_data)
     assert table["pepperoni"].to_list() == [0, 1, 2]
-    r = row(table, pepperoni=0)  # 1 eaten of 5
-    assert (r["games"], r["eat_rate"], r["share_collect"]) == (5, 0.2, 0.125)
+    # pepperoni 0: 1 eaten of 5 decisions in 3 games (1: collect, collect; 0: eat,
+    # collect; 3: collect). Design effect below 1 (the games mix): Wilson on 5 decisions.
+    r = row(table, pepperoni=0)
+    assert (r["games"], r["decisions"], r["eat_rate"], r["share_collect"]) == (3, 5, 0.2, 0.125)
     assert (r["eat_low"], r["eat_high"]) == approx(scipy_wilson(1, 5), abs=1e-12)
-    r = row(table, pepperoni=1)  # eaters 1, 1, 0; collectors 0, 0
-    se = 100 * math.sqrt((1 / 3) / 3 + 0 / 2)
-    assert (r["games"], r["eat_rate"]) == (5, 0.6)
+    # pepperoni 1: eaters in games 0, 1, 3 (shares 1, 1, 0), both collectors in game 2 (0, 0).
+    r = row(table, pepperoni=1)
+    assert (r["games"], r["decisions"], r["eat_rate"]) == (4, 5, 0.6)
+    assert (r["smaller_group_decisions"], r["smaller_group_games"]) == (2, 1)
+    # eat rate: influence (ate - 0.6) / 5; game totals 0.08, 0.08, -0.24 (game 2), 0.08
+    clustered = 4 / 3 * (3 * 0.08**2 + 0.24**2)
+    rows = 5 / 4 * (3 * 0.08**2 + 2 * 0.12**2)  # the same formula, each decision alone
+    n_eff = 5 / (clustered / rows)
+    assert (r["eat_low"], r["eat_high"]) == approx(wilson(0.6 * n_eff, n_eff))
+    # difference: eaters' influence (y - 2/3) / 3 (1/9, 1/9, -2/9), collectors' 0
+    se = 100 * math.sqrt(4 / 3 * (1 / 81 + 1 / 81 + 4 / 81))
+    half = stats.t.ppf(0.975, 3) * se
     assert r["diff_pp"] == approx(200 / 3)
-    assert (r["diff_low"], r["diff_high"]) == approx((200 / 3 - Z * se, 200 / 3 + Z * se))
-    r = row(table, pepperoni=2)  # both eaten
-    assert (r["games"], r["eat_rate"], r["share_eat"]) == (2, 1.0, 0.75)
+    assert (r["diff_low"], r["diff_high"]) == approx((200 / 3 - half, 200 / 3 + half))
+    # pepperoni 2: both eaten, in 2 games: no variance, the effective size is the games
+    r = row(table, pepperoni=2)
+    assert (r["games"], r["decisions"], r["eat_rate"], r["share_eat"]) == (2, 2, 1.0, 0.75)
+    assert (r["eat_low"], r["eat_high"]) == approx(scipy_wilson(2, 2), abs=1e-12)
     assert math.isnan(r["share_collect"])
 
 
-def test_eat_payoff_by_race_and_pepperoni():
-    cols = ["players", "slice_kind", "pepperoni", "own_count2", "rival_count2", "share_eat",
-            "share_collect", "score_eat", "score_collect"]  # fmt: skip
-    payoffs = pl.DataFrame(
-        [
-            (3, 0, 1, 2, 0, 1.0, 0.0, 30, 25),  # ahead
-            (3, 0, 0, 4, 1, 0.5, 0.5, 28, 28),  # ahead
-            (3, 0, 1, 3, 2, 0.0, 0.0, 20, 22),  # ahead
-            (3, 0, 0, 0, 0, 1.0, 0.5, 31, 30),  # nobody yet
-            (3, 0, 2, 0, 0, 0.0, 1.0, 19, 24),  # nobody yet
-            (3, 0, 1, 2, 2, 1.0, 0.0, 26, 21),  # level
-            (3, 0, 0, 0, 2, 0.0, 0.0, 15, 15),  # behind
-            (3, 1, 0, 0, 0, 1.0, 0.0, 40, 10),  # a combo: left out
-            (4, 0, 0, 1, 3, 0.25, 0.0, 12, 11),  # behind, 4 players
-            (4, 0, 0, 0, 1, 0.0, 0.25, 11, 12),  # behind, 4 players
-        ],
-        schema=cols,
-        orient="row",
-    )
+# Replayed decisions (eat_payoffs rows): game 0 of the 3-player block had 6 eligible
+# decisions of which 2 were replayed (weight 3), game 1 6 of 2 (weight 3), game 2 4 of 4
+# (weight 1, one of them a combo that the strata leave out but that counts for the
+# weight); at 4 players game 0 1 of 1, game 1 4 of 1 (weight 4).
+PAYOFF_COLUMNS = ["players", "game_index", "eligible", "slice_kind", "pepperoni", "own_count2",
+                  "rival_count2", "share_eat", "share_collect", "score_eat",
+                  "score_collect"]  # fmt: skip
+PAYOFF_ROWS = [
+    (3, 0, 6, 0, 1, 2, 0, 1.0, 0.0, 30, 25),  # ahead: d 100, s 5, w 3
+    (3, 0, 6, 0, 0, 4, 1, 0.5, 0.5, 28, 28),  # ahead: 0, 0, 3
+    (3, 2, 4, 0, 1, 3, 2, 0.0, 0.0, 20, 22),  # ahead: 0, -2, 1
+    (3, 1, 6, 0, 0, 0, 0, 1.0, 0.5, 31, 30),  # nobody yet: 50, 1, 3
+    (3, 1, 6, 0, 2, 0, 0, 0.0, 1.0, 19, 24),  # nobody yet: -100, -5, 3
+    (3, 2, 4, 0, 1, 2, 2, 1.0, 0.0, 26, 21),  # level: 100, 5, 1
+    (3, 2, 4, 0, 0, 0, 2, 0.0, 0.0, 15, 15),  # behind: 0, 0, 1
+    (3, 2, 4, 1, 0, 0, 0, 1.0, 0.0, 40, 10),  # a combo: 100, 30, 1 (overall only)
+    (4, 0, 1, 0, 0, 1, 3, 0.25, 0.0, 12, 11),  # behind: 25, 1, 1
+    (4, 1, 4, 0, 0, 0, 1, 0.0, 0.25, 11, 12),  # behind: -25, -1, 4
+]
+
+
+def test_eat_payoff_weights_and_clusters_by_game():
+    payoffs = pl.DataFrame(PAYOFF_ROWS, schema=PAYOFF_COLUMNS, orient="row")
     table = eat_payoff(payoffs, by="race")
     assert table.select("players", "race").rows() == [
         (3, "ahead"),
@@ -434,22 +526,51 @@ def test_eat_payoff_by_race_and_pepperoni():
         (3, "nobody yet"),
         (4, "behind"),
     ]
-    for n, race, d, s in (
-        (3, "ahead", [100, 0, 0], [5, 0, -2]),
-        (3, "nobody yet", [50, -100], [1, -5]),
-        (4, "behind", [25, -25], [1, -1]),
-    ):
-        r = row(table, players=n, race=race)
-        assert r["games"] == len(d)
-        assert (r["payoff_pp"], r["payoff_low"], r["payoff_high"]) == approx(t_interval(d))
-        assert (r["score_payoff"], r["score_low"], r["score_high"]) == approx(t_interval(s))
-        assert r["eat_better"] == approx(np.mean(np.array(d) > 0))
-    r = row(table, players=3, race="level")  # one decision: no interval
-    assert r["payoff_pp"] == 100 and math.isnan(r["payoff_low"])
-    assert r["warning"] == "only 1 decisions (< 100)"
-    by_pep = eat_payoff(payoffs)
-    r = row(by_pep, players=3, pepperoni=1)  # 100, 0, 100
-    assert (r["games"], r["payoff_pp"], r["eat_better"]) == (3, approx(200 / 3), approx(2 / 3))
+    r = row(table, players=3, race="ahead")
+    assert (r["games"], r["decisions"], r["eligible_decisions"]) == (2, 3, 7)
+    d, s, g, w = [100, 0, 0], [5, 0, -2], [0, 0, 2], [3, 3, 1]
+    assert r["payoff_pp"] == approx(300 / 7)
+    assert (r["payoff_pp"], r["payoff_low"], r["payoff_high"]) == approx(_cr1(d, g, w))
+    assert (r["score_payoff"], r["score_low"], r["score_high"]) == approx(_cr1(s, g, w))
+    assert r["eat_better"] == approx(3 / 7)  # weighted
+    r = row(table, players=4, race="behind")
+    assert (r["games"], r["decisions"], r["payoff_pp"]) == (2, 2, approx(-15.0))
+    assert (r["payoff_pp"], r["payoff_low"], r["payoff_high"]) == approx(
+        _cr1([25, -25], [0, 1], [1, 4])
+    )
+    # two decisions of one game: one game, no interval
+    r = row(table, players=3, race="nobody yet")
+    assert (r["games"], r["decisions"], r["payoff_pp"]) == (1, 2, approx(-25.0))
+    assert math.isnan(r["payoff_low"]) and r["warning"] == "only 1 games (< 100)"
+    r = row(eat_payoff(payoffs), players=3, pepperoni=1)  # 100 (w 3), 0 and 100 (game 2)
+    assert (r["games"], r["decisions"], r["payoff_pp"]) == (2, 3, approx(80.0))
+    assert r["eat_better"] == approx(4 / 5)
+
+
+def test_eat_payoff_overall_per_count_and_pooled():
+    from analysis.nyslice.threshold import eat_payoff_overall
+
+    payoffs = pl.DataFrame(PAYOFF_ROWS, schema=PAYOFF_COLUMNS, orient="row")
+    d = [100 * (r[7] - r[8]) for r in PAYOFF_ROWS]
+    w = [r[2] / sum(q[:2] == r[:2] for q in PAYOFF_ROWS) for r in PAYOFF_ROWS]
+    game = [r[:2] for r in PAYOFF_ROWS]  # (players, game_index): game 0 of each count differs
+    table = eat_payoff_overall(payoffs)
+    assert table["players"].to_list() == [3, 4]
+    r = row(table, players=3)  # every slice kind, the combo included
+    assert (r["games"], r["decisions"], r["eligible_decisions"]) == (3, 8, 16)
+    assert (r["payoff_pp"], r["payoff_low"], r["payoff_high"]) == approx(
+        _cr1(d[:8], game[:8], w[:8])
+    )
+    r = row(eat_payoff_overall(payoffs, numbered_only=True), players=3)
+    assert r["decisions"] == 7
+    assert (r["payoff_pp"], r["payoff_low"], r["payoff_high"]) == approx(
+        _cr1(d[:7], game[:7], w[:7])
+    )
+    pooled = eat_payoff_overall(payoffs, by_players=False).row(0, named=True)
+    assert pooled["players"] is None and (pooled["games"], pooled["decisions"]) == (5, 10)
+    assert (pooled["payoff_pp"], pooled["payoff_low"], pooled["payoff_high"]) == approx(
+        _cr1(d, game, w)
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -696,15 +817,16 @@ def test_strongest_weakest_names_both_with_their_intervals():
     assert strongest_weakest(s, 4).endswith("Holm-significant across the specials: none.")
 
 
-def test_best_theta_resamples_deals_in_a_fixed_order(theta_data):
-    # the bootstrap draws rows by position: their order must not depend on how polars
-    # grouped the Parquet rows (it did: the interval changed from run to run)
+def test_best_theta_reads_deals_in_a_fixed_order(theta_data):
+    # nothing may depend on how polars grouped the Parquet rows (a bootstrap that drew
+    # rows by position once did: its interval changed from run to run)
     from analysis.nyslice.threshold import _deal_shares
 
     deals = _deal_shares(theta_data, "theta")
     assert deals.equals(deals.sort("players", "theta", "game_index"))
-    a, b = best_theta(theta_data, n_boot=200, seed=1), best_theta(theta_data, n_boot=200, seed=1)
-    assert a.equals(b)
+    assert best_theta(theta_data).equals(best_theta(theta_data))
+    # the old bootstrap's arguments are accepted (and ignored) for old callers
+    assert best_theta(theta_data, n_boot=200, seed=1).equals(best_theta(theta_data))
 
 
 def _near_tie(out, reverse: bool):
@@ -732,10 +854,12 @@ def _near_tie(out, reverse: bool):
 
 
 def test_best_theta_does_not_depend_on_row_order(tmp_path):
-    forwards = best_theta(_near_tie(tmp_path / "f", False), n_boot=200)
-    backwards = best_theta(_near_tie(tmp_path / "b", True), n_boot=200)
-    assert 0 < forwards["p_best"][0] < 1  # a real near-tie: the resampling matters
+    forwards = best_theta(_near_tie(tmp_path / "f", False))
+    backwards = best_theta(_near_tie(tmp_path / "b", True))
+    assert forwards["theta_set"][0].to_list() == [0.5, 1.0]  # a real near-tie
     assert forwards.equals(backwards)
+    curves = theta_curve(tmp_path / "f"), theta_curve(tmp_path / "b")
+    assert curves[0].equals(curves[1])
 
 
 # Restricted play, 3 players, 6 deals. The unrestricted field's winners per deal, and in

@@ -489,6 +489,18 @@ add(
     spec("search-width-negative", "search(width=-1)", "width"),
     spec("search-cuts-0", "search(cuts=0)", "cuts"),
     spec("search-unknown-param", "search(depth=3)", "no parameter"),
+    # restricted play: avoid names one of the 14 specials by its slug
+    spec("avoid-unknown-slug", "heuristic(avoid=pineapple)",
+         "avoid='pineapple' is not a special; write avoid=<slug>, one of: cut_in_line, dibs"),
+    spec("avoid-wrong-case", "greedy(avoid=Stuffed_Crust)", "one of: cut_in_line, dibs"),
+    spec("avoid-blank-tile", "search(budget=2,avoid=blank)", "avoid='blank' is not a special"),
+    spec("avoid-number", "random(avoid=3)",
+         "avoid must be a special's slug, got 3; write avoid=<slug>, one of: cut_in_line"),
+    spec("avoid-float", "heuristic-p2(avoid=1.5)", "avoid must be a special's slug, got 1.5"),
+    spec("avoid-bool", "heuristic(avoid=true)", "avoid must be a special's slug, got True"),
+    spec("avoid-twice", "heuristic(avoid=dibs,avoid=seconds)", TWICE),
+    spec("avoid-no-value", "greedy(avoid=)", "greedy(avoid=)"),
+    spec("avoid-with-unknown-param", "greedy(avoid=dibs,depth=1)", "its parameters: avoid"),
     spec("unbalanced-open", "heuristic(theta=1"),
     spec("unbalanced-close", "heuristic theta=1)"),
     spec("unbalanced-extra-close", "heuristic(theta=1))", ("heuristic(theta=1))", "1)")),
@@ -501,6 +513,16 @@ add(
     st("arm-spec-search-budget-1e308", study(arm={"strategies": "search(budget=1e308)",
                                                   "games": 1}),
        "budget", proc=True, timeout=30),
+)  # fmt: skip
+
+# --- restricted play on the command line ---------------------------------------------
+add(
+    Case("avoid-simulate-unknown", sim({"--strategies": "greedy(avoid=cheese)"}),
+         "avoid='cheese' is not a special", out="o"),
+    Case("avoid-play-number", play({"--strategies": "heuristic(avoid=7),random"}),
+         "avoid must be a special's slug, got 7"),
+    Case("avoid-replay-unknown", replay({"--strategies": "search(budget=2,avoid=pizza)"}),
+         "one of: cut_in_line"),
 )  # fmt: skip
 
 # --- deck files (an arm's deck = "d.toml") -------------------------------------------

@@ -44,7 +44,7 @@ from sims.games.nyslice.kernel import (
     STRAT_RANDOM,
     STRAT_SEARCH,
     KernelRunner,
-    heuristic_params,
+    seat_params,
     strategy_codes,
 )
 from sims.games.nyslice.plugin import decision_columns
@@ -213,7 +213,7 @@ def _prepare(players, strategies, seed, deck, rules):
         raise SlicelabError(
             f"rule option first_slicer={rules.first_slicer} is not a seat of {players} players"
         )
-    return deck, rules, codes, heuristic_params(specs, players), _check_seed("seed", seed)
+    return deck, rules, codes, seat_params(specs, players), _check_seed("seed", seed)
 
 
 def replay_decision(

@@ -10,6 +10,13 @@ forced move is applied without asking). The public API is OpenSpiel-like:
 All chance happens in :func:`deal`, from an explicit generator; the Mystery Slice draws
 the top of the (shuffled) mystery pool.
 
+Restricted play (``avoid``, an analysis option, not a rule: ``docs/rules/nyslice.md``): a
+seat may be given a special it avoids. Its CHOOSE decisions lose the portion holding that
+special while another portion is free, and if the tile reaches it all the same it is
+forfeited on receipt (``_take_portion``): it leaves the game unowned, and the portion's
+slices are taken as if it had come without it. The seat therefore never owns the special,
+so never uses it (:meth:`GameState.can_use` refuses it too).
+
 Action encoding per phase (integers, shared with the compiled kernel):
 
 =============  ==============================================================
@@ -187,10 +194,29 @@ class GameState:
     n_players : int
     the_deal : Deal
         From :func:`deal` or scripted by a test.
+    avoid : sequence of Special or None, optional
+        Restricted play: per seat, the special it avoids (``None``: none); see the module
+        docstring. Default: no seat avoids anything.
     """
 
-    def __init__(self, deck: Deck, rules: Rules, n_players: int, the_deal: Deal) -> None:
+    def __init__(
+        self,
+        deck: Deck,
+        rules: Rules,
+        n_players: int,
+        the_deal: Deal,
+        avoid: Sequence[Special | None] | None = None,
+    ) -> None:
         check_players(n_players)
+        avoid = tuple(avoid) if avoid is not None else (None,) * n_players
+        if len(avoid) != n_players or not all(
+            a is None or (isinstance(a, Special) and a is not Special.BLANK) for a in avoid
+        ):
+            raise SlicelabError(
+                f"avoid must give each of the {n_players} seats a special (not the blank) "
+                f"or None, not {avoid!r}"
+            )
+        self.avoid: tuple[Special | None, ...] = avoid
         self.deck = deck
         self.rules = rules
         self.n = n_players
@@ -276,7 +302,7 @@ class GameState:
 
     def clone(self) -> GameState:
         """An independent copy, rebuilt by replaying the same deal and actions."""
-        other = GameState(self.deck, self.rules, self.n, self.deal)
+        other = GameState(self.deck, self.rules, self.n, self.deal, self.avoid)
         for a in self.history:
             other.apply(a)
         return other
@@ -299,9 +325,19 @@ class GameState:
         return -1
 
     def can_use(self, seat: int, special: Special) -> bool:
-        """Whether a seat owns an unused special acquired in an earlier round."""
+        """Whether a seat owns an unused special acquired in an earlier round (and does not
+        avoid it: restricted play, though such a seat never owns it)."""
         p = self.players[seat]
-        return special in p.specials and special not in p.used and p.specials[special] < self.round
+        return (
+            special in p.specials
+            and special not in p.used
+            and p.specials[special] < self.round
+            and special != self.avoid[seat]
+        )
+
+    def avoids(self, seat: int, special: Special | None) -> bool:
+        """Whether ``seat`` avoids ``special`` (restricted play)."""
+        return special is not None and special == self.avoid[seat]
 
     def sneak_moves(self) -> list[tuple[int, int, bool]]:
         """Legal Sneak-a-Slice moves now, as ``(source, target, from_end)`` portion indices.
@@ -463,6 +499,9 @@ class GameState:
                             self.portions[dst].slices.append(sid)
                         self.events.append(("sneak", seat, sid, src, dst))
             free = [i for i, p in enumerate(self.portions) if p.taken_by < 0]
+            if len(free) > 1 and self.avoids(seat, self.special):
+                # Restricted play: not the special's portion while another one is free.
+                free = [i for i in free if not self.portions[i].special]
             idx = yield from self._decide(seat, Phase.CHOOSE, free)
             yield from self._take_portion(seat, idx)
 
@@ -473,6 +512,12 @@ class GameState:
         sp = self.special if portion.special else None
         self.events.append(("choose", seat, idx, tuple(slices), sp))
         player = self.players[seat]
+        if self.avoids(seat, sp):
+            # Restricted play: the tile is forfeited on receipt. It leaves the game unowned
+            # and does nothing (no Mystery slice, no receipt decisions, no effect on this
+            # portion's slices), which are taken as if the portion had no special.
+            self.events.append(("forfeit", seat, sp))
+            sp = None
         if sp is not None:
             player.specials[sp] = self.round
             if sp == Special.MYSTERY_SLICE and self.mystery:

@@ -52,7 +52,8 @@ def play_game(
     n_players : int
         2 to 6.
     strategies : sequence of Strategy
-        One per seat.
+        One per seat; the special a strategy's ``avoid`` names (restricted play) is
+        enforced by the engine for its seat.
     study_seed, game_index : int
         Seed the deal and each seat's stream (see :mod:`sims.core.seeding`).
     deck, rules : optional
@@ -64,7 +65,8 @@ def play_game(
     deck = deck or default_deck()
     rules = rules or Rules()
     streams = game_streams(study_seed, game_index, n_players)
-    state = GameState(deck, rules, n_players, deal(deck, n_players, streams.deal))
+    avoid = [getattr(s, "avoid", None) for s in strategies]  # restricted play, per seat
+    state = GameState(deck, rules, n_players, deal(deck, n_players, streams.deal), avoid)
     while not state.terminal:
         dec = state.decision()
         strat = strategies[dec.player]

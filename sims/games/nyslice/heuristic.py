@@ -34,6 +34,11 @@ Decisions
   **Supreme** the type it raises the majority chance of most (in points);
   **Seconds** by exact end-of-game scoring (as ``greedy``).
 
+Restricted play (``avoid=<slug>``, ``docs/rules/nyslice.md``): a seat avoiding the round's
+special values every portion as if it came without it (no special value, and its slices
+valued without that special's effect on them), since the tile would be forfeited; the cut
+predicts that a chooser avoiding it never takes the portion holding it.
+
 Ties go to the lowest action. The arithmetic is written so the compiled kernel can repeat
 it operation for operation.
 """
@@ -415,7 +420,8 @@ def params_for(
     n_players : int
         The player count: its shipped default preset (:func:`default_preset`) applies.
     overrides : dict
-        Explicit parameters (already validated, e.g. by ``make_strategy``).
+        Explicit parameters (already validated, e.g. by ``make_strategy``); ``avoid``, which
+        is not a valuation parameter, is left out.
     preset : str, optional
         A named preset to start from instead of the default one.
 
@@ -441,7 +447,7 @@ def params_for(
         if preset not in mine:
             raise StrategySpecError(f"unknown heuristic preset {preset!r}")
         base.update(mine[preset])
-    base.update({k: float(v) for k, v in overrides.items()})
+    base.update({k: float(v) for k, v in overrides.items() if k != "avoid"})
     return base
 
 
@@ -465,6 +471,7 @@ class Valuer:
         n = view.n_players
         self.counts = [[view.type_count(q, t) for t in range(12)] for q in range(n)]
         self.owned = [view.specials(q) for q in range(n)]
+        self.avoid = [view.avoid(q) for q in range(n)]
         self.anchovy_slice = [
             any(view.deck.slices[s].kind == Kind.ANCHOVY for s in view.collected(q))
             for q in range(n)
@@ -570,8 +577,13 @@ class Valuer:
             return 0.0
         return self.p["specials"] * self.special_table[sp]
 
+    def arriving(self, seat: int, sp: Special | None) -> Special | None:
+        """The special as it would reach ``seat``: ``None`` if the seat avoids it."""
+        return None if sp is not None and sp == self.avoid[seat] else sp
+
     def portion_value(self, seat: int, slices: Sequence[int], has_special: bool) -> float:
-        sp = self.view.special if has_special else None
+        sp = self.arriving(seat, self.view.special) if has_special else None
+        has_special = sp is not None
         v = 0.0
         for sid in slices:
             v += self.slice_value(seat, sid, sp)
@@ -603,20 +615,28 @@ def best_predicted_cut(val: Valuer, view: PlayerView) -> int:
 
 
 def cut_scores(val: Valuer, view: PlayerView) -> list[float]:
-    """The heuristic score of every legal cut, by rank (see the module docstring)."""
+    """The heuristic score of every legal cut, by rank (see the module docstring).
+
+    A seat avoiding the special (restricted play) values the pizza without it; a chooser
+    avoiding it is predicted never to take its portion (worth -inf to it: some other
+    portion is always left when it chooses), and the slicer avoiding it values it at 0.
+    """
     n = view.n_players
     me = view.seat
     m = len(view.pizza)
     circular = view.circular
     sp = view.special
     order = [(view.slicer + 1 + i) % n for i in range(n)]
+    avoiders = [q for q in range(n) if sp is not None and val.avoid[q] == sp]
     prefixes = []
     for q in range(n):
+        ps = None if q in avoiders else sp
         pre = [0.0]
         for sid in view.pizza:
-            pre.append(pre[-1] + val.slice_value(q, sid, sp))
+            pre.append(pre[-1] + val.slice_value(q, sid, ps))
         prefixes.append(pre)
     spv = val.special_value(sp)
+    spv_me = 0.0 if me in avoiders else spv
     trust, deny = val.p["trust"], val.p["deny"]
     scores: list[float] = []
     for alone in (True, False):
@@ -628,10 +648,13 @@ def cut_scores(val: Valuer, view: PlayerView) -> list[float]:
                 values = []
                 for q in range(n):
                     row = list(sums[q])
+                    add = spv_me if q == me else spv
                     if alone:
-                        row.append(spv)
+                        row.append(add)
                     else:
-                        row[j] = row[j] + spv
+                        row[j] = row[j] + add
+                    if q != me and q in avoiders:
+                        row[k if alone else j] = -float("inf")
                     values.append(row)
                 taken = [False] * n
                 opp_best = -float("inf")
@@ -661,6 +684,13 @@ class HeuristicStrategy:
     preset: str | None = None
     p: dict[str, float] = field(default_factory=dict)
     _n: int = -1
+
+    @property
+    def avoid(self) -> Special | None:
+        """The special this seat avoids (restricted play), or ``None``."""
+        from sims.games.nyslice.strategies import avoid_special
+
+        return avoid_special(self.spec)
 
     def params(self, n_players: int) -> dict[str, float]:
         """The resolved parameters at a player count."""

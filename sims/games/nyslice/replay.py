@@ -53,6 +53,8 @@ def format_replay(state: GameState, strategy_names: Sequence[str], header: str =
             _, p, idx, _sl, sp = ev
             extra = f" with {sp.title}" if sp is not None else ""
             lines.append(f"   {seat[p]} takes portion [{idx}]{extra}")
+        elif kind == "forfeit":
+            lines.append(f"     forfeits {ev[2].title} (restricted play): it leaves the game")
         elif kind == "mystery":
             lines.append(f"     draws a Mystery slice: {lab(ev[2])}")
         elif kind == "move_to_eaten":

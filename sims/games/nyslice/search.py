@@ -16,6 +16,10 @@ Studies play search seats in the compiled kernel, decisions and playouts alike
 ``tests/games/nyslice/test_nyslice_kernel.py``); this class is the readable reference, and
 the reference engine plays it when an arm asks for ``engine = "reference"``. A decision
 costs about ``budget`` playouts (at least one per candidate).
+
+Restricted play: a search seat may take ``avoid=<slug>`` like every family; the engine
+filters its legal actions (so its candidates), and every seat keeps its own restriction in
+the playouts (their parameter rows carry each seat's avoid column).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from functools import lru_cache
 import numpy as np
 
 from sims.core.specs import ParamBound, StrategySpec
+from sims.games.nyslice.deck import Special
 from sims.games.nyslice.engine import Decision, Phase
 from sims.games.nyslice.heuristic import (
     PARAM_ORDER,
@@ -76,12 +81,21 @@ class SearchStrategy:
 
     def __post_init__(self) -> None:
         # Validated here too, so a strategy built without make_strategy cannot hang either.
+        from sims.games.nyslice.strategies import AVOID, avoid_special
+
+        self._avoid = avoid_special(self.spec)
         given = {
             k: SEARCH_BOUNDS[k].check(self.spec.name, k, v) if k in SEARCH_BOUNDS else v
             for k, v in self.spec.params.items()
+            if k != AVOID
         }
         self.p = {**SEARCH_DEFAULTS, **{k: float(v) for k, v in given.items()}}
         self._heuristic = HeuristicStrategy(StrategySpec("heuristic"))
+
+    @property
+    def avoid(self) -> Special | None:
+        """The special this seat avoids (restricted play), or ``None``."""
+        return self._avoid
 
     def candidates(self, view: PlayerView, decision: Decision) -> list[int]:
         """The actions worth simulating for this decision."""
@@ -122,9 +136,13 @@ class SearchStrategy:
         seat = decision.player
         samples = max(1, int(self.p["budget"]) // len(cands))
         runner = _runner(view.deck, view.rules)
+        from sims.games.nyslice.kernel.layout import N_SEAT_PARAMS, S_AVOID, avoid_code
+
         codes = np.full(n, 2, dtype=np.int64)  # every seat plays heuristic in the playouts
         default = params_for(n, {})
-        hparams = np.array([[default[k] for k in PARAM_ORDER]] * n, dtype=np.float64)
+        hparams = np.zeros((n, N_SEAT_PARAMS), dtype=np.float64)
+        hparams[:, : len(PARAM_ORDER)] = [default[k] for k in PARAM_ORDER]
+        hparams[:, S_AVOID] = [avoid_code(view.avoid(q)) for q in range(n)]
         history = view.history
         totals = np.zeros(len(cands))
         for _ in range(samples):

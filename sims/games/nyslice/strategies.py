@@ -18,6 +18,11 @@ stream; it never sees the hidden stacks. ``greedy`` is a simple one-step player:
   expects in normal order; **Sneak-a-Slice** the move that most improves its best portion;
   **Supreme** the type it is worth most to; **Seconds** by exact end-of-game scoring.
 Ties go to the lowest action, so the choice is a pure function of the view.
+
+Every built-in family also takes ``avoid=<special slug>`` (``greedy(avoid=dibs)``,
+``heuristic(avoid=stuffed_crust)``, ``search(budget=4,avoid=dibs)``): restricted play, an
+analysis option the engine enforces for that seat (``docs/rules/nyslice.md``, "Restricted
+play"). A valuer treats the special a seat avoids as absent from that seat's portions.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ import numpy as np
 
 from sims.core.errors import StrategySpecError
 from sims.core.specs import ParamBound, StrategySpec, parse_spec
-from sims.games.nyslice.deck import VEGGIE, Kind, Special
+from sims.games.nyslice.deck import REAL_SPECIALS, VEGGIE, Kind, Special
 from sims.games.nyslice.engine import Decision, Phase
 from sims.games.nyslice.scoring import Holdings, score
 from sims.games.nyslice.view import PlayerView
@@ -47,11 +52,45 @@ class Strategy(Protocol):
         ...
 
 
+AVOID = "avoid"
+"""The parameter every built-in family takes: the special its seat never takes or uses."""
+
+_AVOIDABLE = {s.slug: s for s in REAL_SPECIALS}
+
+
+def avoid_special(spec: StrategySpec) -> Special | None:
+    """The special a spec's ``avoid`` parameter names (``None`` without one).
+
+    Raises
+    ------
+    StrategySpecError
+        For a value that is not the slug of one of the 14 specials (the message lists them).
+    """
+    value = spec.params.get(AVOID)
+    if value is None:
+        return None
+    if isinstance(value, str) and value in _AVOIDABLE:
+        return _AVOIDABLE[value]
+    problem = (
+        f"avoid={value!r} is not a special"
+        if isinstance(value, str)
+        else f"avoid must be a special's slug, got {value!r}"
+    )
+    raise StrategySpecError(
+        f"strategy {spec.name!r}: {problem}; write avoid=<slug>, one of: {', '.join(_AVOIDABLE)}"
+    )
+
+
 @dataclass
 class RandomStrategy:
     """Uniform over the legal actions of every decision (one ``integers`` draw each)."""
 
     spec: StrategySpec
+
+    @property
+    def avoid(self) -> Special | None:
+        """The special this seat avoids (restricted play), or ``None``."""
+        return avoid_special(self.spec)
 
     def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
         legal = decision.legal
@@ -85,6 +124,7 @@ class _Valuer:
     def __init__(self, view: PlayerView, seat: int) -> None:
         self.view = view
         self.seat = seat
+        self.avoid = view.avoid(seat)
         self.specials = view.specials(seat)
         self.unclaimed = view.unclaimed()
         self.mine = {t: view.type_count(seat, t) for t in range(3, 12)}
@@ -182,8 +222,14 @@ class _Valuer:
     def special_value(self, sp: Special | None) -> float:
         return SPECIAL_VALUE[sp] if sp is not None else 0.0
 
+    def arriving(self, sp: Special | None) -> Special | None:
+        """The special as it would reach this seat: ``None`` if the seat avoids it (it
+        would forfeit the tile, which then neither counts nor acts on the portion)."""
+        return None if sp is not None and sp == self.avoid else sp
+
     def portion_value(self, slices: Sequence[int], has_special: bool) -> float:
-        sp = self.view.special if has_special else None
+        sp = self.arriving(self.view.special) if has_special else None
+        has_special = sp is not None
         v = sum(self.slice_value(s, sp) for s in slices)
         return v + (self.special_value(sp) if has_special else 0.0)
 
@@ -244,6 +290,11 @@ class GreedyStrategy:
 
     spec: StrategySpec
 
+    @property
+    def avoid(self) -> Special | None:
+        """The special this seat avoids (restricted play), or ``None``."""
+        return avoid_special(self.spec)
+
     def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
         val = _Valuer(view, decision.player)
         ph = decision.phase
@@ -256,10 +307,9 @@ class GreedyStrategy:
         if ph == Phase.CHOOSE:
             return self._best_portion(view, val, decision.legal)[0]
         if ph == Phase.CUT:
-            values = [val.slice_value(s, view.special) for s in view.pizza]
-            return best_maximin_cut(
-                values, view.n_players, view.circular, val.special_value(view.special)
-            )
+            sp = val.arriving(view.special)
+            values = [val.slice_value(s, sp) for s in view.pizza]
+            return best_maximin_cut(values, view.n_players, view.circular, val.special_value(sp))
         if ph == Phase.SUPREME:
             best_t, best_v = decision.legal[0], -float("inf")
             for t in decision.legal:
@@ -485,15 +535,18 @@ def make_strategy(text: str | StrategySpec) -> Strategy:
 
 
 def _check_params(spec: StrategySpec, info: StrategyInfo) -> None:
-    """Refuse a parameter the family does not have, or a value outside its bounds."""
-    unknown = set(spec.params) - set(info.params)
+    """Refuse a parameter the family does not have, or a value outside its bounds (``avoid``,
+    which every family takes, must name a special)."""
+    unknown = set(spec.params) - set(info.params) - {AVOID}
     if unknown:
-        known = ", ".join(sorted(info.params)) or "none"
+        known = ", ".join(sorted([*info.params, AVOID]))
         raise StrategySpecError(
             f"strategy {spec.name!r} has no parameter(s) {sorted(unknown)}; its parameters: {known}"
         )
+    avoid_special(spec)
     for key, value in spec.params.items():
-        info.bounds[key].check(spec.name, key, value)
+        if key != AVOID:
+            info.bounds[key].check(spec.name, key, value)
 
 
 def _register_family_params() -> None:

@@ -96,6 +96,10 @@ class PlayerView:
     def specials(self, seat: int) -> frozenset[Special]:
         return frozenset(self._s.players[seat].specials)
 
+    def avoid(self, seat: int) -> Special | None:
+        """The special a seat avoids (restricted play, open to all), or ``None``."""
+        return self._s.avoid[seat]
+
     def can_use(self, seat: int, special: Special) -> bool:
         return self._s.can_use(seat, special)
 

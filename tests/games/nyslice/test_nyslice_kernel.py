@@ -4,7 +4,8 @@ For the same (study seed, game index) and strategies both engines must take the 
 decisions (player, phase, action) in the same order and reach the same score breakdowns.
 A difference fails with the first diverging decision printed. ``random``, ``greedy`` and
 the ``heuristic(...)`` family (default and tuned parameters, per seat) are checked, on the
-default deck and on decks with a special replaced by a blank tile.
+default deck and on decks with a special replaced by a blank tile, and with restricted
+seats (``avoid=<slug>``) of every family, search included.
 """
 
 from collections import Counter
@@ -12,8 +13,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from sims.core.seeding import game_streams
 from sims.games.nyslice.deck import REAL_SPECIALS, Kind, Special, default_deck
-from sims.games.nyslice.engine import Phase
+from sims.games.nyslice.engine import Phase, deal
 from sims.games.nyslice.game import play_game, seat_strategies
 from sims.games.nyslice.kernel import (
     SCORE_COLUMNS,
@@ -322,9 +324,10 @@ def test_hparams_default_and_checks(runner):
 class _FakeValuer:
     """Slice values given directly, for heuristic.cut_scores."""
 
-    def __init__(self, values, spv, trust, deny):
+    def __init__(self, values, spv, trust, deny, avoid=None):
         self.values, self.spv = values, spv
         self.p = {"trust": trust, "deny": deny}
+        self.avoid = avoid or [None] * len(values)
 
     def slice_value(self, q, sid, sp):
         return float(self.values[q][sid])
@@ -385,6 +388,53 @@ def test_cut_search_equals_reference_cut_scores():
         assert got == expect, (trial, n, m, circ, spv, trust, deny)
 
 
+def test_restricted_cut_scores_equal_reference_cut_scores():
+    """When seats avoid the special, the kernel scores every cut in full
+    (heuristic._h_avoid_scores): each score equals heuristic.cut_scores' exactly (the
+    slicer avoiding it values it at 0, a chooser avoiding it never takes it), for circles
+    and lines, the special alone or attached, any set of restricted seats."""
+    from numba import njit
+
+    from sims.games.nyslice.heuristic import cut_scores
+    from sims.games.nyslice.kernel import heuristic as H
+    from sims.games.nyslice.kernel import layout as K
+
+    @njit
+    def scores(tab, ftab, n, m, circ, me, first, spv, amask, out):
+        H._h_avoid_scores(K._borrow(tab), K._borrow(ftab), n, m, circ, me, first, spv, amask,
+                          out)  # fmt: skip
+
+    tab = np.zeros((K.T_ROWS, 32), dtype=np.int64)
+    ftab = np.zeros((K.F_ROWS, K.F_WIDTH))
+    rng = np.random.default_rng(8)
+    restricted = 0
+    for trial in range(300):
+        n = int(rng.integers(2, 7))
+        m = int(rng.integers(n, 12))
+        circ = bool(rng.integers(0, 2))
+        values = rng.integers(-1, 4, size=(n, m)).astype(float) if trial % 2 else (
+            rng.normal(2, 2, size=(n, m)).round(2))  # fmt: skip
+        slicer = int(rng.integers(0, n))
+        spv = float(rng.choice([1.0, 2.0, -2.0, 5.0]))
+        trust = float(rng.choice([0.75, 0.0, 1.0, 0.133]))
+        deny = float(rng.choice([0.25, 0.0, 1.0]))
+        amask = int(rng.integers(1, 2**n))
+        restricted += (amask >> slicer) & 1
+        avoid = [0 if (amask >> q) & 1 else None for q in range(n)]  # the special is code 0
+        ftab[:] = 0.0
+        for q in range(n):
+            for i in range(m):
+                ftab[K.F_HPRE + q, i + 1] = ftab[K.F_HPRE + q, i] + values[q, i]
+        ftab[K.F_HP + slicer, K.H_TRUST] = trust
+        ftab[K.F_HP + slicer, K.H_DENY] = deny
+        view = _FakeView(n, m, circ, slicer)
+        expect = cut_scores(_FakeValuer(values, spv, trust, deny, avoid), view)
+        got = np.empty(len(expect))
+        scores(tab, ftab, n, m, circ, slicer, (slicer + 1) % n, spv, amask, got)
+        assert got.tolist() == expect, (trial, n, m, circ, amask)
+    assert 0 < restricted < 300  # restricted slicers and unrestricted ones
+
+
 def test_kernel_tables_come_from_the_rules():
     """The kernel's rule tables are derived from rules.py: which specials may appear (as
     engine.GameState._invalid_special decides), and the rule options' indices."""
@@ -422,3 +472,105 @@ def test_kernel_cache_is_keyed_on_the_whole_package():
                 assert obj._cache._cache_file._source_stamp[1] == kernel._CACHE_KEY, obj
                 n += 1
     assert n > 50
+
+
+# ----------------------------------------------------------------------------- restricted play
+AVOID = "heuristic(theta=0.6,deny=0.8,trust=0.2,cil=0.1,sneak=0.1,dibs=0.1,avoid={})"
+AVOID_SEATINGS = [
+    # (players, one spec per seat): restricted random, greedy and heuristic seats (tuned
+    # too) avoiding usable specials (Cut in Line, Dibs!, Sneak-a-Slice, Seconds), specials
+    # acting on receipt (Mystery Slice, Combo Cravings, You Love Veggies) and flat points
+    # (Stuffed Crust, Day-Old Pizza, Everyone Else's Diet), two seats avoiding one special.
+    (2, ["heuristic(avoid=stuffed_crust)", "greedy(avoid=mystery_slice)"]),
+    (2, ["random(avoid=day_old_pizza)", AVOID.format("seconds")]),
+    (3, ["random(avoid=day_old_pizza)", "heuristic(avoid=cut_in_line)",
+         "greedy(avoid=stuffed_crust)"]),
+    (4, ["heuristic(avoid=stuffed_crust)", "heuristic", "greedy(avoid=dibs)",
+         "random(avoid=combo_cravings)"]),
+    (5, ["greedy(avoid=sneak_a_slice)", "heuristic(avoid=day_old_pizza)", "random",
+         AVOID.format("day_old_pizza"), "heuristic(avoid=mystery_slice)"]),
+    (6, ["heuristic(avoid=you_love_veggies)", "random(avoid=stuffed_crust)", "greedy",
+         "heuristic(avoid=everyone_elses_diet)", AVOID.format("stuffed_crust"),
+         "random(avoid=cut_in_line)"]),
+]  # fmt: skip
+AVOID_RANDOM = ["cut_in_line", "dibs", "sneak_a_slice", "mystery_slice", "stuffed_crust",
+                "day_old_pizza"]  # fmt: skip
+
+
+def _restriction_counts(state, specs) -> Counter:
+    """How often restricted play acted in a game: ``forfeit`` (a tile forced on a seat
+    avoiding it) and ``refused`` (a restricted seat chose while the special it avoids was
+    still on the table, so without that portion among its actions); the same again keyed
+    ``(kind, family)`` by the seat's strategy family. Checks no seat owns what it avoids."""
+    avoid = state.avoid
+    out = Counter()
+    sp, slicer, open_ = None, -1, False
+    for e in state.events:
+        if e[0] == "round":
+            slicer, sp, open_ = e[2], e[3], True
+        elif e[0] == "choose":
+            if e[4] is not None:
+                open_ = False
+            elif open_ and avoid[e[1]] is sp and e[1] != slicer:
+                out["refused"] += 1
+                out["refused", specs[e[1]].split("(")[0]] += 1
+        elif e[0] == "forfeit":
+            out["forfeit"] += 1
+            out["forfeit", specs[e[1]].split("(")[0]] += 1
+    for p, a in enumerate(avoid):
+        assert a is None or a not in state.players[p].specials, (specs, p)
+    return out
+
+
+@pytest.mark.parametrize("n,specs", AVOID_SEATINGS, ids=[f"{n}p-{i}" for i, (n, _) in
+                                                         enumerate(AVOID_SEATINGS)])  # fmt: skip
+def test_kernel_agrees_with_reference_restricted_seats(runner, n, specs):
+    """Restricted seats (``avoid``) of every family among others: the kernel filters their
+    choices, forfeits tiles forced on them and values and predicts them (the heuristic's
+    cut) decision for decision as the reference does; restricted play acts in these games."""
+    seen = Counter()
+    games = 60 if n < 5 else 30
+    for g in range(games):
+        state = _compare(runner, n, specs, 40 + n, g, Rules())
+        seen += _restriction_counts(state, specs)
+    ringed = [f"random(avoid={AVOID_RANDOM[(p + n) % len(AVOID_RANDOM)]})" for p in range(n)]
+    for g in range(120):
+        state = _compare(runner, n, ringed, 50 + n, g, Rules())
+        seen += _restriction_counts(state, ringed)
+    assert seen["forfeit"] > 0 and seen["refused"] > 0, seen
+
+
+@pytest.mark.parametrize("rules", [ALT_RULES[0], ALT_RULES[1]], ids=["bottom", "line-cuts"])
+def test_kernel_agrees_restricted_seats_under_rulings(rules):
+    runner = KernelRunner(DECK, rules)
+    specs = ["heuristic(avoid=stuffed_crust)", "greedy(avoid=dibs)", "random(avoid=mystery_slice)",
+             "heuristic(avoid=day_old_pizza)"]  # fmt: skip
+    for g in range(12):
+        _compare(runner, 4, specs, 45, g, rules)
+
+
+AVOID_SEARCH = [
+    # (players, search seat's parameters, the others); the search seat avoids the special of
+    # round 0 and the first restricted other seat that of round 1 (so both arise).
+    (2, "budget=4,cuts=3,width=2", ["greedy(avoid={})"], 6),
+    (3, "budget=4,cuts=2,width=2", ["heuristic(avoid={})", "greedy"], 9),
+    (4, "budget=3,cuts=3,width=1", ["random(avoid={})", "heuristic", "heuristic"], 8),
+    (5, "budget=2,cuts=2,width=1", ["heuristic(avoid={})", "random", "greedy", "heuristic"], 5),
+    (6, "budget=2,cuts=2,width=2", ["heuristic(avoid={})"] + ["heuristic"] * 4, 6),
+]
+
+
+def test_kernel_search_with_restricted_seats_agrees(runner):
+    """A search seat avoiding a special (candidates from its filtered actions, playouts
+    keeping every seat's restriction) takes the reference's decisions, next to restricted
+    heuristic and random seats."""
+    seen = Counter()
+    for n, params, others, games in AVOID_SEARCH:
+        for g in range(games):
+            d = deal(DECK, n, game_streams(62, g, n).deal)
+            first, second = d.stack_specials[0].slug, d.stack_specials[1].slug
+            specs = [f"search({params},avoid={first})", others[0].format(second), *others[1:]]
+            specs = specs[g % n :] + specs[: g % n]  # the search seat moves round the table
+            state = _compare(runner, n, specs, 62, g, Rules())
+            seen += _restriction_counts(state, specs)
+    assert seen["forfeit"] > 0 and seen["refused"] > 0 and seen["refused", "search"] > 0, seen

@@ -83,7 +83,8 @@ portion or round. All int64.
 ``ftab`` (float64): ``F_SPV`` greedy's special values; ``F_MINE``, ``F_RIVAL`` greedy's
 per-type counts of the deciding seat and of its best rival; ``F_HP + p`` seat p's
 parameters (``heuristic.PARAM_ORDER``, then a search seat's ``S_BUDGET``, ``S_CUTS``,
-``S_WIDTH``); the rest is valuation and cut-search scratch.
+``S_WIDTH``, then ``S_AVOID``: the special the seat avoids, -1 for none, restricted play
+for every strategy); the rest is valuation and cut-search scratch.
 ``trace[k] = (player, phase, action)`` of every real decision.
 
 The heuristic repeats ``heuristic.py``'s float operations in the same order (so its ties
@@ -129,6 +130,8 @@ from sims.games.nyslice.kernel.layout import (
     MAX_TRACE,
     N_HPARAMS,
     N_SEAT_PARAMS,
+    NO_AVOID,
+    S_AVOID,
     SCORE_COLUMNS,
     SPECIAL_VALUES,
     STRAT_GREEDY,
@@ -139,6 +142,7 @@ from sims.games.nyslice.kernel.layout import (
     T_OUT,
     T_STRAT,
     _new_tables,
+    avoid_code,
     rules_array,
 )
 from sims.games.nyslice.kernel.runner import (
@@ -161,6 +165,8 @@ __all__ = [
     "MAX_TRACE",
     "N_HPARAMS",
     "N_SEAT_PARAMS",
+    "NO_AVOID",
+    "S_AVOID",
     "SCORE_COLUMNS",
     "SPECIAL_VALUES",
     "STRAT_GREEDY",
@@ -173,6 +179,7 @@ __all__ = [
     "KernelRunner",
     "_new_tables",
     "_play_deal",
+    "avoid_code",
     "deal_array",
     "heuristic_params",
     "play_deal_kernel",

@@ -16,6 +16,7 @@ from sims.games.nyslice.kernel.choose import _sneak_best
 from sims.games.nyslice.kernel.cuts import _arc_count
 from sims.games.nyslice.kernel.heuristic import (
     _h_all_types,
+    _h_avoid_scores,
     _h_cut_positions,
     _h_cut_values,
     _h_fill_seat,
@@ -81,14 +82,18 @@ def _top(values, k, out, off):
 def _h_cut_scores(tab, ftab, me):
     """heuristic.cut_scores: every legal cut's score by rank, each scored in full (the
     walk of _h_best_cut prunes; the search ranks them all)."""
-    n, m, circ, spv, first = _h_cut_values(tab, ftab, me)
+    n, m, circ, spv, first, amask = _h_cut_values(tab, ftab, me)
+    total = _arc_count(m, n - 1, circ) + n * _arc_count(m, n, circ)
+    if amask != 0:  # a seat avoids the special (restricted play)
+        out = np.empty(total)
+        _h_avoid_scores(tab, ftab, n, m, circ, me, first, spv, amask, out)
+        return out
     trust = ftab[F_HP + me, H_TRUST]
     deny = ftab[F_HP + me, H_DENY]
     omt = 1.0 - trust
     P = ftab[F_HPRE : F_HPRE + MAX_SEATS]
     S = ftab[F_HSUM : F_HSUM + MAX_SEATS]
     comb = tab[T_COMB]
-    total = _arc_count(m, n - 1, circ) + n * _arc_count(m, n, circ)
     out = np.empty(total)
     for rank in range(total):
         k, j = _h_cut_positions(m, n, circ, rank, comb)

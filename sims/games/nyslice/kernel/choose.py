@@ -78,7 +78,7 @@ from sims.games.nyslice.kernel.layout import (
     T_TMP_DST,
     T_TMP_SRC,
 )
-from sims.games.nyslice.kernel.state import _sneak_moves
+from sims.games.nyslice.kernel.state import _avoids, _sneak_moves
 
 
 @njit(cache=True)
@@ -197,6 +197,8 @@ def _greedy(tab, ftab, seat, phase, nlegal, lrow, sid, ps):
     if phase == P_CUT:
         m = tab[T_G, G_M]
         sp = tab[T_G, G_SPECIAL]
+        if _avoids(ftab, seat, sp):
+            sp = NO_SPECIAL  # valued as absent: the slicer would forfeit it
         for i in range(m):
             ftab[F_VAL, i] = _slice_value(tab, ftab, seat, has_anch, tab[T_PIZZA, i], sp)
         spv = ftab[F_SPV, sp] if sp >= 0 else 0.0

@@ -3,7 +3,8 @@
 The deal (``engine.deal``, or an explicit ``engine.Deal``), the rounds (``_round``:
 rejected specials, Dibs!, the cut, Cut in Line, Sneak-a-Slice, choosing), taking a portion
 with its special (``_take_portion``, ``_take_slices``, the Supreme's type), Seconds
-(``_seconds``) and the final scoring (``GameState._play``). Every real decision goes
+(``_seconds``) and the final scoring (``GameState._play``), with restricted play (a seat
+avoiding a special: its choices and its forfeit on receipt). Every real decision goes
 through ``_decide`` (``engine._decide``, with ``game.play_game``'s loop: the prefix, the
 seat's random stream or its strategy, the trace and the records). A round is one compiled
 function with its small helpers inlined.
@@ -132,6 +133,7 @@ from sims.games.nyslice.kernel.layout import (
 from sims.games.nyslice.kernel.records import _decision_row
 from sims.games.nyslice.kernel.scoring import _score
 from sims.games.nyslice.kernel.state import (
+    _avoids,
     _can_use,
     _collect,
     _eat,
@@ -256,7 +258,9 @@ def _take_portion(tab, ftab, io, seat, idx):
     for i in range(ns):
         tab[T_TAKE, i] = tab[T_POR + idx, i]
     ps = NO_SPECIAL
-    if tab[T_POR_SP, idx] == 1:
+    if tab[T_POR_SP, idx] == 1 and not _avoids(ftab, seat, tab[T_G, G_SPECIAL]):
+        # (A seat avoiding the special forfeits it: it leaves the game unowned and the
+        # slices come as if without it; engine._take_portion.)
         ps = tab[T_G, G_SPECIAL]
         tab[T_SP_OWNER, ps] = seat
         tab[T_SP_ROUND, ps] = tab[T_G, G_ROUND]
@@ -411,6 +415,15 @@ def _round(tab, ftab, io):
             if tab[T_POR_TAKEN, i] < 0:
                 tab[T_FREE, nf] = i
                 nf += 1
+        if nf > 1 and _avoids(ftab, seat, tab[T_G, G_SPECIAL]):
+            # Restricted play: not the special's portion while another one is free.
+            j = 0
+            for i in range(nf):
+                x = tab[T_FREE, i]
+                if tab[T_POR_SP, x] == 0:
+                    tab[T_FREE, j] = x
+                    j += 1
+            nf = j
         idx = _decide(tab, ftab, io, seat, P_CHOOSE, nf, T_FREE, -1, NO_SPECIAL)
         _take_portion(tab, ftab, io, seat, idx)
 

@@ -52,7 +52,7 @@ from sims.games.nyslice.kernel.layout import (
     VEG,
 )
 from sims.games.nyslice.kernel.scoring import _count2, _score
-from sims.games.nyslice.kernel.state import _owns, _seconds_candidates
+from sims.games.nyslice.kernel.state import _avoids, _owns, _seconds_candidates
 from sims.games.nyslice.kernel.view import _unclaimed
 
 
@@ -168,8 +168,12 @@ def _slice_value(tab, ftab, seat, has_anch, sid, ps):
 
 @njit(cache=True)
 def _portion_value(tab, ftab, seat, has_anch, row, length, has_sp):
-    """Value of the slices tab[row, :length] (with the round's special if has_sp)."""
+    """Value of the slices tab[row, :length] (with the round's special if has_sp, unless
+    the seat avoids it: _Valuer.arriving)."""
     ps = tab[T_G, G_SPECIAL] if has_sp else NO_SPECIAL
+    if has_sp and _avoids(ftab, seat, ps):
+        ps = NO_SPECIAL
+        has_sp = False
     v = 0.0
     for i in range(length):
         v += _slice_value(tab, ftab, seat, has_anch, tab[row, i], ps)

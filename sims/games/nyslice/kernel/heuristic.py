@@ -61,7 +61,7 @@ from sims.games.nyslice.kernel.layout import (
     TYPE_LO,
 )
 from sims.games.nyslice.kernel.scoring import _count2
-from sims.games.nyslice.kernel.state import _owns
+from sims.games.nyslice.kernel.state import _avoids, _owns
 from sims.games.nyslice.kernel.view import _unclaimed
 
 
@@ -170,8 +170,12 @@ def _h_special_value(ftab, vw, ps):
 
 @njit(cache=True)
 def _h_portion_value(tab, ftab, vw, seat, row, length, has_sp):
-    """Valuer.portion_value of the slices tab[row, :length] to seat."""
+    """Valuer.portion_value of the slices tab[row, :length] to seat (without the special
+    if the seat avoids it: Valuer.arriving)."""
     ps = tab[T_G, G_SPECIAL] if has_sp else NO_SPECIAL
+    if has_sp and _avoids(ftab, seat, ps):
+        ps = NO_SPECIAL
+        has_sp = False
     v = 0.0
     for i in range(length):
         v += _h_slice_value(tab, ftab, vw, seat, tab[row, i], ps)
@@ -925,28 +929,108 @@ def _h_cut_positions(m, n, circ, rank, comb):
 @njit(cache=True)
 def _h_cut_values(tab, ftab, me):
     """What cut_scores values a cut by: every seat's slice values by the slicer's valuer as
-    prefix sums (F_HPRE + q; the slicer's own values also in F_VAL). Returns (n, m,
-    circular, the special's value, the first chooser)."""
+    prefix sums (F_HPRE + q; the slicer's own values also in F_VAL), a seat avoiding the
+    special valuing them without it. Returns (n, m, circular, the special's value, the
+    first chooser, the mask of the seats avoiding the special)."""
     n = tab[T_G, G_N]
     m = tab[T_G, G_M]
     sp = tab[T_G, G_SPECIAL]
+    amask = 0
     for q in range(n):
+        ps = sp
+        if _avoids(ftab, q, sp):
+            ps = NO_SPECIAL
+            amask |= 1 << q
         ftab[F_HPRE + q, 0] = 0.0
         for i in range(m):
-            v = _h_slice_value(tab, ftab, me, q, tab[T_PIZZA, i], sp)
+            v = _h_slice_value(tab, ftab, me, q, tab[T_PIZZA, i], ps)
             if q == me:
                 ftab[F_VAL, i] = v
             ftab[F_HPRE + q, i + 1] = ftab[F_HPRE + q, i] + v
     spv = _h_special_value(ftab, me, sp)
     first = (tab[T_G, G_SLICER] + 1) % n
-    return n, m, tab[T_G, G_CIRC] == 1, spv, first
+    return n, m, tab[T_G, G_CIRC] == 1, spv, first, amask
+
+
+@njit(cache=True)
+def _h_judge_avoid(S, V, n, me, first, trust, omt, deny, j, spv, amask):
+    """cut_scores' score of one cut when seats in ``amask`` avoid the special (restricted
+    play), with _h_judge's operations unpruned: S[q, :n] holds seat q's portions' values
+    without the special (S[q, n - 1] is the special alone when j < 0, else it goes with
+    arc j); the slicer avoiding it values it at 0, a chooser avoiding it at -inf (it never
+    takes it). V is scratch (n x n)."""
+    spi = j if j >= 0 else n - 1
+    me_avoids = ((amask >> me) & 1) == 1
+    for q in range(n):
+        for i in range(n):
+            x = S[q, i]
+            if i == spi:
+                add = 0.0 if (q == me and me_avoids) else spv
+                x = x + add if j >= 0 else add
+                if q != me and ((amask >> q) & 1) == 1:
+                    x = -np.inf
+            V[q, i] = x
+    worst = np.inf
+    for i in range(n):
+        if V[me, i] < worst:
+            worst = V[me, i]
+    taken = 0
+    opp = -np.inf
+    q = first
+    for _ in range(n - 1):
+        pick = 0
+        pv = -np.inf
+        for i in range(n):
+            if ((taken >> i) & 1) == 0 and V[q, i] > pv:
+                pick = i
+                pv = V[q, i]
+        taken |= 1 << pick
+        if pv > opp:
+            opp = pv
+        q += 1
+        if q == n:
+            q = 0
+    left = 0
+    while (taken >> left) & 1:
+        left += 1
+    return trust * V[me, left] + omt * worst - deny * opp
+
+
+@njit(cache=True)
+def _h_avoid_scores(tab, ftab, n, m, circ, me, first, spv, amask, out):
+    """cut_scores when a seat avoids the special: every cut's score, by rank, into out
+    (the prefix sums of _h_cut_values; the bounds of the pruned searches assume every
+    chooser may take every portion, so these cuts are all scored in full)."""
+    trust = ftab[F_HP + me, H_TRUST]
+    deny = ftab[F_HP + me, H_DENY]
+    omt = 1.0 - trust
+    P = ftab[F_HPRE : F_HPRE + MAX_SEATS]
+    S = ftab[F_HSUM : F_HSUM + MAX_SEATS]
+    V = np.empty((MAX_SEATS, MAX_SEATS))
+    comb = tab[T_COMB]
+    for rank in range(out.shape[0]):
+        k, j = _h_cut_positions(m, n, circ, rank, comb)
+        for q in range(n):
+            _h_fill_seat(P, S, comb, q, n, k, m, circ, spv)
+        out[rank] = _h_judge_avoid(S, V, n, me, first, trust, omt, deny, j, spv, amask)
 
 
 @njit(cache=True)
 def _h_best_cut(tab, ftab, me):
     """heuristic.best_predicted_cut: the rank of the first best-scored cut, which
-    _h_cut_search finds from the prefix sums of _h_cut_values."""
-    n, m, circ, spv, first = _h_cut_values(tab, ftab, me)
+    _h_cut_search finds from the prefix sums of _h_cut_values (or, when a seat avoids the
+    special, the first best of _h_avoid_scores)."""
+    n, m, circ, spv, first, amask = _h_cut_values(tab, ftab, me)
+    if amask != 0:
+        out = np.empty(_arc_count(m, n - 1, circ) + n * _arc_count(m, n, circ))
+        _h_avoid_scores(tab, ftab, n, m, circ, me, first, spv, amask, out)
+        best = -np.inf
+        best_rank = 0
+        for rank in range(out.shape[0]):
+            if out[rank] > best:
+                best = out[rank]
+                best_rank = rank
+        return best_rank
     return _h_cut_search(
         tab, ftab, n, m, circ, me, first, spv, ftab[F_HP + me, H_TRUST], ftab[F_HP + me, H_DENY]
     )

@@ -93,10 +93,23 @@ STRATEGY_CODES = {
 ))  # fmt: skip
 N_HPARAMS = len(PARAM_ORDER)
 # A seat's parameter row (hparams, ftab[F_HP + p]): the heuristic's, then search's
-# (S_BUDGET, S_CUTS, S_WIDTH: search.SEARCH_DEFAULTS' order). A search seat's heuristic
-# columns hold the parameters its valuer and its playouts use (the player-count default).
-S_BUDGET, S_CUTS, S_WIDTH = N_HPARAMS, N_HPARAMS + 1, N_HPARAMS + 2
-N_SEAT_PARAMS = N_HPARAMS + 3
+# (S_BUDGET, S_CUTS, S_WIDTH: search.SEARCH_DEFAULTS' order), then S_AVOID, the code of the
+# special the seat avoids (restricted play, every strategy; NO_AVOID = -1: none). A search
+# seat's heuristic columns hold the parameters its valuer and its playouts use (the
+# player-count default).
+S_BUDGET, S_CUTS, S_WIDTH, S_AVOID = N_HPARAMS, N_HPARAMS + 1, N_HPARAMS + 2, N_HPARAMS + 3
+N_SEAT_PARAMS = N_HPARAMS + 4
+NO_AVOID = -1
+
+
+def avoid_code(special: Special | None) -> int:
+    """The S_AVOID column's value for a seat avoiding ``special`` (``None``: NO_AVOID)."""
+    if special is None:
+        return NO_AVOID
+    if special is Special.BLANK:
+        raise ValueError("a seat cannot avoid the blank tile")
+    return int(special)
+
 
 # ----------------------------------------------------------------------------- rules
 RULE_FIELDS = tuple(f.name for f in dataclasses.fields(Rules))

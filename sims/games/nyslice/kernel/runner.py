@@ -23,6 +23,8 @@ from sims.games.nyslice.kernel.layout import (
     N_HPARAMS,
     N_SEAT_PARAMS,
     N_SPECIALS,
+    NO_AVOID,
+    S_AVOID,
     S_BUDGET,
     S_CUTS,
     S_WIDTH,
@@ -33,6 +35,7 @@ from sims.games.nyslice.kernel.layout import (
     STRATEGY_CODES,
     T_OUT,
     _new_tables,
+    avoid_code,
     rules_array,
 )
 from sims.games.nyslice.kernel.ownpoints import OWN_WIDTH, own_points_kernel
@@ -117,13 +120,19 @@ class KernelRunner:
         hp = np.ascontiguousarray(hparams, dtype=np.float64)
         if hp.ndim == 2 and hp.shape == (n, N_HPARAMS):
             hp = np.hstack([hp, np.zeros((n, N_SEAT_PARAMS - N_HPARAMS))])
+            hp[:, S_AVOID] = NO_AVOID
         if hp.shape != (n, N_SEAT_PARAMS):
             raise ValueError(
                 f"hparams must have shape ({n}, {N_SEAT_PARAMS}) (or ({n}, {N_HPARAMS}) "
-                f"without search seats), not {hp.shape}"
+                f"without search or restricted seats), not {hp.shape}"
             )
         if (hp[codes == STRAT_SEARCH, S_BUDGET] < 1).any():
             raise ValueError("a search seat needs its parameters: use seat_params(specs, n)")
+        if not np.isin(hp[:, S_AVOID], np.arange(NO_AVOID, N_SPECIALS)).all():
+            raise ValueError(
+                f"hparams[:, {S_AVOID}] (the special a seat avoids) must be -1 (none) or a "
+                f"special's code 0 to {N_SPECIALS - 1}: use seat_params(specs, n)"
+            )
         return hp
 
     @staticmethod
@@ -337,7 +346,7 @@ class KernelRunner:
 def strategy_codes(specs) -> np.ndarray:
     """Kernel codes of the strategies the kernel plays; raises KeyError for another one.
 
-    ``random`` and ``greedy`` (without parameters), ``heuristic`` and the heuristic
+    ``random`` and ``greedy`` (without parameters but ``avoid``), ``heuristic`` and the heuristic
     presets (``heuristic-p4``, ...; with or without parameters) and ``search`` (with or
     without parameters) map to their codes; give the seats' parameters with
     ``seat_params``.
@@ -357,6 +366,9 @@ def strategy_codes(specs) -> np.ndarray:
             spec = parse_spec(text)
         except SlicelabError:
             raise KeyError(text) from None
+        if spec.name in ("random", "greedy") and set(spec.params) <= {"avoid"}:
+            out.append(STRATEGY_CODES[spec.name])  # restricted play: greedy(avoid=dibs)
+            continue
         if spec.name == "heuristic":
             out.append(STRAT_HEURISTIC)
             continue
@@ -395,8 +407,9 @@ def seat_params(specs, n: int) -> np.ndarray:
     A heuristic seat's row holds its resolved parameters (``make_strategy(spec).params(n)``
     in ``heuristic.PARAM_ORDER``); a search seat's holds the heuristic's player-count
     default (its valuer and its playouts' field, as ``SearchStrategy`` uses) and then its
-    ``budget``, ``cuts`` and ``width``; other seats' rows are zeros. ``specs`` gives one
-    spec per seat, or one for every seat.
+    ``budget``, ``cuts`` and ``width``; other seats' rows are zeros. Every row ends with
+    the code of the special its seat avoids (``S_AVOID``; -1, ``NO_AVOID``: none).
+    ``specs`` gives one spec per seat, or one for every seat.
     """
     from sims.games.nyslice.heuristic import params_for
     from sims.games.nyslice.strategies import make_strategy
@@ -405,11 +418,13 @@ def seat_params(specs, n: int) -> np.ndarray:
     codes = strategy_codes(specs)
     out = np.zeros((n, N_SEAT_PARAMS), dtype=np.float64)
     for p, (s, code) in enumerate(zip(specs, codes, strict=True)):
+        strategy = make_strategy(str(s))
+        out[p, S_AVOID] = avoid_code(strategy.avoid)
         if code == STRAT_HEURISTIC:
-            params = make_strategy(str(s)).params(n)
+            params = strategy.params(n)
             out[p, :N_HPARAMS] = [float(params[k]) for k in PARAM_ORDER]
         elif code == STRAT_SEARCH:
-            p_search = make_strategy(str(s)).p
+            p_search = strategy.p
             default = params_for(n, {})
             out[p, :N_HPARAMS] = [float(default[k]) for k in PARAM_ORDER]
             out[p, S_BUDGET] = p_search["budget"]

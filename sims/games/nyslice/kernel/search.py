@@ -7,7 +7,8 @@ until a search seat reaches a decision; there it writes its candidates
 driver (:func:`_search_game`) then plays each candidate out on the same determinizations
 (:func:`_determinize`, the twin of ``PlayerView.determinize``, drawn from the seat's own
 stream), every seat of a playout playing the heuristic with the search seat's valuer row
-(the player-count default: the equilibrium field), and appends the best candidate to the
+(the player-count default: the equilibrium field) and its own avoid column (restricted
+play), and appends the best candidate to the
 decisions taken. No compiled function calls itself: a playout never pauses, because no
 playout seat searches.
 
@@ -37,6 +38,7 @@ from sims.games.nyslice.kernel.layout import (
     G_PRPH,
     G_PSEAT,
     MAX_TRACE,
+    S_AVOID,
     S_BUDGET,
     SC_EATEN,
     SC_TOTAL,
@@ -130,6 +132,7 @@ def _search_decide(tab, ftab, ptab, pftab, deal, n, rngs, hist, nh, cand, pcand)
         ptab[T_STRAT, p] = STRAT_HEURISTIC
         for c in range(pftab.shape[1]):
             pftab[F_HP + p, c] = ftab[F_HP + seat, c]
+        pftab[F_HP + p, S_AVOID] = ftab[F_HP + p, S_AVOID]  # each seat keeps its restriction
     det = np.empty_like(deal)
     prng = np.zeros((n + 1, 5), dtype=np.uint64)
     ptrace = np.zeros((1, 3), dtype=np.int64)

@@ -1,7 +1,8 @@
 """The game state's queries and moves, compiled: the twins of ``engine.GameState``'s
 helpers.
 
-Who owns and may use a special (``owner``, ``can_use``), what a seat may eat
+Who owns and may use a special (``owner``, ``can_use``), who avoids one (``avoids``:
+restricted play, read from the seat's parameter row in ``ftab``), what a seat may eat
 (``_edible``), the Sneak-a-Slice moves (``sneak_moves``, ``_may_give``), Seconds'
 candidates (``_seconds_candidates``), and a seat's collecting and eating (the
 ``PlayerState`` lists, with the tallies ``tab`` keeps up to date as slices move). The
@@ -13,6 +14,7 @@ from __future__ import annotations
 from numba import njit
 
 from sims.games.nyslice.kernel.layout import (
+    F_HP,
     G_CIRC,
     G_NPOR,
     G_ROUND,
@@ -25,6 +27,7 @@ from sims.games.nyslice.kernel.layout import (
     R_SEC_SUP,
     R_SNEAK_SPONLY,
     R_VEG_LATER,
+    S_AVOID,
     S_CRAV,
     S_YLV,
     T_CMB,
@@ -60,6 +63,13 @@ from sims.games.nyslice.kernel.layout import (
 @njit(cache=True, inline="always")
 def _owns(tab, seat, sp):
     return tab[T_SP_OWNER, sp] == seat
+
+
+@njit(cache=True, inline="always")
+def _avoids(ftab, seat, sp):
+    """Whether seat avoids special sp (restricted play: GameState.avoids), from the
+    S_AVOID column of its parameter row."""
+    return sp >= 0 and ftab[F_HP + seat, S_AVOID] == sp
 
 
 @njit(cache=True, inline="always")

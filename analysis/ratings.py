@@ -129,15 +129,24 @@ def _pairwise(ranks: np.ndarray, items: np.ndarray, k: int) -> tuple[np.ndarray,
     return pairs, score
 
 
-def _frame(out) -> pl.DataFrame:
+def _frame(out, groups: tuple[str, ...] | None = None) -> pl.DataFrame:
     frame = untreated(load_rows(out, "players"))
+    if groups is not None:
+        frame = frame.filter(pl.col("group").is_in(list(groups)))
     if "seed" not in frame.columns:
         frame = frame.join(load_arms(out).select("arm", "seed"), on="arm", how="left")
     return frame
 
 
-def ratings(out, n_boot: int = 200, seed: int = 0, cluster: tuple[str, ...] = DEAL) -> pl.DataFrame:
-    """Plackett–Luce ratings of every strategy that met another one, per player count.
+def ratings(
+    out,
+    n_boot: int = 200,
+    seed: int = 0,
+    cluster: tuple[str, ...] = DEAL,
+    groups: tuple[str, ...] | None = None,
+) -> pl.DataFrame:
+    """Plackett–Luce ratings of every strategy that met another one, per player count
+    (only in the study blocks ``groups``, when given).
 
     Parameters
     ----------
@@ -166,7 +175,7 @@ def ratings(out, n_boot: int = 200, seed: int = 0, cluster: tuple[str, ...] = DE
         :func:`rating_gaps` pairs them) and the sample-size columns (``half_width`` in Elo
         points; the warning counts deals; the claim: a rating differs from the mean).
     """
-    frame = _frame(out)
+    frame = _frame(out, groups)
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
     result = []
     for n in sorted(frame["players"].unique()):

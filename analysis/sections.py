@@ -505,12 +505,13 @@ def ratings_headlines(gaps: pl.DataFrame, q: str) -> list[Row]:
     return rows
 
 
-def ratings_section() -> Section:
-    """Plackett–Luce ratings of every strategy in the study (all blocks), and the gap
-    between the highest and lowest rated with its interval over deals."""
+def ratings_section(groups: tuple[str, ...] | None = None) -> Section:
+    """Plackett–Luce ratings of every strategy in the study (all blocks, or only the
+    blocks ``groups``), and the gap between the highest and lowest rated with its interval
+    over deals."""
 
     def compute(r: Results) -> dict[str, Any]:
-        t = ratings.ratings(r.out)
+        t = ratings.ratings(r.out, groups=groups)
         return {"ratings": t, "rating_gaps": ratings.rating_gaps(t)}
 
     def draw(pdf: PdfPages, r: Results, num: int) -> None:
@@ -525,8 +526,10 @@ def ratings_section() -> Section:
                  f"different strategies met, read as a ranking of its seats by the win rule "
                  f"({rule}; ties, equal on every key, by the Davidson–Luce model). 95% "
                  "intervals from a bootstrap over deals: every game played on a deal (all "
-                 "rotations and blocks) is resampled together. Strategies rated, from every "
-                 f"block of the study: {strategies_text(t)}. "
+                 "rotations and blocks) is resampled together. Strategies rated, from "
+                 + ("every block of the study" if groups is None else
+                    f"the block{'s' if len(groups) > 1 else ''} {', '.join(groups)}")
+                 + f": {strategies_text(t)}. "
                  f"{gaps_text(r.rating_gaps)}")  # fmt: skip
         cols = 2
         rows = int(np.ceil(len(counts) / cols))

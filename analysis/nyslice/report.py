@@ -17,23 +17,37 @@ from __future__ import annotations
 
 from typing import Any
 
+import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 from matplotlib.backends.backend_pdf import PdfPages
 
 from analysis import seats as generic_seats
-from analysis.nyslice import playercount, prose, seats, specials, threshold
-from analysis.pdf import TOP, ci, ci_col, fmt, heading, page, para, table
-from analysis.prose import agreement_sentence, listing, sign_labels
+from analysis.nyslice import (
+    playercount,
+    prose,
+    robustness,
+    seats,
+    specials,
+    threshold,
+    verdicts,
+    whatif,
+)
+from analysis.pdf import TOP, ci, ci_col, count_colour, fmt, heading, page, para, table, table_pages
+from analysis.prose import effect as prose_effect
+from analysis.prose import listing
+from analysis.robust import conditions_table
 from analysis.sections import (
     GameReport,
     Results,
     Row,
     Section,
+    appendix_label,
     block_strategies,
     count_headlines,
     count_page,
     count_range,
+    count_table_pages,
     count_title,
     headline,
     ratings_section,
@@ -169,29 +183,6 @@ def _notes(r: Results) -> list[str]:
 # ----------------------------------------------------------------------------- 1 seats
 
 
-def _seat_fields(r: Results) -> list[tuple[str, pl.DataFrame]]:
-    """The seat question's fields present in the study: a name and its fairness table."""
-    return [
-        (describe(_spec(r, group)).removeprefix("the "), r.field_fairness[group])
-        for group in SEAT_FIELDS
-        if group in r.field_fairness
-    ]
-
-
-def _first_edges(r: Results) -> tuple[list[int], list[list[float]], list[list[float]],
-                                      list[list[float]]]:  # fmt: skip
-    """Per player count of the main field: each field's first-slicer edge and interval."""
-    fields = _seat_fields(r)
-    counts = r.fairness["players"].to_list()
-    est, lo, hi = [], [], []
-    for n in counts:
-        rows = [f.filter(pl.col("players") == n) for _, f in fields]
-        est.append([t["first_edge_pp"][0] if t.height else None for t in rows])
-        lo.append([t["first_low"][0] if t.height else float("nan") for t in rows])
-        hi.append([t["first_high"][0] if t.height else float("nan") for t in rows])
-    return counts, est, lo, hi
-
-
 def _seats_compute(r: Results) -> dict[str, Any]:
     out = r.out
     fields = {g: generic_seats.seat_fairness(out, g) for g in SEAT_FIELDS
@@ -202,12 +193,14 @@ def _seats_compute(r: Results) -> dict[str, Any]:
         "fairness": fields["seats"],
         "order_test": seats.linear_order_test(out),
         "contrasts": seats.seat_contrasts(out),
-        "seat_greedy": seats.seat_advantage(out, "seats-greedy"),
-        "fairness_greedy": fields["seats-greedy"],
-        "seat_collect": seats.seat_advantage(out, "seats-collect"),
-        "fairness_collect": fields["seats-collect"],
         "rotated": generic_seats.rotated_seat_advantage(out),
+        "first_conditions": robustness.first_slicer(out),
+        "conditions_expected": list(robustness.CONDITIONS),
     }
+
+
+def _judged_first(r: Results) -> pl.DataFrame:
+    return robustness.judged(r.first_conditions, r.conditions_expected)
 
 
 def _seats_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
@@ -217,19 +210,50 @@ def _seats_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
                             "model test; no claim about slicing twice)",
                             f"χ² p={t['p_value']:.2g}", t["games"],
                             "not separable" if t["rejected"] else "assumption"))  # fmt: skip
-    counts, est, _, _ = _first_edges(r)
-    agree = sum(1 for x in sign_labels(est) if x == "same sign")
-    names = listing(name for name, _ in _seat_fields(r))
-    k = len(counts)
-    finding = (
-        f"first slicer's edge with {names} in every seat: "
-        + ("same sign at every player count" if agree == k else
-           f"sign differs at {k - agree} of {k} player counts")
-    )  # fmt: skip
-    out.append(headline(q, finding, f"same sign at {agree} of {k} player counts",
-                        int(r.fairness["games"].min()),
-                        "" if agree == k else "seat effects depend on the players"))  # fmt: skip
+    judged = {int(j["key"]): j for j in _judged_first(r).iter_rows(named=True)}
+    for f in r.fairness.iter_rows(named=True):
+        j = judged.get(f["players"])
+        if j is None:
+            continue
+        out.append(headline(q, f"{f['players']} players: first slicer's edge across "
+                            f"{j['conditions']} fields and decks: {j['label']}",
+                            ci(f["first_edge_pp"], f["first_low"], f["first_high"]),
+                            f["games"], "" if j["robust"] else j["detail"]))  # fmt: skip
     return out
+
+
+def _condition_style(name: str) -> dict[str, Any]:
+    fields = list(robustness.FIELDS)
+    if name in fields:
+        colour = ("black", "tab:orange", "tab:purple")[fields.index(name) % 3]
+        return {"color": colour, "marker": "o", "ms": 4}
+    return {"color": "0.55", "marker": "s", "ms": 3, "mfc": "none"}
+
+
+def plot_conditions(found: dict, keys: list, ax, label: str, key_text=str) -> None:
+    """One row of points per headline key (``found[key]``: its conditions), each
+    condition a marker with its 95% interval; fields in colour, decks in grey."""
+    names = list(robustness.CONDITIONS)
+    step = 0.8 / max(len(names), 1)
+    for i, key in enumerate(keys):
+        for c in found.get(key, []):
+            j = names.index(c.name) if c.name in names else len(names)
+            y = i - 0.4 + step * (j + 0.5)
+            style = _condition_style(c.name)
+            ax.errorbar([c.estimate], [y], xerr=[[c.estimate - c.low], [c.high - c.estimate]],
+                        linestyle="none", capsize=1.5, elinewidth=0.8, zorder=3,
+                        label=c.name if i == 0 or c.name not in [h.get_label() for h in
+                                                                  ax.lines] else None,
+                        **style)  # fmt: skip
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(range(len(keys)), [key_text(k) for k in keys], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel(label, fontsize=8)
+    ax.tick_params(labelsize=7)
+    handles, labels = ax.get_legend_handles_labels()
+    seen = dict(zip(labels, handles, strict=True))
+    ax.legend(seen.values(), seen.keys(), fontsize=6, loc="upper left",
+              bbox_to_anchor=(1.01, 1.0), frameon=False)  # fmt: skip
 
 
 def _seats_draw(pdf: PdfPages, r: Results, num: int) -> None:
@@ -239,67 +263,48 @@ def _seats_draw(pdf: PdfPages, r: Results, num: int) -> None:
         para(fig, y, prose.order_test(r.order_test, r.seat))
     pdf.savefig(fig)
 
-    fig = page(f"{num}  Seats: does it hold for other players?")
-    ladder = block_strategies(r, "ladder")
-    lead, rest = (ladder[0], ladder[1:]) if ladder else ("?", [])
-    search = _spec(r, "seats-search") if block_strategies(r, "seats-search") else ""
-    search = (f"; and {search}, the search player, on a smaller block (in the table "
-              "below)") if search else ""  # fmt: skip
-    y = para(fig, TOP, "The seat question again with other players in every seat: "
-             f"{_collect_sentence(r)}; {_greedy_sentence(r)}{search}. Right: {describe(lead)} "
-             f"against {listing(rest)} players, the same deals played with it in every seat "
-             "(rotated); its edge in each seat over its own mean across seats.")  # fmt: skip
-    w = 0.27
-    collect, greedy = _spec(r, "seats-collect"), _spec(r, "seats-greedy")
-    for k, (t, title) in enumerate(
-        ((r.seat_collect, f"{collect} in every seat"), (r.seat_greedy,
-          f"{greedy} in every seat"))
-    ):  # fmt: skip
-        ax = fig.add_axes([0.07 + k * (w + 0.06), y - 0.31, w, 0.28])
-        generic_seats.plot_seat_advantage(t, ax, seats.SEAT_LABEL)
-        ax.set_title(title, fontsize=8)
-        ax.legend(fontsize=5)
-        ax.tick_params(labelsize=7)
-        ax.xaxis.label.set_size(7)
-        ax.yaxis.label.set_size(7)
-    ax2 = fig.add_axes([0.07 + 2 * (w + 0.06), y - 0.31, w, 0.28])
-    for n in sorted(r.rotated["players"].unique()):
-        t = r.rotated.filter(pl.col("players") == n)
-        ax2.errorbar(t["seat"] + (n - 4) * 0.05, t["edge_pp"],
-                     yerr=[t["edge_pp"] - t["edge_low"], t["edge_high"] - t["edge_pp"]],
-                     marker="o", ms=3, capsize=2, label=f"{n}p")  # fmt: skip
-    ax2.axhline(0, color="black", lw=0.8)
-    ax2.set_xlabel(f"seat of {lead}", fontsize=7)
-    ax2.set_ylabel("edge over its mean, pp", fontsize=7)
-    ax2.set_title(f"{lead} vs {' + '.join(rest)}, rotated", fontsize=8)
-    ax2.tick_params(labelsize=7)
-    ax2.legend(fontsize=5)
-    y -= 0.38
-    heading(fig, y, "First slicer (seat 0) minus the other seats, pp, by field")
-    fields = _seat_fields(r)
-    parts = []
-    for name, f in fields:
-        c = ci_col(f, "first_edge_pp", "first_low", "first_high", name)
-        parts.append(c.select("players", name, pl.col("p_value").alias(f"χ² p ({name})")))
-    wide = parts[0]
-    for part in parts[1:]:
-        wide = wide.join(part, on="players", how="left")
-    counts, est, lo, hi = _first_edges(r)
-    wide = wide.with_columns(pl.Series("agreement", sign_labels(est)))
-    shown = fmt(wide.select("players", *[n for n, _ in fields], "agreement"), {})
-    w = 0.66 / len(fields)
-    y = table(fig, y - 0.01, shown, [0.08, *[w] * len(fields), 0.14], size=7)
-    text = agreement_sentence([n for n, _ in fields], est, lo, hi, "the first slicer's edge")
-    if any(x != "same sign" for x in sign_labels(est)):
-        text += (" Where the signs differ, the seat effect is a property of the players, not "
-                 "of the game.")  # fmt: skip
-    para(fig, y, text + " Goodness-of-fit p-values for each field are in the notebooks "
-         "(01-seat-advantage).", 9)  # fmt: skip
+    fig = page(f"{num}  Does the first slicer's edge hold in other fields and on other decks?")
+    judged = _judged_first(r)
+    counts = sorted(r.first_conditions)
+    lines = []
+    for n in counts:
+        j = judged.filter(pl.col("key") == str(n)).row(0, named=True)
+        lines.append(f"{n} players: {j['label']} ({j['detail']})")
+    y = para(fig, TOP, "The first slicer's edge (seat 0 minus the mean of the other seats, pp, "
+             "95% interval over games) recomputed with other players in every seat — greedy "
+             f"({_greedy_sentence(r)}) and the search player (its playouts model the others as "
+             "the equilibrium heuristic; fewer games, wider intervals) — and with the "
+             "equilibrium heuristic on five plausible decks (the default deck's assumed "
+             "pepperoni, anchovies and combo pairs redrawn: studies/decks). A verdict is "
+             "robust only when every interval excludes 0 with the same sign. "
+             + "; ".join(lines) + ".", 8.5)  # fmt: skip
+    ax = fig.add_axes([0.12, 0.1, 0.62, y - 0.14])
+    plot_conditions(r.first_conditions, counts, ax, "first slicer's edge, pp (95% CI)",
+                    lambda n: f"{n} players")  # fmt: skip
     pdf.savefig(fig)
 
 
+def _seats_appendix(pdf: PdfPages, r: Results, label: str) -> None:
+    t = conditions_table({f"{n} players": c for n, c in sorted(r.first_conditions.items())})
+    shown = ci_col(t, "estimate", "low", "high", "first slicer's edge [95% CI]")
+    shown = fmt(shown.select("headline", "condition", "first slicer's edge [95% CI]", "n",
+                             "unit"), {})  # fmt: skip
+    for fig in table_pages(f"{label} — The first slicer's edge in every field and deck",
+                           shown, [0.14, 0.24, 0.3, 0.1, 0.1], size=7):  # fmt: skip
+        pdf.savefig(fig)
+    c = ci_col(r.contrasts, "estimate", "low", "high", "pp [95% CI]")
+    shown = fmt(c.select("players", "contrast", "pp [95% CI]", "games", "warning"), {})
+    for fig in table_pages(f"{label} — Raw seat contrasts (equilibrium field)", shown,
+                           [0.1, 0.2, 0.25, 0.1, 0.3], size=7,
+                           intro="Each seat's win share minus the mean of the other seats, "
+                           "and each step from one seat to the next, paired within games "
+                           "(t intervals over games)."):  # fmt: skip
+        pdf.savefig(fig)
+
+
 SEATS = Section(
-    "Seats", _seats_compute, _seats_draw, _seats_headlines, lambda r: seat_cells(r.seat)
+    "Seats", _seats_compute, _seats_draw, _seats_headlines, lambda r: seat_cells(r.seat),
+    _seats_appendix,
 )
 """1: is the first slicer favoured?"""
 
@@ -312,102 +317,199 @@ def _main(st: pl.DataFrame) -> int:
     return MAIN_PLAYERS if MAIN_PLAYERS in counts else counts[-1]
 
 
+def _specials_compute(r: Results) -> dict[str, Any]:
+    out = r.out
+    return {
+        "restricted": specials.restricted_play(out),
+        "own": specials.own_points(out, games=r.options["own_games"]),
+        "strength": specials.strength(out),
+        "special_conditions": robustness.special_values(out, MAIN_PLAYERS),
+    }
+
+
 def _specials_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
     out = []
-    for n in sorted(r.strength["players"].unique()):
-        s = r.strength.filter(pl.col("players") == n).sort("effect_pp", descending=True)
-        best, worst = s.row(0, named=True), s.row(-1, named=True)
+    judged = {j["key"]: j for j in robustness.judged(
+        r.special_conditions, r.conditions_expected).iter_rows(named=True)}  # fmt: skip
+    for n in sorted(r.restricted["players"].unique()):
+        s = r.restricted.filter(pl.col("players") == n).sort("value_pp", descending=True)
         sig = int(s["holm_significant"].sum())
-        out.append(headline(q, f"{n} players: strongest {best['special']} "
-                            f"({sig} of {s.height} Holm-significant)",
-                            ci(best["effect_pp"], best["effect_low"], best["effect_high"]),
-                            best["games"], best["warning"]))  # fmt: skip
-        out.append(headline(q, f"{n} players: weakest {worst['special']}",
-                            ci(worst["effect_pp"], worst["effect_low"], worst["effect_high"]),
-                            worst["games"], worst["warning"]))  # fmt: skip
+        for what, x in (("strongest", s.row(0, named=True)), ("weakest", s.row(-1, named=True))):
+            tag = judged.get(x["special"]) if n == MAIN_PLAYERS else None
+            finding = (f"{n} players: {what} option (restricted-play value) "
+                       f"{x['special'].replace('_', ' ')}"
+                       + (f" ({sig} of {s.height} Holm-significant)" if what == "strongest"
+                          else "")
+                       + (f"; across fields and decks: {tag['label']}" if tag else ""))  # fmt: skip
+            out.append(headline(q, finding, ci(x["value_pp"], x["value_low"], x["value_high"]),
+                                x["deals"], x["warning"]))  # fmt: skip
     return out
 
 
 def _specials_cells(r: Results) -> list[Row]:
     rows = []
-    for f in r.strength.filter(pl.col("players") == MAIN_PLAYERS).iter_rows(named=True):
-        need = int(np.ceil(f["games"] * f["half_width"] ** 2)) if f["games"] else None
-        rows.append({"number": f"{MAIN_PLAYERS}p {f['special']} effect", "games": f["games"],
-                     "± (pp)": f["half_width"], "games for ±1 pp": need,
+    t = r.restricted.filter(pl.col("players") == MAIN_PLAYERS)
+    for f in t.iter_rows(named=True):
+        need = int(np.ceil(f["deals"] * f["half_width"] ** 2)) if f["deals"] else None
+        rows.append({"number": f"{MAIN_PLAYERS}p {f['special']} restricted-play value",
+                     "games": f["deals"], "± (pp)": f["half_width"], "games for ±1 pp": need,
                      "warning": f["warning"]})  # fmt: skip
     return rows
 
 
-def _specials_draw(pdf: PdfPages, r: Results, num: int) -> None:
-    st = r.strength
+def _estimands(r: Results, n: int) -> pl.DataFrame:
+    """The three estimands side by side at one count (one row per special)."""
+    rest = r.restricted.filter(pl.col("players") == n).select(
+        "special", "value_pp", "value_low", "value_high", "deals")
+    own = r.own.filter(pl.col("players") == n).select(
+        "special", "own_pp", "own_low", "own_high", "own_points",
+        pl.col("games").alias("own_games"))  # fmt: skip
+    taker = r.strength.filter(pl.col("players") == n).select(
+        "special", "effect_pp", "effect_low", "effect_high", pl.col("games").alias("taker_games"),
+        "obs_pp", "obs_low", "obs_high")  # fmt: skip
+    return rest.join(own, on="special", how="left").join(taker, on="special", how="left").sort(
+        "value_pp")
+
+
+def plot_estimands(t: pl.DataFrame, ax) -> None:
+    """Ranked chart of the three estimands at one count (rows sorted by restricted play)."""
+    y = np.arange(t.height)
+    for col, lo, hi, dy, style, name in (
+        ("value_pp", "value_low", "value_high", 0.22,
+         {"fmt": "o", "color": "black"}, "restricted-play value"),
+        ("own_pp", "own_low", "own_high", 0.0,
+         {"fmt": "D", "color": "tab:blue", "mfc": "none"}, "own points (win share)"),
+        ("effect_pp", "effect_low", "effect_high", -0.22,
+         {"fmt": "s", "color": "tab:red", "mfc": "none"}, "value to the taker (vs blank)"),
+    ):  # fmt: skip
+        v = t[col].to_numpy().astype(float)
+        err = np.vstack([v - t[lo].to_numpy().astype(float), t[hi].to_numpy().astype(float) - v])
+        ax.errorbar(v, y + dy, xerr=np.nan_to_num(err), ms=3.5, capsize=2, elinewidth=0.8,
+                    zorder=3, label=name, **style)  # fmt: skip
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(y, [s.replace("_", " ") for s in t["special"]], fontsize=7)
+    ax.set_xlabel("win share, pp (95% CI)", fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.legend(fontsize=6.5, loc="lower right")
+
+
+def _heatmap(r: Results, ax, cax) -> None:
+    st = r.restricted
     counts = sorted(st["players"].unique())
-    main = _main(st)
-    fig = page(f"{num}  How strong is each Today's Special?")
-    s = st.filter(pl.col("players") == main).sort("effect_pp", descending=True)
-    text = (
-        "Interventional: the same deals replayed with the special replaced by a blank tile; "
-        "the effect is the holder's win share in the real game minus the same seat's in the "
-        "replay. Observational: holders minus non-holders in the same games, within seats. "
-        + prose.strongest_weakest(s, main)
-        + " "
-        + prose.estimates_differ(s, main)
-    )
-    y = para(fig, TOP, text)
-    ax = fig.add_axes([0.3, y - 0.42, 0.65, 0.4])
-    specials.plot_strength(st, main, ax)
-    y -= 0.48
-    heading(fig, y, "Interventional effect on the holder's win share (pp) by player count; "
-            "* Holm-significant")  # fmt: skip
-    ax = fig.add_axes([0.3, 0.05, 0.6, y - 0.08])
     names = specials.SPECIALS
     grid = np.full((len(names), len(counts)), np.nan)
     star = np.zeros_like(grid, dtype=bool)
     for row in st.iter_rows(named=True):
         i, j = names.index(row["special"]), counts.index(row["players"])
-        grid[i, j] = row["effect_pp"]
-        star[i, j] = row["holm_significant"]
-    lim = np.nanmax(np.abs(grid)) if np.isfinite(grid).any() else 1
-    ax.imshow(grid, cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto")
+        grid[i, j] = row["value_pp"]
+        star[i, j] = bool(row["holm_significant"])
+    lim = float(np.nanmax(np.abs(grid))) if np.isfinite(grid).any() else 1.0
+    shown = np.ma.masked_invalid(grid)
+    cmap = plt.get_cmap("RdBu").copy()
+    cmap.set_bad("0.93")
+    im = ax.imshow(shown, cmap=cmap, vmin=-lim, vmax=lim, aspect="auto")
     for i in range(len(names)):
         for j in range(len(counts)):
             if np.isfinite(grid[i, j]):
+                dark = abs(grid[i, j]) > 0.6 * lim
                 ax.text(j, i, f"{grid[i, j]:+.1f}{'*' if star[i, j] else ''}", ha="center",
-                        va="center", fontsize=7)  # fmt: skip
+                        va="center", fontsize=7, color="white" if dark else "black")  # fmt: skip
             else:
-                ax.text(j, i, "not in play", ha="center", va="center", fontsize=6,
-                        color="grey")  # fmt: skip
-    ax.set_xticks(range(len(counts)), [f"{c} players" for c in counts], fontsize=8)
-    ax.set_yticks(range(len(names)), [n.replace("_", " ") for n in names], fontsize=8)
+                ax.text(j, i, "not in play", ha="center", va="center", fontsize=6, color="0.4")
+    ax.set_xticks(range(len(counts)), [f"{c} players" for c in counts], fontsize=7)
+    ax.set_yticks(range(len(names)), [n.replace("_", " ") for n in names], fontsize=7)
+    bar = ax.figure.colorbar(im, cax=cax)
+    bar.set_label("restricted-play value, pp", fontsize=7)
+    bar.ax.tick_params(labelsize=6)
+
+
+def _specials_draw(pdf: PdfPages, r: Results, num: int) -> None:
+    main = _main(r.restricted)
+    t = _estimands(r, main)
+    fig = page(f"{num}  How strong is each Today's Special?")
+    top, bottom = t.row(-1, named=True), t.row(0, named=True)
+    y = para(fig, TOP, (
+        "Three estimands, each measuring something different. Restricted-play value: a seat "
+        "that never takes or uses the special plays the unrestricted field on the same deals, "
+        "from every seat in turn; the unrestricted seat's win share minus the restricted "
+        "seat's is what having the option is worth under good play (the ranking to read). Own "
+        "points: the finished games re-scored without the special's scoring effect, holdings "
+        "fixed (0 by definition for Cut in Line, Dibs!, Sneak-a-Slice and Mystery Slice). "
+        "Value to the taker: the same deals with the special replaced by a blank tile, for "
+        "the seat that held it; it includes what the players gave up to get it. "
+        f"At {main} players the option worth most is {top['special'].replace('_', ' ')} "
+        f"({prose_effect(top['value_pp'], top['value_low'], top['value_high'])}, "
+        f"{top['deals']:,} deals) and the least {bottom['special'].replace('_', ' ')} "
+        f"({prose_effect(bottom['value_pp'], bottom['value_low'], bottom['value_high'])})."
+    ), 8.5)  # fmt: skip
+    h = (y - 0.1) * 0.55
+    ax = fig.add_axes([0.25, y - h - 0.01, 0.7, h])
+    plot_estimands(t, ax)
+    ax.set_title(f"{main} players", fontsize=8)
+    y -= h + 0.06
+    heading(fig, y, "Restricted-play value by player count (pp; * Holm-significant across "
+            "the specials of a count)", 9)  # fmt: skip
+    ax = fig.add_axes([0.25, 0.08, 0.6, y - 0.11])
+    cax = fig.add_axes([0.87, 0.08, 0.015, y - 0.11])
+    _heatmap(r, ax, cax)
     pdf.savefig(fig)
 
-    fig = page(f"{num}  Specials at {main} players: both estimates, in points too")
-    shown = ci_col(s, "effect_pp", "effect_low", "effect_high", "real − blank (pp)")
-    shown = ci_col(shown, "score_effect", "score_low", "score_high", "real − blank (pts)",
-                   "+.2f")  # fmt: skip
-    shown = ci_col(shown, "obs_pp", "obs_low", "obs_high", "holders − others (pp)")
-    shown = shown.with_columns((pl.col("score_effect") - pl.col("direct_points")).alias("other"))
-    shown = fmt(shown.select("special", "games", "real − blank (pp)", "real − blank (pts)",
-                             pl.col("direct_points").alias("direct pts"), pl.col("other")
-                             .alias("other pts"), "p_holm", "holders − others (pp)", "warning"),
-                {"p_holm": ".2g", "direct pts": "+.2f", "other pts": "+.2f"})  # fmt: skip
-    y = para(fig, TOP, "'games' counts the paired games in which someone held the special "
-             "(a special is dealt only in some games: one per round). The points columns "
-             "split what the special does to its holder's total: 'direct' is the special's "
-             "own starred points, 'other' everything else that went differently — what the "
-             "holder gave up to take it and how the others played around it (Diet acts on "
-             "the other players' totals). " + prose.other_points(s, main) + " "
-             + prose.no_direct(s, main))  # fmt: skip
-    table(fig, y, shown, [0.15, 0.05, 0.14, 0.14, 0.06, 0.06, 0.06, 0.14, 0.12], size=6.5,
-          x=0.04)  # fmt: skip
+    fig = page(f"{num}  Specials at {main} players: does the ranking hold in other fields and "
+               "on other decks?")  # fmt: skip
+    judged = robustness.judged(r.special_conditions, r.conditions_expected)
+    robust = judged.filter(pl.col("robust"))
+    order = t.sort("value_pp", descending=True)["special"].to_list()
+    y = para(fig, TOP, (
+        f"Each special's restricted-play value at {main} players in every field (greedy, the "
+        "equilibrium heuristic, the search player) and on the five plausible decks. "
+        + ("Robust (same sign, interval clear of 0 everywhere): "
+           + listing(f"{k.replace('_', ' ')} ({'+' if s > 0 else '−'})"
+                     for k, s in zip(robust["key"], robust["sign"], strict=True)) + "."
+           if robust.height else "No special's value is robust in every field and deck.")
+        + f" {judged.height - robust.height} of {judged.height} are not: their rows say why in "
+        f"{appendix_label(r, 'Specials') or 'the appendix'}."
+    ), 8.5)  # fmt: skip
+    ax = fig.add_axes([0.25, 0.07, 0.55, y - 0.1])
+    plot_conditions(r.special_conditions, order, ax, "restricted-play value, pp (95% CI)",
+                    lambda k: k.replace("_", " "))  # fmt: skip
     pdf.savefig(fig)
+
+
+def _specials_appendix(pdf: PdfPages, r: Results, label: str) -> None:
+    for n in sorted(r.restricted["players"].unique()):
+        t = _estimands(r, n).sort("value_pp", descending=True)
+        shown = ci_col(t, "value_pp", "value_low", "value_high", "restricted play (pp)")
+        shown = ci_col(shown, "own_pp", "own_low", "own_high", "own points (pp)")
+        shown = ci_col(shown, "effect_pp", "effect_low", "effect_high", "taker vs blank (pp)")
+        shown = ci_col(shown, "obs_pp", "obs_low", "obs_high", "holders − others (pp)")
+        shown = fmt(shown.select(
+            pl.col("special").str.replace_all("_", " "), "restricted play (pp)",
+            pl.col("deals"), "own points (pp)", pl.col("own_points").alias("own pts"),
+            "taker vs blank (pp)", pl.col("taker_games").alias("games"),
+            "holders − others (pp)"), {"own pts": "+.2f"})  # fmt: skip
+        for fig in table_pages(
+            f"{label} — Specials at {n} players: every estimand", shown,
+            [0.15, 0.15, 0.06, 0.14, 0.06, 0.15, 0.06, 0.15], size=6.5, x=0.04,
+            intro="Restricted play counts deals (every rotation shares one); own points and "
+            "value to the taker count the games where someone held the special; holders − "
+            "others is a description (the holder chose the special), clustered by game.",
+        ):  # fmt: skip
+            pdf.savefig(fig)
+    tab = conditions_table(r.special_conditions)
+    judged = robustness.judged(r.special_conditions, r.conditions_expected)
+    shown = ci_col(tab, "estimate", "low", "high", "value [95% CI]").join(
+        judged.select(pl.col("key").alias("headline"), "label"), on="headline", how="left")
+    shown = fmt(shown.select(pl.col("headline").str.replace_all("_", " ").alias("special"),
+                             "condition", "value [95% CI]", "n", "label"), {})  # fmt: skip
+    for fig in table_pages(f"{label} — Restricted-play value at {MAIN_PLAYERS} players in "
+                           "every field and deck", shown, [0.18, 0.2, 0.24, 0.08, 0.22],
+                           size=6.5):  # fmt: skip
+        pdf.savefig(fig)
 
 
 SPECIALS = Section(
-    "Specials",
-    lambda r: {"strength": specials.strength(r.out)},
-    _specials_draw,
-    _specials_headlines,
-    _specials_cells,
+    "Specials", _specials_compute, _specials_draw, _specials_headlines, _specials_cells,
+    _specials_appendix,
 )
 """2: how strong is each Today's Special?"""
 
@@ -426,6 +528,7 @@ def _eat_compute(r: Results) -> dict[str, Any]:
         "payoff_pooled": threshold.eat_payoff_overall(payoffs, by_players=False),
         "payoff_by": {b: threshold.eat_payoff(payoffs, b) for b in EAT_BY},
         "eat_by": {b: threshold.eat_table(out, b) for b in EAT_BY},
+        "theta_sets": robustness.theta_sets(out, MAIN_PLAYERS),
     }
 
 
@@ -503,20 +606,46 @@ def _eat_draw(pdf: PdfPages, r: Results, num: int) -> None:
         + " "
         + prose.field_check(b, _field_thetas(r), rerun=rerun)
     )
-    y = para(fig, TOP, text)
-    ax = fig.add_axes([0.1, y - 0.36, 0.85, 0.33])
+    sets, common, missing = r.theta_sets
+    text += (
+        f" At {MAIN_PLAYERS} players the sweep was repeated in {sets.height} fields and decks"
+        + (f"; θ = {listing(f'{c:g}' for c in common)} is not significantly worse than the "
+           "best in every one" if common else "; no θ is in every one's not-worse set")
+        + (f" (not run: {listing(missing)})" if missing else "")
+        + f". Tables: {appendix_label(r, 'Eat or collect') or 'the appendix'}."
+    )  # fmt: skip
+    y = para(fig, TOP, text, 8.5)
+    ax = fig.add_axes([0.1, 0.1, 0.85, y - 0.16])
     threshold.plot_theta_curve(r.theta, b, ax)
-    y -= 0.42
+    pdf.savefig(fig)
+    _eat_payoff_page(pdf, r, num)
+
+
+def _eat_appendix(pdf: PdfPages, r: Results, label: str) -> None:
+    b = r.best_theta
     shown = ci_col(b, "edge_pp", "edge_low", "edge_high", "held-out edge (pp)")
     shown = shown.rename({"edge_in_sample_pp": "in-sample edge (pp)"})
     shown = fmt(shown.select("players", "deals", "best_theta", "set_low", "set_high",
                              "win_share", "held-out edge (pp)", "in-sample edge (pp)", "warning"),
                 {"best_theta": "g", "set_low": "g", "set_high": "g", "win_share": ".3f",
                  "in-sample edge (pp)": "+.1f"})  # fmt: skip
-    table(fig, y, shown, [0.07, 0.07, 0.09, 0.09, 0.09, 0.07, 0.09, 0.18, 0.17], size=7,
-          x=0.05)  # fmt: skip
-    pdf.savefig(fig)
+    for fig in table_pages(f"{label} — The best θ per player count", shown,
+                           [0.07, 0.07, 0.09, 0.09, 0.09, 0.07, 0.17, 0.14, 0.17], size=7,
+                           x=0.05):  # fmt: skip
+        pdf.savefig(fig)
+    sets, common, missing = r.theta_sets
+    shown = fmt(sets.with_columns(pl.col("set").list.eval(pl.element().round(2).cast(pl.String))
+                                  .list.join(", ")).select("condition", "best_theta", "set",
+                                                           "deals"),
+                {"best_theta": "g"})  # fmt: skip
+    for fig in table_pages(f"{label} — The θ sweep at {MAIN_PLAYERS} players in every field "
+                           "and deck", shown, [0.25, 0.12, 0.4, 0.1], size=7.5,
+                           intro="The best θ and the θ not significantly worse than it in "
+                           "each condition (deals: the sweep's paired unit)."):  # fmt: skip
+        pdf.savefig(fig)
 
+
+def _eat_payoff_page(pdf: PdfPages, r: Results, num: int) -> None:
     fig = page(f"{num}  The eat decision: payoff by pepperoni, type and majority race")
     pay = r.payoff_by
     o = r.payoff_pooled.row(0, named=True)
@@ -545,7 +674,8 @@ def _eat_draw(pdf: PdfPages, r: Results, num: int) -> None:
     pdf.savefig(fig)
 
 
-EAT = Section("Eat or collect", _eat_compute, _eat_draw, _eat_headlines, _eat_cells)
+EAT = Section("Eat or collect", _eat_compute, _eat_draw, _eat_headlines, _eat_cells,
+              _eat_appendix)  # fmt: skip
 """3: when is eating better than collecting?"""
 
 
@@ -568,7 +698,13 @@ def _count_draw(pdf: PdfPages, r: Results, num: int) -> None:
         f"unscored majorities from {count_range(c, 'unclaimed', f='.2f')} per game (types in "
         "play: " + ", ".join(f"{playercount.types_in_play(n)} at {n}p" for n in counts) + ")."
     )
-    pdf.savefig(count_page(count_title(c, num), text, c, playercount.LABELS))
+    pdf.savefig(count_page(count_title(c, num), text, c, playercount.LABELS, with_table=False))
+
+
+def _count_appendix(pdf: PdfPages, r: Results, label: str) -> None:
+    for fig in count_table_pages(f"{label} — Player count: every measure", r.count,
+                                 playercount.LABELS):  # fmt: skip
+        pdf.savefig(fig)
 
 
 COUNT = Section(
@@ -576,8 +712,129 @@ COUNT = Section(
     lambda r: {"count": playercount.player_count(r.out)},
     _count_draw,
     lambda r, q, rows: count_headlines(r.count, q, COUNT_HEADLINES),
+    None,
+    _count_appendix,
 )
 """4: does the game hold up from 2 to 6 players?"""
+
+
+# ----------------------------------------------------------------------------- 5 what-if
+
+
+def _whatif_compute(r: Results) -> dict[str, Any]:
+    have = {a.get("group", a["name"]) for a in r.manifest["study"]["arms"]}
+    out: dict[str, Any] = {"comp_change": None, "ssc_change": None}
+    if "whatif-comp1" in have:
+        out["comp_change"] = whatif.first_slicer_change(r.out, "seats", "whatif-comp1")
+        out["comp_rules"] = whatif.block_rules(r.out, "whatif-comp1")
+    if {"whatif-ssc-restricted", "whatif-ssc-seats", "restricted"} <= have:
+        out["ssc_change"] = whatif.special_change(r.out)
+        out["ssc_first"] = whatif.first_slicer_change(r.out, "seats", "whatif-ssc-seats")
+        out["ssc_rules"] = whatif.block_rules(r.out, "whatif-ssc-seats")
+    return out
+
+
+def _whatif_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+    out = []
+    for key, what in (("comp_change", "first slicer's edge with one point of compensation"),
+                      ("ssc_change", "Super-Sized Combos' restricted-play value with combos "
+                       "counting 1½")):  # fmt: skip
+        t = r.tables.get(key)
+        if t is None:
+            continue
+        for c in t.iter_rows(named=True):
+            out.append(headline(q, f"{c['players']} players: {what}: from "
+                                f"{c['before_pp']:+.1f} to {c['after_pp']:+.1f} pp (change)",
+                                ci(c["change_pp"], c["change_low"], c["change_high"]),
+                                c["deals"]))  # fmt: skip
+    return out
+
+
+def _dumbbell(ax, t: pl.DataFrame, label: str) -> None:
+    for k, c in enumerate(t.sort("players").iter_rows(named=True)):
+        colour = count_colour(c["players"])
+        for x, name, style in ((k - 0.12, "before", "o"), (k + 0.12, "after", "s")):
+            v, lo, hi = c[f"{name}_pp"], c[f"{name}_low"], c[f"{name}_high"]
+            ax.errorbar([x], [v], yerr=[[v - lo], [hi - v]], fmt=style, color=colour, ms=4,
+                        mfc="white" if name == "before" else colour, capsize=2, zorder=3)
+        ax.annotate("", (k + 0.12, c["after_pp"]), (k - 0.12, c["before_pp"]),
+                    arrowprops={"arrowstyle": "->", "color": "0.5", "lw": 0.8})  # fmt: skip
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xticks(range(t.height), [f"{n} players" for n in sorted(t["players"])], fontsize=7)
+    ax.set_ylabel(label, fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.set_title("open: printed rules; filled: with the change", fontsize=7)
+
+
+def _whatif_draw(pdf: PdfPages, r: Results, num: int) -> None:
+    comp, ssc = r.tables.get("comp_change"), r.tables.get("ssc_change")
+    if comp is None and ssc is None:
+        return
+    fig = page(f"{num}  What would the candidate rule changes do?")
+    parts = []
+    if comp is not None:
+        parts.append(
+            f"Compensation ({whatif.change_text(r.comp_rules)}: one point for the first slicer "
+            "at the final count): the first slicer's edge "
+            + "; ".join(f"at {c['players']} players from "
+                        f"{prose_effect(c['before_pp'], c['before_low'], c['before_high'])} to "
+                        f"{prose_effect(c['after_pp'], c['after_low'], c['after_high'])}"
+                        for c in comp.iter_rows(named=True)) + "."
+        )  # fmt: skip
+    if ssc is not None:
+        m = ssc.filter(pl.col("players") == MAIN_PLAYERS)
+        c = m.row(0, named=True) if m.height else ssc.row(0, named=True)
+        parts.append(
+            f"Super-Sized Combos weakened ({whatif.change_text(r.ssc_rules)}: each combo "
+            "number counts 1½ slices instead of 2): its restricted-play value at "
+            f"{c['players']} players moves from "
+            f"{prose_effect(c['before_pp'], c['before_low'], c['before_high'])} to "
+            f"{prose_effect(c['after_pp'], c['after_low'], c['after_high'])}."
+        )
+    y = para(fig, TOP, "Each change is played on the same deals as the printed game (same "
+             "seed, the equilibrium heuristic in every seat, the default deck), so before and "
+             "after are paired by deal. " + " ".join(parts), 8.5)  # fmt: skip
+    panels = [(t, lab) for t, lab in (
+        (comp, "first slicer's edge, pp (95% CI)"),
+        (ssc, "Super-Sized Combos' restricted-play value, pp"),
+    ) if t is not None]  # fmt: skip
+    w = 0.8 / len(panels)
+    for k, (t, lab) in enumerate(panels):
+        ax = fig.add_axes([0.1 + k * (w + 0.04), 0.45, w - 0.04, y - 0.52])
+        _dumbbell(ax, t, lab)
+    rows = []
+    for name, t in (("compensation", comp), ("super-sized 1½", ssc)):
+        if t is None:
+            continue
+        c = ci_col(t, "before_pp", "before_low", "before_high", "before")
+        c = ci_col(c, "after_pp", "after_low", "after_high", "after")
+        c = ci_col(c, "change_pp", "change_low", "change_high", "change")
+        rows.append(c.select(pl.lit(name).alias("change"), "players", "before", "after",
+                             pl.col("change").alias("after − before"), "deals"))  # fmt: skip
+    table(fig, 0.38, fmt(pl.concat(rows), {}), [0.15, 0.08, 0.2, 0.2, 0.2, 0.08], size=7)
+    pdf.savefig(fig)
+
+
+WHATIF = Section("What-if rule changes", _whatif_compute, _whatif_draw, _whatif_headlines)
+"""5: what would the candidate rule changes do?"""
+
+
+GLOSSARY = {
+    "θ (eat threshold)": "The heuristic eats a slice when its eat value is more than θ times "
+    "its collect value: a larger θ eats less. The θ sweep plays one seat at each θ against "
+    "the equilibrium field.",
+    "restricted-play value": "What having a special's option is worth: the win share of an "
+    "unrestricted seat minus that of a seat that never takes or uses the special, on the same "
+    "deals (Jaffe et al. 2012).",
+    "own points": "A special's scoring effect: the finished game re-scored without it, every "
+    "holding fixed; 0 by definition for specials that act only during play.",
+    "value to the taker": "The holder's win share in the real game minus in the same deal "
+    "with the special replaced by a blank tile; includes what the holder gave up to get it.",
+    "plausible deck": "The default deck with its assumed values (pepperoni, anchovies, three "
+    "combo pairs) redrawn within stated ranges (studies/decks/nyslice-family.toml).",
+    "first slicer": "Seat 0, who slices the first round (the rules' first-slicer ruling).",
+}
+"""New York Slice's terms, merged with the generic glossary."""
 
 
 REPORT = GameReport(
@@ -586,13 +843,16 @@ REPORT = GameReport(
         SPECIALS,
         EAT,
         COUNT,
-        ratings_section(),
+        WHATIF,
+        ratings_section(groups=("ladder",)),
         sample_size_section(order=("Seats", "Eat or collect", "Specials")),
     ),
     blocks=BLOCKS,
     example="studies/nyslice-balance.toml",
     provenance=_provenance,
     notes=_notes,
-    options={"payoff_games": 300, "n_boot": 1000},
+    options={"payoff_games": 300, "n_boot": 1000, "own_games": 5000},
+    verdicts=verdicts.verdicts,
+    glossary=GLOSSARY,
 )
 """New York Slice's balance report."""

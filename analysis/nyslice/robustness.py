@@ -1,0 +1,150 @@
+"""New York Slice's headlines under every field and plausible deck of the study.
+
+The balance study asks each headline question again with other players in every seat
+(the *fields*: the equilibrium heuristic, greedy, the search player) and on plausible decks
+(``studies/decks/nyslice-family-<k>.toml``: the default deck's assumed pepperoni,
+anchovies and combo pairs redrawn within their ranges). Each condition is a set of study
+blocks, found by name (:data:`FIELDS`, :data:`DECKS`); a condition the study lacks is
+reported as not checked. :mod:`analysis.robust` judges each headline over its conditions.
+
+- :func:`first_slicer` — the first slicer's edge (seat 0 minus the other seats, pp) per
+  player count;
+- :func:`special_values` — each special's restricted-play value at one player count;
+- :func:`theta_sets` — the best eat threshold θ and the θ values not worse than it, at one
+  player count (robust when one θ is in every condition's set).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from analysis import seats as generic_seats
+from analysis.load import arms
+from analysis.nyslice import specials, threshold
+from analysis.robust import Condition, judge
+
+
+@dataclass(frozen=True)
+class Blocks:
+    """The study blocks of one condition: the uniform seat block, the restricted-play
+    block (paired with the seat block) and the θ sweep."""
+
+    kind: str
+    seats: str
+    restricted: str
+    theta: str
+
+
+FIELDS: dict[str, Blocks] = {
+    "equilibrium field": Blocks("field", "seats", "restricted", "theta"),
+    "greedy field": Blocks("field", "seats-greedy", "restricted-greedy", "theta-greedy"),
+    "search field": Blocks("field", "seats-search", "restricted-search", "theta-search"),
+}
+"""The fields each headline is recomputed in; the first is the main one."""
+DECKS: dict[str, Blocks] = {
+    f"plausible deck {k}": Blocks(
+        "deck", f"deck{k}-seats", f"deck{k}-restricted", f"deck{k}-theta"
+    )  # fmt: skip
+    for k in range(1, 6)
+}
+"""The plausible decks (equilibrium field) each headline is recomputed on."""
+CONDITIONS = {**FIELDS, **DECKS}
+
+
+def _groups(out) -> set[str]:
+    return set(arms(out)["group"].to_list())
+
+
+def first_slicer(out) -> dict[int, list[Condition]]:
+    """Per player count, the first slicer's edge (seat 0 minus the mean of the others, pp,
+    t over games) in every condition whose seat block the study has."""
+    have = _groups(out)
+    found: dict[int, list[Condition]] = {}
+    for name, b in CONDITIONS.items():
+        if b.seats not in have:
+            continue
+        for r in generic_seats.seat_fairness(out, b.seats).iter_rows(named=True):
+            found.setdefault(r["players"], []).append(
+                Condition(
+                    b.kind,
+                    name,
+                    r["first_edge_pp"],
+                    r["first_low"],
+                    r["first_high"],
+                    r["games"],
+                    "games",
+                )  # fmt: skip
+            )
+    return found
+
+
+def special_values(out, players: int = 4) -> dict[str, list[Condition]]:
+    """Per special, its restricted-play value at ``players`` in every condition whose
+    restricted and seat blocks the study has (:func:`analysis.nyslice.specials.restricted_play`)."""
+    have = _groups(out)
+    found: dict[str, list[Condition]] = {}
+    for name, b in CONDITIONS.items():
+        if b.restricted not in have or b.seats not in have:
+            continue
+        t = specials.restricted_play(out, b.restricted, b.seats)
+        for r in t.filter(pl.col("players") == players).iter_rows(named=True):
+            found.setdefault(r["special"], []).append(
+                Condition(
+                    b.kind,
+                    name,
+                    r["value_pp"],
+                    r["value_low"],
+                    r["value_high"],
+                    r["deals"],
+                    "deals",
+                )  # fmt: skip
+            )
+    return found
+
+
+def judged(found: dict, expected: list[str] | None = None) -> pl.DataFrame:
+    """One row per headline key: ``key, robust, sign, label, detail, conditions``."""
+    expected = list(CONDITIONS) if expected is None else expected
+    rows = []
+    for key, conds in found.items():
+        j = judge(conds, expected)
+        rows.append({"key": str(key), "robust": j.robust, "sign": j.sign, "label": j.label,
+                     "detail": j.detail, "conditions": len(conds)})  # fmt: skip
+    schema = {"key": pl.String, "robust": pl.Boolean, "sign": pl.Int64, "label": pl.String,
+              "detail": pl.String, "conditions": pl.Int64}  # fmt: skip
+    return pl.DataFrame(rows, schema=schema)
+
+
+def theta_sets(out, players: int = 4) -> tuple[pl.DataFrame, list[float], list[str]]:
+    """The best θ and its not-worse set at ``players`` in every condition with a θ sweep.
+
+    Returns
+    -------
+    (table, common, missing)
+        ``table``: one row per condition (``condition, kind, best_theta, set``, the θ
+        values not significantly worse than the best, and ``deals``); ``common``: the θ
+        values in every condition's set (empty: no single θ is safe everywhere);
+        ``missing``: conditions whose θ sweep the study lacks.
+    """
+    have = _groups(out)
+    rows, sets, missing = [], [], []
+    for name, b in CONDITIONS.items():
+        if b.theta not in have:
+            missing.append(name)
+            continue
+        best = threshold.best_theta(out, b.theta)
+        r = best.filter(pl.col("players") == players)
+        if r.is_empty():
+            missing.append(name)
+            continue
+        r0 = r.row(0, named=True)
+        members = [float(x) for x in r0["theta_set"]]
+        sets.append(set(members))
+        rows.append({"condition": name, "kind": b.kind, "best_theta": r0["best_theta"],
+                     "set": members, "deals": r0["games"]})  # fmt: skip
+    common = sorted(set.intersection(*sets)) if sets else []
+    schema = {"condition": pl.String, "kind": pl.String, "best_theta": pl.Float64,
+              "set": pl.List(pl.Float64), "deals": pl.Int64}  # fmt: skip
+    return pl.DataFrame(rows, schema=schema), common, missing

@@ -201,14 +201,16 @@ def compute(out: str | Path, **options: Any) -> Results:
 
 
 def summary(r: Results) -> pl.DataFrame:
-    """One row per headline number: ``question, finding, estimate, games, warning``."""
+    """One row per headline number: ``question, finding, estimate, games, warning, unit``
+    (``games`` is the row's n, counted in ``unit``)."""
     rows: list[Row] = []
     for num, section in enumerate(r.report.sections, 1):
         if section.headlines is not None:
             rows += section.headlines(r, f"{num} {section.label}", list(rows))
+    rows = [{"unit": "games", **row} for row in rows]
     return pl.DataFrame(rows, schema={"question": pl.String, "finding": pl.String,
                                       "estimate": pl.String, "games": pl.Int64,
-                                      "warning": pl.String})  # fmt: skip
+                                      "warning": pl.String, "unit": pl.String})  # fmt: skip
 
 
 def glossary(report: GameReport) -> dict[str, str]:
@@ -463,7 +465,9 @@ def _verdict_pages(
 def _headline_frame(headlines: pl.DataFrame) -> pl.DataFrame:
     return headlines.select(
         pl.col("question").alias("section"), "finding", "estimate",
-        pl.col("games").cast(pl.String).replace("0", None).alias("n (games)"), "warning",
+        pl.when(pl.col("games") > 0)
+        .then(pl.format("{} {}", pl.col("games"), pl.col("unit")))
+        .alias("n (unit)"), "warning",
     )  # fmt: skip
 
 

@@ -227,10 +227,12 @@ def appendix_label(r: Results, label: str) -> str:
     return appendix_labels(r.report).get(label, "")
 
 
-def headline(question: str, finding: str, estimate: str, games: int, warn: str = "") -> Row:
-    """A summary row."""
+def headline(
+    question: str, finding: str, estimate: str, games: int, warn: str = "", unit: str = "games"
+) -> Row:
+    """A summary row; ``games`` is its n, counted in ``unit`` (games, deals, decisions)."""
     return {"question": question, "finding": finding, "estimate": estimate, "games": games,
-            "warning": warn}  # fmt: skip
+            "warning": warn, "unit": unit}  # fmt: skip
 
 
 def block_strategies(r: Results, group: str) -> list[str]:
@@ -500,7 +502,7 @@ def ratings_headlines(gaps: pl.DataFrame, q: str) -> list[Row]:
             q,
             f"{g['players']} players: {g['a']} rated highest, {g['b']} lowest (gap; "
             f"n = {g['deals']:,} deals)",
-            ci(g["gap"], g["low"], g["high"], "Elo", "+.0f"), g["games"], g["warning"],
+            ci(g["gap"], g["low"], g["high"], "Elo", "+.0f"), g["deals"], g["warning"], "deals",
         ))  # fmt: skip
     return rows
 

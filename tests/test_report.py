@@ -89,12 +89,16 @@ def assert_numbered_with_contents(pages: list[str], sections: list[str]) -> dict
 
 def test_summary_answers_every_question(results):
     table = summary(results)
-    assert set(table["question"].str.slice(0, 1)) == {"1", "2", "3", "4", "5", "6"}
+    assert set(table["question"].str.slice(0, 1)) == {"1", "2", "3", "4", "5", "6", "7", "8"}
+    # every n names its unit: restricted play and the θ sweep count deals
+    assert set(table.filter(pl.col("question") == "2 Specials")["unit"]) == {"deals"}
+    assert set(table.filter(pl.col("finding").str.contains("best θ"))["unit"]) == {"deals"}
+    assert set(table.filter(pl.col("question") == "5 What-if rule changes")["unit"]) == {"deals"}
     # one seat row per player count, strongest and weakest special per count, best theta
     for q, per_count in (("1 Seats", 5), ("3 Eat or collect", 10), ("2 Specials", 10)):
         assert table.filter(pl.col("question") == q).height >= per_count
     assert table.filter(pl.col("finding").str.contains("slicing twice vs seat order")).height == 1
-    flagged = table.filter(pl.col("question") == "6 Sample size")["finding"][0]
+    flagged = table.filter(pl.col("question") == "7 Sample size")["finding"][0]
     n_warn = int((table["warning"] != "").sum())
     assert f"{n_warn} of {table.height - 1}" in flagged
 
@@ -110,11 +114,17 @@ def test_report_pdf_has_every_section(report_pdf):
     assert not list(pdf.parent.glob(".*.tmp"))  # written atomically
     entries = assert_numbered_with_contents(pages, [s.label for s in REPORT.sections])
     order = list(entries)
-    assert order[:4] == ["Every headline number", "Contents", "About this study", "Glossary"]
+    assert order[:4] == ["Verdicts", "Contents", "About this study", "Glossary"]
     assert [entries[t] for t in order] == sorted(entries[t] for t in order)
-    # no verdicts declared: page 1 is the table of every headline number, with the command
-    # that regenerates the report
-    assert "every headline number" in pages[0] and "slicing twice vs seat order" in pages[0]
+    # page 1: a verdict per question (with its n and unit and robustness), and the command
+    # that regenerates the report; every headline number is Appendix A
+    for question in ("Is the first slicer favoured?", "Which Today's Specials are strongest?",
+                     "When is eating a slice better than collecting it?",
+                     "What would the candidate rule changes do?"):  # fmt: skip
+        assert question in pages[0]
+    assert "deals" in pages[0] and "Robustness" in pages[0]
+    headlines = [t for t in entries if "All headline numbers" in t]
+    assert headlines and "slicing twice vs seat order" in pages[entries[headlines[0]] - 1]
     assert "Regenerate this report:" in pages[0]
     assert re.search(r"slicelab report \S*studies/nyslice-balance.toml --size quick", pages[0])
     assert "--payoff-games 20" in pages[0]
@@ -124,14 +134,15 @@ def test_report_pdf_has_every_section(report_pdf):
     # the dense sample-size table is an appendix; the section's page cites it
     appendix = [t for t in entries if t.startswith("Appendix")]
     assert any("Sample size: every headline cell" in t for t in appendix)
-    assert "Appendix A" in pages[entries[next(t for t in order if t.startswith("6 "))] - 1]
+    sample = next(t for t in order if t.startswith("7 "))
+    assert re.search(r"Appendix [A-Z]", pages[entries[sample] - 1])
 
 
 def test_empty_cells_show_a_dash(report_pdf):
     _, pages = report_pdf
     assert not any(re.search(r"\bnan\b", p) for p in pages)
     # the sample-size row of the headline table has no estimate and no games
-    assert re.search(r"6 Sample size headline numbers flagged .*? — — —", " ".join(pages))
+    assert re.search(r"7 Sample size headline numbers flagged .*? — — —", " ".join(pages))
     from matplotlib.figure import Figure
 
     from analysis.pdf import EMPTY, cell, ci, fmt, table
@@ -201,7 +212,8 @@ def test_bad_sources_are_named(quick_dataset, tmp_path):
 def test_game_report_is_found_by_the_games_name():
     assert game_report("nyslice") is REPORT
     assert [s.label for s in REPORT.sections] == [
-        "Seats", "Specials", "Eat or collect", "Player count", "Ratings", "Sample size",
+        "Seats", "Specials", "Eat or collect", "Player count", "What-if rule changes", "Ratings",
+        "Sample size",
     ]  # fmt: skip
     generic = game_report("no-such-game")  # no analysis/<game>/: the generic sections
     assert [s.label for s in generic.sections] == ["Seats", "Player count", "Ratings",

@@ -342,7 +342,7 @@ def _specials_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
                           else "")
                        + (f"; across fields and decks: {tag['label']}" if tag else ""))  # fmt: skip
             out.append(headline(q, finding, ci(x["value_pp"], x["value_low"], x["value_high"]),
-                                x["deals"], x["warning"]))  # fmt: skip
+                                x["deals"], x["warning"], "deals"))  # fmt: skip
     return out
 
 
@@ -540,7 +540,7 @@ def _eat_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
             f"{b['players']} players: best θ {b['best_theta']:g} "
             f"(not significantly worse: {_theta_set(b)}); its edge over the fair share "
             "against the field, on held-out deals",
-            ci(b["edge_pp"], b["edge_low"], b["edge_high"]), b["deals"], b["warning"],
+            ci(b["edge_pp"], b["edge_low"], b["edge_high"]), b["deals"], b["warning"], "deals",
         ))  # fmt: skip
     for o in r.payoff_overall.iter_rows(named=True):
         out.append(headline(q, f"{o['players']} players: win share from eating instead of "
@@ -746,7 +746,7 @@ def _whatif_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
             out.append(headline(q, f"{c['players']} players: {what}: from "
                                 f"{c['before_pp']:+.1f} to {c['after_pp']:+.1f} pp (change)",
                                 ci(c["change_pp"], c["change_low"], c["change_high"]),
-                                c["deals"]))  # fmt: skip
+                                c["deals"], unit="deals"))  # fmt: skip
     return out
 
 

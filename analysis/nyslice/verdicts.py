@@ -68,8 +68,12 @@ def first_slicer_verdict(r: Results) -> Verdict | None:
     label, detail = _tag(r, main, found)
     answer = (
         f"With the equilibrium heuristic in every seat the first slicer is {listing(parts)} "
-        f"(first slicer minus the mean of the other seats). The sign holds in every field "
-        f"and plausible deck at {_counts(robust) if robust else 'no player count'}."
+        "(first slicer minus the mean of the other seats). "
+        + (
+            f"The sign holds in every field and plausible deck at {_counts(robust)}."
+            if robust
+            else "At no player count does the sign hold in every field and plausible deck."
+        )
     )
     big = [n for n in robust if abs(rows[n]["first_edge_pp"]) >= BIG_EDGE]
     rec = ""
@@ -247,9 +251,15 @@ def theta_verdict(r: Results) -> Verdict | None:
     answer = (
         f"At {main} players eat a slice when eating it is worth more than about "
         f"{x['best_theta']:g} times collecting it (θ from {members} is not significantly "
-        f"worse than the best). Choosing θ this way gains "
-        f"{ci(x['edge_pp'], x['edge_low'], x['edge_high'])} over the fair share on deals not "
-        "used to pick it."
+        "worse than the best). "
+        + (
+            f"Choosing θ this way gains {ci(x['edge_pp'], x['edge_low'], x['edge_high'])} over "
+            "the fair share on deals not used to pick it."
+            if x["edge_low"] > 0
+            else "On deals not used to pick it, choosing θ this way gains nothing measurable over "
+            f"the fair share ({ci(x['edge_pp'], x['edge_low'], x['edge_high'])}): the "
+            "equilibrium players already eat about right."
+        )
     )
     if common and not missing:
         label = "robust"

@@ -67,3 +67,22 @@ def test_special_verdict_names_the_strongest_and_the_robust():
     assert v.robustness == "robust" and v.n_unit == "deals"
     assert "super sized combos is worth at least 5 pp" in v.recommendation
     assert "day old pizza hurts whoever takes it" in v.recommendation
+
+
+def _best(edge):
+    return pl.DataFrame({"players": [4], "best_theta": [2.0], "theta_set": [[1.4, 2.0, 2.8]],
+                         "edge_pp": [edge[0]], "edge_low": [edge[1]], "edge_high": [edge[2]],
+                         "deals": [3000]})  # fmt: skip
+
+
+def test_theta_verdict_says_what_the_held_out_edge_supports():
+    sets = pl.DataFrame({"condition": NAMES, "best_theta": [2.0, 1.4, 2.8]})
+    r = _results(best_theta=_best((0.1, -1.2, 1.3)), theta_sets=(sets, [2.0], []))
+    v = verdicts.theta_verdict(r)
+    assert "about 2 times collecting it (θ from 1.4–2.8" in v.answer
+    assert "gains nothing measurable" in v.answer and v.recommendation == ""
+    assert v.robustness == "robust" and "θ = 2 is in the not-worse set in all 3" in v.detail
+    r = _results(best_theta=_best((2.0, 0.5, 3.5)), theta_sets=(sets, [], ["search field"]))
+    v = verdicts.theta_verdict(r)
+    assert "gains +2.0 pp [+0.5, +3.5]" in v.answer and v.recommendation
+    assert v.robustness == "not robust: no common θ"

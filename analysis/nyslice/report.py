@@ -625,9 +625,12 @@ def _eat_appendix(pdf: PdfPages, r: Results, label: str) -> None:
     b = r.best_theta
     shown = ci_col(b, "edge_pp", "edge_low", "edge_high", "held-out edge (pp)")
     shown = shown.rename({"edge_in_sample_pp": "in-sample edge (pp)"})
-    shown = fmt(shown.select("players", "deals", "best_theta", "set_low", "set_high",
-                             "win_share", "held-out edge (pp)", "in-sample edge (pp)", "warning"),
-                {"best_theta": "g", "set_low": "g", "set_high": "g", "win_share": ".3f",
+    shown = fmt(shown.select("players", "deals", pl.col("best_theta").alias("best θ"),
+                             pl.col("set_low").alias("not worse: from"),
+                             pl.col("set_high").alias("to"),
+                             pl.col("win_share").alias("win share"), "held-out edge (pp)",
+                             "in-sample edge (pp)", "warning"),
+                {"best θ": "g", "not worse: from": "g", "to": "g", "win share": ".3f",
                  "in-sample edge (pp)": "+.1f"})  # fmt: skip
     for fig in table_pages(f"{label} — The best θ per player count", shown,
                            [0.07, 0.07, 0.09, 0.09, 0.09, 0.07, 0.17, 0.14, 0.17], size=7,
@@ -635,9 +638,10 @@ def _eat_appendix(pdf: PdfPages, r: Results, label: str) -> None:
         pdf.savefig(fig)
     sets, common, missing = r.theta_sets
     shown = fmt(sets.with_columns(pl.col("set").list.eval(pl.element().round(2).cast(pl.String))
-                                  .list.join(", ")).select("condition", "best_theta", "set",
-                                                           "deals"),
-                {"best_theta": "g"})  # fmt: skip
+                                  .list.join(", ")).select(
+                    "condition", pl.col("best_theta").alias("best θ"),
+                    pl.col("set").alias("θ not significantly worse"), "deals"),
+                {"best θ": "g"})  # fmt: skip
     for fig in table_pages(f"{label} — The θ sweep at {MAIN_PLAYERS} players in every field "
                            "and deck", shown, [0.25, 0.12, 0.4, 0.1], size=7.5,
                            intro="The best θ and the θ not significantly worse than it in "

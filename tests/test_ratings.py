@@ -295,5 +295,6 @@ def test_summary_headline_states_the_gap_interval_and_deals(twins):
     g = gaps.filter(pl.col("top_vs_bottom")).row(0, named=True)
     assert h["finding"] == f"3 players: {g['a']} rated highest, B lowest (gap; n = 300 deals)"
     assert h["estimate"] == f"{g['gap']:+.0f} Elo [{g['low']:+.0f}, {g['high']:+.0f}]"
-    assert h["games"] == 900 and h["warning"] == g["warning"] == ""
+    assert h["games"] == 300 and h["unit"] == "deals"  # the n is counted in deals
+    assert h["warning"] == g["warning"] == ""
     assert "300 deals" in gaps_text(gaps)

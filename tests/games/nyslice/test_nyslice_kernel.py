@@ -529,12 +529,12 @@ def test_kernel_agrees_with_reference_restricted_seats(runner, n, specs):
     choices, forfeits tiles forced on them and values and predicts them (the heuristic's
     cut) decision for decision as the reference does; restricted play acts in these games."""
     seen = Counter()
-    games = 60 if n < 5 else 30
+    games = 30 if n < 5 else 15
     for g in range(games):
         state = _compare(runner, n, specs, 40 + n, g, Rules())
         seen += _restriction_counts(state, specs)
     ringed = [f"random(avoid={AVOID_RANDOM[(p + n) % len(AVOID_RANDOM)]})" for p in range(n)]
-    for g in range(120):
+    for g in range(80):
         state = _compare(runner, n, ringed, 50 + n, g, Rules())
         seen += _restriction_counts(state, ringed)
     assert seen["forfeit"] > 0 and seen["refused"] > 0, seen

@@ -146,6 +146,9 @@ def rows(out: str | Path, table: str = "players", group: str | None = None) -> p
         if meta.is_empty():
             raise KeyError(f"{out} has no study block {group!r}")
     lazy = scan(out, table)
+    if group is not None:
+        # arm is a hive partition: filtering on it first reads only the block's files
+        lazy = lazy.filter(pl.col("arm").is_in(meta["arm"].implode()))
     have = set(lazy.collect_schema().names())
     meta = meta.select("arm", *[c for c in meta.columns if c != "arm" and c not in have])
     frame = lazy.join(meta.lazy(), on="arm", how="inner").collect()

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -30,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from sims.core.errors import DataFileError
+from sims.games.datafile import parse_toml, read_toml
 
 
 class DeckError(DataFileError):
@@ -514,29 +514,11 @@ def load_deck(path: str | Path | None = None) -> Deck:
             .joinpath(DEFAULT_DECK_FILE)
             .read_text()
         )
+        data = parse_toml(text, f"deck {DEFAULT_DECK_FILE}", DeckError)
         source = DEFAULT_DECK_FILE
     else:
-        p = Path(path)
-        source = str(p)
-        if not p.is_file():
-            raise DeckError(f"deck {source}: no such file; pass the path of a deck TOML file")
-        try:
-            raw = p.read_bytes()
-        except OSError as exc:
-            raise _fail(source, f"cannot be read ({exc.strerror or exc})") from None
-        try:
-            # utf-8-sig: TOML is UTF-8; a byte-order mark some editors write is dropped.
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise _fail(
-                source,
-                f"is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
-                "save it as UTF-8",
-            ) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise _fail(source, f"is not valid TOML ({exc})") from None
+        data = read_toml(path, "deck", DeckError)
+        source = str(Path(path))
     return parse_deck(data, source)
 
 

@@ -28,13 +28,13 @@ import argparse
 import os
 import sys
 import tempfile
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from sims.games.datafile import read_toml
 from sims.games.nyslice.deck import (
     PEPPERONI_RANGE,
     TYPES,
@@ -111,14 +111,7 @@ def parse_family(data: dict[str, Any], source: str = "<data>") -> DeckFamily:
 
 def load_family(path: str | Path) -> DeckFamily:
     """Read and validate a deck-family file (:func:`parse_family`)."""
-    p = Path(path)
-    if not p.is_file():
-        raise DeckError(f"deck family {p}: no such file; pass the path of a deck-family TOML")
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise _fail(str(p), f"is not valid UTF-8 TOML ({exc})") from None
-    return parse_family(data, str(p))
+    return parse_family(read_toml(path, "deck family", DeckError), str(Path(path)))
 
 
 def draw_deck(family: DeckFamily, k: int) -> dict[str, Any]:

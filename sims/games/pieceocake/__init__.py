@@ -1,0 +1,1 @@
+"""Piece o' Cake (Jeffrey D. Allers, 2008): New York Slice's ancestor, 2–5 players."""

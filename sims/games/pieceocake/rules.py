@@ -1,0 +1,139 @@
+"""Piece o' Cake's player range and its rule options: every Ruling of
+``docs/rules/pieceocake.md`` (and the what-if options) with its name and default."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sims.core.errors import SlicelabError
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+RULES_VERSION = 1
+"""Bumped when a rule's implementation changes, so older datasets are never resumed into."""
+
+_CHOICES = {
+    "two_player_order": ("alternate", "snake"),
+    "forgo_eats": ("all", "choose", "none"),
+    "majority_ties": ("full", "none", "split"),
+    "tie": ("shared", "cream"),
+}
+TWO_PLAYER_PIECES = (2, 6)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rule options of a game of Piece o' Cake (defaults: the spec's rulings).
+
+    Attributes
+    ----------
+    first_server : int
+        Ruling: the seat that serves the first cake (the server then rotates to the left,
+        seat + 1).
+    two_player_pieces : int
+        Ruling: at 2 players the server may cut up to this many pieces (any of 1 to 4 under
+        the ruling's 4); 2 to 6.
+    two_player_order : {"alternate", "snake"}
+        Ruling: the order of the 2-player picks: ``alternate`` non-server, server,
+        non-server, server; ``snake`` non-server, server, server, non-server.
+    forgo_ends_picking : bool
+        Ruling: at 2 players a player who forgoes gives up picking for the rest of this
+        cake. ``False``: the player keeps their later turns (and may forgo again).
+    forgo_eats : {"all", "choose", "none"}
+        Ruling ``all``: a player who forgoes may eat every collected slice of one variety.
+        ``choose``: as many slices of one variety as they like (one or more). ``none``
+        (what-if): forgoing eats nothing.
+    majority_ties : {"full", "none", "split"}
+        The rulebook's ``full``: every player tied for a variety's largest collection
+        scores its whole value. What-if ``none``: a tied variety scores for nobody;
+        ``split``: the tied players share its value, rounded down.
+    tie : {"shared", "cream"}
+        Ruling ``shared``: players level on points share the win. ``cream``: the one who ate
+        more cream wins a points tie (a tie on both is shared).
+    exact_pieces : bool
+        What-if (off): the server must cut exactly the most pieces allowed (the player
+        count, or ``two_player_pieces`` at 2 players), as in New York Slice.
+    """
+
+    first_server: int = 0
+    two_player_pieces: int = 4
+    two_player_order: str = "alternate"
+    forgo_ends_picking: bool = True
+    forgo_eats: str = "all"
+    majority_ties: str = "full"
+    tie: str = "shared"
+    exact_pieces: bool = False
+
+    def __post_init__(self) -> None:
+        for key, allowed in _CHOICES.items():
+            value = getattr(self, key)
+            if value not in allowed:
+                raise SlicelabError(
+                    f"Piece o' Cake rule option {key}={value!r}: use one of "
+                    f"{', '.join(repr(a) for a in allowed)}"
+                )
+        if type(self.first_server) is not int or self.first_server < 0:
+            raise SlicelabError(
+                f"Piece o' Cake rule option first_server={self.first_server!r}: use a seat "
+                "number (0, 1, ...)"
+            )
+        low, high = TWO_PLAYER_PIECES
+        if type(self.two_player_pieces) is not int or not low <= self.two_player_pieces <= high:
+            raise SlicelabError(
+                f"Piece o' Cake rule option two_player_pieces={self.two_player_pieces!r}: use "
+                f"an integer from {low} to {high} (4 is the ruling)"
+            )
+
+    def max_pieces(self, n_players: int) -> int:
+        """The most pieces a server may cut at ``n_players``."""
+        return self.two_player_pieces if n_players == 2 else n_players
+
+    def as_dict(self) -> dict[str, Any]:
+        """The options as a plain dict (for manifests and variant ids)."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, options: dict[str, Any]) -> Rules:
+        """Rules from a dict of option overrides, refusing unknown names and wrong types.
+
+        Raises
+        ------
+        SlicelabError
+            Naming the unknown option (and the known ones) or the value at fault.
+        """
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        for key, value in options.items():
+            if key not in fields:
+                raise SlicelabError(
+                    f"unknown Piece o' Cake rule option {key!r}; known options: "
+                    f"{', '.join(sorted(fields))} (see docs/rules/pieceocake.md)"
+                )
+            expected = type(getattr(cls(), key))
+            if type(value) is not expected:
+                raise SlicelabError(
+                    f"Piece o' Cake rule option {key} must be a {expected.__name__}, got {value!r}"
+                )
+        return cls(**options)
+
+
+def check_players(n_players: Any) -> None:
+    """Refuse a player count outside 2–5 with a clear message."""
+    if (
+        not isinstance(n_players, int)
+        or isinstance(n_players, bool)
+        or not MIN_PLAYERS <= n_players <= MAX_PLAYERS
+    ):
+        raise SlicelabError(
+            f"Piece o' Cake is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not "
+            f"{n_players}; pass --players between {MIN_PLAYERS} and {MAX_PLAYERS}"
+        )
+
+
+def variant_id(rules: Rules, cake_digest: str) -> str:
+    """Id of a variant: a hash of the rule options and the cake's content."""
+    payload = json.dumps({"rules": rules.as_dict(), "cake": cake_digest}, sort_keys=True)
+    return hashlib.sha256(payload.encode()).hexdigest()[:12]

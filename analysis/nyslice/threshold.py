@@ -30,140 +30,22 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
+from analysis import sweep
 from analysis.load import arm_options, arms, manifest, treatment
 from analysis.load import rows as load_rows
 from analysis.samplesize import annotate
 from analysis.stats import (
     cluster_mean_interval,
     cluster_variance,
-    holm,
-    mean_interval,
     wilson_interval,
 )
-
-ALPHA = 0.05
-"""Level of the tests that keep a θ in the not-worse set (Holm-adjusted p ≥ ALPHA)."""
-
-
-def _deal_shares(out, group: str) -> pl.DataFrame:
-    """Per (players, θ, deal): the candidate's win share averaged over its seats, in
-    (players, θ, deal) order (so that nothing downstream depends on how the Parquet files
-    were read)."""
-    frame = (
-        load_rows(out, "players", group)
-        .filter(pl.col("seat") == pl.col("rotation"))
-        .sort("players", "theta", "game_index", "seat")
-    )
-    return frame.group_by("players", "theta", "game_index", maintain_order=True).agg(
-        pl.col("win_share").mean(), pl.len().alias("seats")
-    )
-
-
-def _deal_matrix(deals: pl.DataFrame, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(game_index, thetas, x)`` at ``n`` players: ``x[i, k]`` the θ seat's win share on
-    deal ``game_index[i]`` at ``thetas[k]`` (ascending), deals played at every θ only."""
-    wide = (
-        deals.filter(pl.col("players") == n)
-        .pivot(on="theta", index="game_index", values="win_share")
-        .sort("game_index")
-    )
-    index = wide["game_index"].to_numpy()
-    wide = wide.drop("game_index")
-    thetas = np.array([float(c) for c in wide.columns])
-    order = np.argsort(thetas)
-    x = wide.to_numpy()[:, order].astype(float)
-    complete = ~np.isnan(x).any(axis=1)
-    return index[complete], thetas[order], x[complete]
-
-
-def _one_sided_p(d: np.ndarray) -> float:
-    """p-value of the one-sided paired t test of ``mean(d) > 0``."""
-    n = len(d)
-    if n < 2:
-        return float("nan")
-    m, sd = float(d.mean()), float(d.std(ddof=1))
-    if sd == 0:
-        return 0.0 if m > 0 else 1.0
-    return float(stats.t.sf(m / (sd / math.sqrt(n)), n - 1))
-
-
-def _compare(x: np.ndarray, alpha: float = ALPHA) -> dict[str, np.ndarray | int]:
-    """The best column of ``x`` (highest mean; the first on a tie) and every column's
-    shortfall behind it: paired differences (best − column, pp) over the rows with a t
-    interval, one-sided p-values of 'the best is better', Holm-adjusted over the other
-    columns, and ``not_worse`` (adjusted p ≥ ``alpha``; the best is always in)."""
-    k = x.shape[1]
-    best = int(np.argmax(x.mean(axis=0)))
-    short, low, high = np.zeros(k), np.zeros(k), np.zeros(k)
-    p = np.full(k, np.nan)
-    for j in range(k):
-        if j == best:
-            continue
-        d = 100 * (x[:, best] - x[:, j])
-        short[j], low[j], high[j] = mean_interval(d)
-        p[j] = _one_sided_p(d)
-    others = np.flatnonzero(np.arange(k) != best)
-    p_holm = np.full(k, np.nan)
-    if len(others):
-        finite = others[np.isfinite(p[others])]
-        p_holm[finite] = holm(p[finite])
-    not_worse = np.ones(k, dtype=bool)
-    not_worse[others] = ~(p_holm[others] < alpha)  # no test (nan): not shown worse
-    return {"best": best, "shortfall_pp": short, "shortfall_low": low, "shortfall_high": high,
-            "p_worse": p, "p_holm": p_holm, "not_worse": not_worse}  # fmt: skip
+from analysis.sweep import ALPHA
 
 
 def theta_curve(out, group: str = "theta", alpha: float = ALPHA) -> pl.DataFrame:
-    """Win share of the θ seat by θ and player count, and how far each θ is behind the best.
-
-    Returns
-    -------
-    polars.DataFrame
-        ``players, theta, deals`` (the deals played at this θ), ``seat_games`` (games the
-        θ seat played: deals × seats it was played from), ``win_share`` with
-        ``win_low``/``win_high`` (t over deals), ``fair`` (1/n), ``edge_pp`` (over the fair
-        share); the comparison with the best θ of the count (on the deals played at every
-        θ): ``is_best``, ``shortfall_pp`` (best − this θ, win share pp, paired by deal)
-        with a 95% t interval ``shortfall_low``/``shortfall_high``, ``p_worse`` (one-sided
-        p of 'the best is better'), ``p_holm`` (Holm over the count's other θ),
-        ``not_worse`` (``p_holm`` ≥ ``alpha``: in the set of θ not significantly worse than
-        the best); and the sample-size columns (``games_for_1pp`` counts deals).
-        ``games`` is a deprecated alias of ``deals``.
-    """
-    deals = _deal_shares(out, group)
-    result = []
-    for (n, theta), sub in deals.group_by("players", "theta", maintain_order=True):
-        m, lo, hi = mean_interval(sub["win_share"].to_numpy())
-        result.append(
-            {
-                "players": n,
-                "theta": theta,
-                "deals": sub.height,
-                "seat_games": int(sub["seats"].sum()),
-                "win_share": m,
-                "win_low": max(lo, 0.0),  # a share's interval stays within [0, 1]
-                "win_high": min(hi, 1.0),
-                "fair": 1 / n,
-                "edge_pp": 100 * (m - 1 / n),
-            }
-        )
-    table = pl.DataFrame(result).sort("players", "theta")
-    comparisons = []
-    for n in sorted(deals["players"].unique()):
-        _, thetas, x = _deal_matrix(deals, n)
-        if not len(x):
-            continue
-        c = _compare(x, alpha)
-        cols = ("shortfall_pp", "shortfall_low", "shortfall_high", "p_worse", "p_holm")
-        for j, theta in enumerate(thetas):
-            comparisons.append({"players": n, "theta": float(theta), "is_best": j == c["best"],
-                                **{k: float(c[k][j]) for k in cols},
-                                "not_worse": bool(c["not_worse"][j])})  # fmt: skip
-    if comparisons:
-        table = table.join(pl.DataFrame(comparisons), on=["players", "theta"], how="left")
-    table = table.with_columns(pl.col("deals").alias("games"))
-    return annotate(table, "win_share", "win_low", "win_high", n="deals", reference="fair",
-                    unit="deals")  # fmt: skip
+    """Win share of the θ seat by θ and player count, and how far each θ is behind the best
+    (:func:`analysis.sweep.sweep_curve` of the block's ``theta`` grid)."""
+    return sweep.sweep_curve(out, group, "theta", alpha)
 
 
 def _field_thetas(out, group: str) -> dict[int, float | None]:
@@ -182,37 +64,9 @@ def _field_thetas(out, group: str) -> dict[int, float | None]:
     return found
 
 
-def _extend(end: float, up: bool) -> str:
-    """Two further grid values past ``end`` in the grid's √2 steps."""
-    f = math.sqrt(2) if up else 1 / math.sqrt(2)
-    return f"{end * f:.3g}, {end * f * f:.3g}"
-
-
 def grid_note(best: float, theta_set: list[float], grid: list[float]) -> str:
-    """'' when the best θ and its not-worse set lie inside the tested grid, else which end
-    they reach and how to extend the grid (the curve may not turn within it)."""
-    lo, hi = min(grid), max(grid)
-    notes = []
-    for end, up, word in ((hi, True, "largest"), (lo, False, "smallest")):
-        if best == end:
-            what = f"the best θ is the {word} tested ({end:g})"
-        elif end in theta_set:
-            what = f"the θ not significantly worse than the best reach the {word} tested ({end:g})"
-        else:
-            continue
-        side = "above" if up else "below"
-        notes.append(f"{what}: the curve may not turn within the grid; extend it {side} "
-                     f"{end:g} (e.g. {_extend(end, up)})")  # fmt: skip
-    return "; ".join(notes)
-
-
-def _half_edge(x: np.ndarray, pick: np.ndarray, on: np.ndarray, n: int, level: float):
-    """Pick the best column on rows ``pick``, measure its edge over 1/n (pp) on rows
-    ``on`` with a t interval at ``level``: ``(θ index, mean, low, high)``."""
-    if not pick.any() or not on.any():
-        return -1, float("nan"), float("nan"), float("nan")
-    j = int(np.argmax(x[pick].mean(axis=0)))
-    return (j, *mean_interval(100 * (x[on, j] - 1 / n), level))
+    """:func:`analysis.sweep.grid_note` for θ."""
+    return sweep.grid_note(best, theta_set, grid, "θ")
 
 
 def best_theta(
@@ -222,124 +76,12 @@ def best_theta(
     n_boot: int | None = None,
     seed: int | None = None,
 ) -> pl.DataFrame:
-    """The best θ per player count, the θ values not significantly worse, and its edge.
-
-    **The set.** The best θ has the highest mean win share over the deals played at every
-    θ. Every other θ is compared with it on the same deals: the paired difference (best −
-    θ) per deal, a one-sided t test of 'the best is better', Holm-adjusted over the other
-    θ of the count. A θ whose adjusted p is ≥ ``alpha`` is not significantly worse and is in
-    ``theta_set`` (the best always is). The tests take the best as found in the data, as
-    in multiple comparisons with the best; the set is what the data cannot separate from
-    it, not a confidence set for the true optimum. Per-θ differences and p-values are in
-    :func:`theta_curve`.
-
-    **The grid.** If the best θ, or the set, reaches an end of the tested grid, the curve
-    may not turn within it: ``grid_brackets_best`` is False and ``grid_note`` names the end
-    and proposes values to add.
-
-    **The edge, on held-out deals.** The best θ's edge over the fair share 1/n is optimistic
-    when measured on the deals that picked it (the winner's curse). The deals are split by
-    the parity of ``game_index`` (deterministic, and every θ and rotation of a deal falls in
-    the same half): the θ with the highest mean on the even deals (``pick_even``) is
-    measured on the odd deals (``edge_odd_pp`` with a 95% t interval), and ``pick_odd`` on
-    the even deals (``edge_even_pp``). ``edge_pp`` is their average. Each half's estimate
-    is unbiased for the true edge of the θ the other half picked, and its interval is valid
-    given that pick; the two estimates are not independent (each half both picks and
-    measures), so ``edge_low``/``edge_high`` is the average of the two halves' 97.5%
-    intervals: it covers the average true edge of the two picks whenever both cover, which
-    happens with probability ≥ 95% whatever their dependence (Bonferroni). Wider than an
-    interval that assumed independence, but honest. When both halves pick the same θ the
-    estimate equals that θ's full-sample edge; when they disagree it is lower, as it should
-    be. The field's own θ would be the field (the same strategy in every seat), whose seat
-    wins exactly 1/n averaged over the rotations, so the edge over the fair share is also
-    the edge over switching to the field's θ (``field_theta``).
-
-    Parameters
-    ----------
-    out : path
-        The dataset.
-    group : str
-        The θ sweep's study block.
-    alpha : float
-        Level of the Holm-adjusted tests of the set.
-    n_boot, seed
-        Ignored (the bootstrap of the winning θ is gone); accepted so that old callers
-        still run. Will be removed.
-
-    Returns
-    -------
-    polars.DataFrame
-        One row per player count: ``players, deals`` (played at every θ), ``field_theta``
-        (None when the field has no θ), ``best_theta``, ``win_share`` (its mean over the
-        deals), ``theta_set`` (list, ascending), ``set_low``/``set_high`` (its min and max),
-        ``grid_low``/``grid_high`` (the tested θ), ``grid_brackets_best``, ``grid_note``;
-        ``pick_even``, ``edge_odd_pp``/``_low``/``_high``, ``pick_odd``,
-        ``edge_even_pp``/``_low``/``_high``, ``edge_pp``/``edge_low``/``edge_high`` (held
-        out, as above); ``edge_in_sample_pp``/``_low``/``_high`` (the best's edge on all
-        deals, t interval: optimistic, secondary); and the sample-size columns of the
-        held-out edge (``games_for_1pp`` counts deals). Deprecated aliases: ``games``
-        (= ``deals``), ``theta_low``/``theta_high`` (= ``set_low``/``set_high``).
-    """
+    """The best θ per player count, the θ values not significantly worse, and its edge on
+    held-out deals: :func:`analysis.sweep.best_value` of the block's ``theta`` grid, with
+    the field's θ (``field_theta``). ``n_boot`` and ``seed`` are ignored (the bootstrap of
+    the winning θ is gone); accepted so that old callers still run."""
     del n_boot, seed  # deprecated, ignored
-    deals = _deal_shares(out, group)
-    field = _field_thetas(out, group)
-    result = []
-    for n in sorted(deals["players"].unique()):
-        index, thetas, x = _deal_matrix(deals, n)
-        if not len(x):
-            continue
-        c = _compare(x, alpha)
-        best = float(thetas[c["best"]])
-        members = [float(t) for t in thetas[c["not_worse"]]]
-        grid = [float(t) for t in thetas]
-        note = grid_note(best, members, grid)
-        even = index % 2 == 0
-        odd = ~even
-        row = {
-            "players": n,
-            "deals": len(x),
-            "field_theta": field.get(n),
-            "best_theta": best,
-            "win_share": float(x[:, c["best"]].mean()),
-            "theta_set": members,
-            "set_low": min(members),
-            "set_high": max(members),
-            "grid_low": min(grid),
-            "grid_high": max(grid),
-            "grid_brackets_best": not note,
-            "grid_note": note,
-        }
-        halves = []
-        for picked, measured, pick, on in (("even", "odd", even, odd), ("odd", "even", odd, even)):
-            j, m, lo, hi = _half_edge(x, pick, on, n, 0.95)
-            _, _, lo2, hi2 = _half_edge(x, pick, on, n, 0.975)
-            row[f"pick_{picked}"] = float(thetas[j]) if j >= 0 else None
-            row |= {f"edge_{measured}_pp": m, f"edge_{measured}_low": lo,
-                    f"edge_{measured}_high": hi}  # fmt: skip
-            halves.append((m, lo2, hi2))
-        row["edge_pp"] = float(np.mean([h[0] for h in halves]))
-        row["edge_low"] = float(np.mean([h[1] for h in halves]))
-        row["edge_high"] = float(np.mean([h[2] for h in halves]))
-        g, glo, ghi = mean_interval(100 * (x[:, c["best"]] - 1 / n))
-        row |= {"edge_in_sample_pp": g, "edge_in_sample_low": glo, "edge_in_sample_high": ghi}
-        result.append(row)
-    order = ["players", "deals", "field_theta", "best_theta", "win_share", "theta_set",
-             "set_low", "set_high", "grid_low", "grid_high", "grid_brackets_best", "grid_note",
-             "pick_even", "edge_odd_pp", "edge_odd_low", "edge_odd_high", "pick_odd",
-             "edge_even_pp", "edge_even_low", "edge_even_high", "edge_pp", "edge_low",
-             "edge_high", "edge_in_sample_pp", "edge_in_sample_low",
-             "edge_in_sample_high"]  # fmt: skip
-    schema = {k: pl.Float64 for k in order} | {
-        "players": pl.Int64, "deals": pl.Int64, "theta_set": pl.List(pl.Float64),
-        "grid_brackets_best": pl.Boolean, "grid_note": pl.String,
-    }  # fmt: skip
-    table = pl.DataFrame(result, schema=schema).with_columns(
-        pl.col("deals").alias("games"),
-        pl.col("set_low").alias("theta_low"),
-        pl.col("set_high").alias("theta_high"),
-    )
-    return annotate(table, "edge_pp", "edge_low", "edge_high", n="deals", share=False,
-                    unit="deals", pp=True)  # fmt: skip
+    return sweep.best_value(out, group, "theta", alpha, _field_thetas(out, group), "θ")
 
 
 RACE_ORDER = ("nobody yet", "behind", "level", "ahead")

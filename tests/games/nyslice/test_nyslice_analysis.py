@@ -820,9 +820,9 @@ def test_strongest_weakest_names_both_with_their_intervals():
 def test_best_theta_reads_deals_in_a_fixed_order(theta_data):
     # nothing may depend on how polars grouped the Parquet rows (a bootstrap that drew
     # rows by position once did: its interval changed from run to run)
-    from analysis.nyslice.threshold import _deal_shares
+    from analysis.sweep import deal_shares
 
-    deals = _deal_shares(theta_data, "theta")
+    deals = deal_shares(theta_data, "theta", "theta")
     assert deals.equals(deals.sort("players", "theta", "game_index"))
     assert best_theta(theta_data).equals(best_theta(theta_data))
     # the old bootstrap's arguments are accepted (and ignored) for old callers

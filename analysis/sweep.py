@@ -1,0 +1,322 @@
+"""A parameter sweep: which value of one seat's strategy parameter plays best?
+
+A sweep is a study block in which one seat (the *candidate*, every seat in turn: the block
+rotates) plays a strategy with a parameter set to each value of a grid, against a fixed
+field, on the same deals at every value. The paired unit is the deal: the candidate's win
+share on it, averaged over the seats it was played from. Any game's sweep is read here:
+New York Slice's eat-or-collect threshold θ, Piece o' Cake's θ, its ``fewer`` (cutting
+fewer pieces on purpose) and its forgo ``margin``.
+
+- :func:`sweep_curve`: win share by value and player count with t intervals over deals,
+  and each value's paired shortfall behind the best (Holm-adjusted one-sided tests: the
+  values not significantly worse than the best);
+- :func:`best_value`: per player count the best value, the set not significantly worse,
+  whether the grid brackets it, and its edge over the fair share on held-out deals.
+
+The columns are named after the parameter (``best_theta``, ``theta_set``, ...), so a
+sweep of ``fewer`` gives ``best_fewer``, ``fewer_set``, and so on.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+import polars as pl
+from scipy import stats
+
+from analysis.load import rows as load_rows
+from analysis.samplesize import annotate
+from analysis.stats import holm, mean_interval
+
+ALPHA = 0.05
+"""Level of the tests that keep a value in the not-worse set (Holm-adjusted p ≥ ALPHA)."""
+
+
+def deal_shares(out, group: str, param: str) -> pl.DataFrame:
+    """Per (players, value, deal): the candidate's win share averaged over the seats it was
+    played from, in (players, value, deal) order (so that nothing downstream depends on how
+    the Parquet files were read)."""
+    frame = (
+        load_rows(out, "players", group)
+        .filter(pl.col("seat") == pl.col("rotation"))
+        .sort("players", param, "game_index", "seat")
+    )
+    return frame.group_by("players", param, "game_index", maintain_order=True).agg(
+        pl.col("win_share").mean(), pl.len().alias("seats")
+    )
+
+
+def deal_matrix(
+    deals: pl.DataFrame, n: int, param: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(game_index, values, x)`` at ``n`` players: ``x[i, k]`` the candidate's win share
+    on deal ``game_index[i]`` at ``values[k]`` (ascending), deals played at every value
+    only."""
+    wide = (
+        deals.filter(pl.col("players") == n)
+        .pivot(on=param, index="game_index", values="win_share")
+        .sort("game_index")
+    )
+    index = wide["game_index"].to_numpy()
+    wide = wide.drop("game_index")
+    values = np.array([float(c) for c in wide.columns])
+    order = np.argsort(values)
+    x = wide.to_numpy()[:, order].astype(float)
+    complete = ~np.isnan(x).any(axis=1)
+    return index[complete], values[order], x[complete]
+
+
+def one_sided_p(d: np.ndarray) -> float:
+    """p-value of the one-sided paired t test of ``mean(d) > 0``."""
+    n = len(d)
+    if n < 2:
+        return float("nan")
+    m, sd = float(d.mean()), float(d.std(ddof=1))
+    if sd == 0:
+        return 0.0 if m > 0 else 1.0
+    return float(stats.t.sf(m / (sd / math.sqrt(n)), n - 1))
+
+
+def compare_with_best(x: np.ndarray, alpha: float = ALPHA) -> dict[str, np.ndarray | int]:
+    """The best column of ``x`` (highest mean; the first on a tie) and every column's
+    shortfall behind it: paired differences (best − column, pp) over the rows with a t
+    interval, one-sided p-values of 'the best is better', Holm-adjusted over the other
+    columns, and ``not_worse`` (adjusted p ≥ ``alpha``; the best is always in)."""
+    k = x.shape[1]
+    best = int(np.argmax(x.mean(axis=0)))
+    short, low, high = np.zeros(k), np.zeros(k), np.zeros(k)
+    p = np.full(k, np.nan)
+    for j in range(k):
+        if j == best:
+            continue
+        d = 100 * (x[:, best] - x[:, j])
+        short[j], low[j], high[j] = mean_interval(d)
+        p[j] = one_sided_p(d)
+    others = np.flatnonzero(np.arange(k) != best)
+    p_holm = np.full(k, np.nan)
+    if len(others):
+        finite = others[np.isfinite(p[others])]
+        p_holm[finite] = holm(p[finite])
+    not_worse = np.ones(k, dtype=bool)
+    not_worse[others] = ~(p_holm[others] < alpha)  # no test (nan): not shown worse
+    return {"best": best, "shortfall_pp": short, "shortfall_low": low, "shortfall_high": high,
+            "p_worse": p, "p_holm": p_holm, "not_worse": not_worse}  # fmt: skip
+
+
+def sweep_curve(out, group: str, param: str, alpha: float = ALPHA) -> pl.DataFrame:
+    """Win share of the candidate by value and player count, and how far each value is
+    behind the best.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``players, <param>, deals`` (the deals played at this value), ``seat_games``
+        (games the candidate played: deals × seats it was played from), ``win_share`` with
+        ``win_low``/``win_high`` (t over deals), ``fair`` (1/n), ``edge_pp`` (over the fair
+        share); the comparison with the count's best value (on the deals played at every
+        value): ``is_best``, ``shortfall_pp`` (best − this value, win share pp, paired by
+        deal) with a 95% t interval ``shortfall_low``/``shortfall_high``, ``p_worse``
+        (one-sided p of 'the best is better'), ``p_holm`` (Holm over the count's other
+        values), ``not_worse`` (``p_holm`` ≥ ``alpha``); and the sample-size columns
+        (``games_for_1pp`` counts deals). ``games`` is an alias of ``deals``.
+    """
+    deals = deal_shares(out, group, param)
+    result = []
+    for (n, value), sub in deals.group_by("players", param, maintain_order=True):
+        m, lo, hi = mean_interval(sub["win_share"].to_numpy())
+        result.append(
+            {
+                "players": n,
+                param: value,
+                "deals": sub.height,
+                "seat_games": int(sub["seats"].sum()),
+                "win_share": m,
+                "win_low": max(lo, 0.0),  # a share's interval stays within [0, 1]
+                "win_high": min(hi, 1.0),
+                "fair": 1 / n,
+                "edge_pp": 100 * (m - 1 / n),
+            }
+        )
+    table = pl.DataFrame(result).sort("players", param)
+    comparisons = []
+    for n in sorted(deals["players"].unique()):
+        _, values, x = deal_matrix(deals, n, param)
+        if not len(x):
+            continue
+        c = compare_with_best(x, alpha)
+        cols = ("shortfall_pp", "shortfall_low", "shortfall_high", "p_worse", "p_holm")
+        for j, value in enumerate(values):
+            comparisons.append({"players": n, param: float(value), "is_best": j == c["best"],
+                                **{k: float(c[k][j]) for k in cols},
+                                "not_worse": bool(c["not_worse"][j])})  # fmt: skip
+    if comparisons:
+        table = table.join(pl.DataFrame(comparisons), on=["players", param], how="left")
+    table = table.with_columns(pl.col("deals").alias("games"))
+    return annotate(table, "win_share", "win_low", "win_high", n="deals", reference="fair",
+                    unit="deals")  # fmt: skip
+
+
+def _extend(end: float, up: bool) -> str:
+    """Two further grid values past ``end`` (√2 steps; ±1 steps past 0)."""
+    if end == 0:
+        step = 1 if up else -1
+        return f"{step:g}, {2 * step:g}"
+    if end < 0:
+        up = not up
+    f = math.sqrt(2) if up else 1 / math.sqrt(2)
+    return f"{end * f:.3g}, {end * f * f:.3g}"
+
+
+def grid_note(best: float, members: list[float], grid: list[float], symbol: str = "θ") -> str:
+    """'' when the best value and its not-worse set lie inside the tested grid, else which
+    end they reach and how to extend the grid (the curve may not turn within it)."""
+    lo, hi = min(grid), max(grid)
+    notes = []
+    for end, up, word in ((hi, True, "largest"), (lo, False, "smallest")):
+        if best == end:
+            what = f"the best {symbol} is the {word} tested ({end:g})"
+        elif end in members:
+            what = (f"the {symbol} not significantly worse than the best reach the {word} "
+                    f"tested ({end:g})")  # fmt: skip
+        else:
+            continue
+        side = "above" if up else "below"
+        notes.append(f"{what}: the curve may not turn within the grid; extend it {side} "
+                     f"{end:g} (e.g. {_extend(end, up)})")  # fmt: skip
+    return "; ".join(notes)
+
+
+def _half_edge(x: np.ndarray, pick: np.ndarray, on: np.ndarray, n: int, level: float):
+    """Pick the best column on rows ``pick``, measure its edge over 1/n (pp) on rows
+    ``on`` with a t interval at ``level``: ``(column, mean, low, high)``."""
+    if not pick.any() or not on.any():
+        return -1, float("nan"), float("nan"), float("nan")
+    j = int(np.argmax(x[pick].mean(axis=0)))
+    return (j, *mean_interval(100 * (x[on, j] - 1 / n), level))
+
+
+def best_value(
+    out,
+    group: str,
+    param: str,
+    alpha: float = ALPHA,
+    field: Mapping[int, float | None] | None = None,
+    symbol: str | None = None,
+) -> pl.DataFrame:
+    """The best value per player count, the values not significantly worse, and its edge.
+
+    **The set.** The best value has the highest mean win share over the deals played at
+    every value. Every other value is compared with it on the same deals: the paired
+    difference (best − value) per deal, a one-sided t test of 'the best is better',
+    Holm-adjusted over the count's other values. A value whose adjusted p is ≥ ``alpha`` is
+    not significantly worse and is in the set (the best always is). The tests take the
+    best as found in the data, as in multiple comparisons with the best; the set is what
+    the data cannot separate from it, not a confidence set for the true optimum.
+
+    **The grid.** If the best value, or the set, reaches an end of the tested grid, the
+    curve may not turn within it: ``grid_brackets_best`` is False and ``grid_note`` names
+    the end and proposes values to add.
+
+    **The edge, on held-out deals.** The best value's edge over the fair share 1/n is
+    optimistic when measured on the deals that picked it (the winner's curse). The deals
+    are split by the parity of ``game_index`` (every value and rotation of a deal falls in
+    the same half): the value best on the even deals (``pick_even``) is measured on the
+    odd deals (``edge_odd_pp`` with a 95% t interval), and ``pick_odd`` on the even deals
+    (``edge_even_pp``). ``edge_pp`` is their average, and ``edge_low``/``edge_high`` the
+    average of the two halves' 97.5% intervals: it covers the average true edge of the two
+    picks whenever both cover, which happens with probability ≥ 95% whatever their
+    dependence (Bonferroni). The field's own value would be the field itself, whose seat
+    wins exactly 1/n averaged over the rotations, so the edge over the fair share is also
+    the edge over playing the field's value.
+
+    Parameters
+    ----------
+    out : path
+        The dataset.
+    group : str
+        The sweep's study block.
+    param : str
+        The grid column (the parameter swept).
+    alpha : float
+        Level of the Holm-adjusted tests of the set.
+    field : mapping, optional
+        The field's own value per player count (None where it has none).
+    symbol : str, optional
+        How sentences name the parameter (default: its name).
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per player count: ``players, deals`` (played at every value),
+        ``field_<param>``, ``best_<param>``, ``win_share`` (its mean over the deals),
+        ``<param>_set`` (list, ascending), ``set_low``/``set_high``,
+        ``grid_low``/``grid_high``, ``grid_brackets_best``, ``grid_note``; ``pick_even``,
+        ``edge_odd_pp``/``_low``/``_high``, ``pick_odd``, ``edge_even_pp``/``_low``/
+        ``_high``, ``edge_pp``/``edge_low``/``edge_high`` (held out, as above);
+        ``edge_in_sample_pp``/``_low``/``_high`` (optimistic, secondary); the sample-size
+        columns of the held-out edge (``games_for_1pp`` counts deals); ``games`` (=
+        ``deals``) and ``<param>_low``/``<param>_high`` (= ``set_low``/``set_high``).
+    """
+    symbol = symbol or param
+    field = field or {}
+    deals = deal_shares(out, group, param)
+    best_col, set_col, field_col = f"best_{param}", f"{param}_set", f"field_{param}"
+    result = []
+    for n in sorted(deals["players"].unique()):
+        index, values, x = deal_matrix(deals, n, param)
+        if not len(x):
+            continue
+        c = compare_with_best(x, alpha)
+        best = float(values[c["best"]])
+        members = [float(t) for t in values[c["not_worse"]]]
+        grid = [float(t) for t in values]
+        note = grid_note(best, members, grid, symbol)
+        even = index % 2 == 0
+        odd = ~even
+        row = {
+            "players": n,
+            "deals": len(x),
+            field_col: field.get(n),
+            best_col: best,
+            "win_share": float(x[:, c["best"]].mean()),
+            set_col: members,
+            "set_low": min(members),
+            "set_high": max(members),
+            "grid_low": min(grid),
+            "grid_high": max(grid),
+            "grid_brackets_best": not note,
+            "grid_note": note,
+        }
+        halves = []
+        for picked, measured, pick, on in (("even", "odd", even, odd), ("odd", "even", odd, even)):
+            j, m, lo, hi = _half_edge(x, pick, on, n, 0.95)
+            _, _, lo2, hi2 = _half_edge(x, pick, on, n, 0.975)
+            row[f"pick_{picked}"] = float(values[j]) if j >= 0 else None
+            row |= {f"edge_{measured}_pp": m, f"edge_{measured}_low": lo,
+                    f"edge_{measured}_high": hi}  # fmt: skip
+            halves.append((m, lo2, hi2))
+        row["edge_pp"] = float(np.mean([h[0] for h in halves]))
+        row["edge_low"] = float(np.mean([h[1] for h in halves]))
+        row["edge_high"] = float(np.mean([h[2] for h in halves]))
+        g, glo, ghi = mean_interval(100 * (x[:, c["best"]] - 1 / n))
+        row |= {"edge_in_sample_pp": g, "edge_in_sample_low": glo, "edge_in_sample_high": ghi}
+        result.append(row)
+    order = ["players", "deals", field_col, best_col, "win_share", set_col,
+             "set_low", "set_high", "grid_low", "grid_high", "grid_brackets_best", "grid_note",
+             "pick_even", "edge_odd_pp", "edge_odd_low", "edge_odd_high", "pick_odd",
+             "edge_even_pp", "edge_even_low", "edge_even_high", "edge_pp", "edge_low",
+             "edge_high", "edge_in_sample_pp", "edge_in_sample_low",
+             "edge_in_sample_high"]  # fmt: skip
+    schema = {k: pl.Float64 for k in order} | {
+        "players": pl.Int64, "deals": pl.Int64, set_col: pl.List(pl.Float64),
+        "grid_brackets_best": pl.Boolean, "grid_note": pl.String,
+    }  # fmt: skip
+    table = pl.DataFrame(result, schema=schema).with_columns(
+        pl.col("deals").alias("games"),
+        pl.col("set_low").alias(f"{param}_low"),
+        pl.col("set_high").alias(f"{param}_high"),
+    )
+    return annotate(table, "edge_pp", "edge_low", "edge_high", n="deals", share=False,
+                    unit="deals", pp=True)  # fmt: skip

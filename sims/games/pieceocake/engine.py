@@ -97,6 +97,7 @@ class PlayerState:
 
     collected: list[list[int]]
     eaten: list[int] = field(default_factory=list)
+    fresh: list[int] = field(default_factory=list)  # per variety: collected this cake
     pieces_taken: int = 0
     forgone: int = 0
     forgo_eaten: int = 0
@@ -249,6 +250,8 @@ class GameState:
 
     def _round(self) -> Generator[Decision, int, None]:
         self.circle = list(self.deal.stacks[self.round])
+        for p in self.players:
+            p.fresh = [0] * len(self.cake.varieties)
         masks = cut_masks(self.rules.max_pieces(self.n), self.rules.exact_pieces)
         self.cut = yield from self._decide(self.server, Phase.CUT, masks)
         self.pieces = [Piece([self.circle[p] for p in pos]) for pos in pieces_of(self.cut)]
@@ -283,26 +286,36 @@ class GameState:
                 me.eaten.append(sid)
             else:
                 me.collected[self.variety[sid]].append(sid)
+                me.fresh[self.variety[sid]] += 1
             self.events.append(("eat" if eat else "collect", seat, sid))
+
+    def forgo_edible(self, seat: int) -> list[int]:
+        """Per variety, the slices ``seat`` could eat by forgoing now: those it collected in
+        earlier cakes (at 2 players a seat may collect and forgo in the same cake; the slices
+        of this cake are not yet eligible)."""
+        me = self.players[seat]
+        return [len(ids) - me.fresh[v] for v, ids in enumerate(me.collected)]
 
     def _forgo_eat(self, seat: int) -> Generator[Decision, int, None]:
         if self.rules.forgo_eats == "none":
             return
         me = self.players[seat]
-        held = [v for v, ids in enumerate(me.collected) if ids]
+        edible = self.forgo_edible(seat)
+        held = [v for v, k in enumerate(edible) if k]
         if not held:
             return
         action = yield from self._decide(seat, Phase.FORGO_EAT, [0] + [1 + v for v in held])
         if action == 0:
             return
         v = action - 1
-        count = len(me.collected[v])
+        count = edible[v]
         if self.rules.forgo_eats == "choose":
             count = yield from self._decide(
                 seat, Phase.FORGO_COUNT, list(range(1, count + 1)), variety=v
             )
-        # eat the most recently collected first (all slices of a variety are alike)
-        for _ in range(count):
-            me.eaten.append(me.collected[v].pop())
+        # the latest collected of earlier cakes first (slices of a variety are alike)
+        end = len(me.collected[v]) - me.fresh[v]
+        me.eaten.extend(reversed(me.collected[v][end - count : end]))
+        del me.collected[v][end - count : end]
         me.forgo_eaten += count
         self.events.append(("forgo_eat", seat, v, count))

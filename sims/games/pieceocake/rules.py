@@ -23,6 +23,7 @@ _CHOICES = {
     "tie": ("shared", "cream"),
 }
 TWO_PLAYER_PIECES = (2, 6)
+_KIND = {bool: "true or false", int: "an integer", str: "a string"}
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,11 @@ class Rules:
                 f"Piece o' Cake rule option first_server={self.first_server!r}: use a seat "
                 "number (0, 1, ...)"
             )
+        for key in ("forgo_ends_picking", "exact_pieces"):
+            if type(getattr(self, key)) is not bool:
+                raise SlicelabError(
+                    f"Piece o' Cake rule option {key}={getattr(self, key)!r}: use true or false"
+                )
         low, high = TWO_PLAYER_PIECES
         if type(self.two_player_pieces) is not int or not low <= self.two_player_pieces <= high:
             raise SlicelabError(
@@ -115,7 +121,7 @@ class Rules:
             expected = type(getattr(cls(), key))
             if type(value) is not expected:
                 raise SlicelabError(
-                    f"Piece o' Cake rule option {key} must be a {expected.__name__}, got {value!r}"
+                    f"Piece o' Cake rule option {key} must be {_KIND[expected]}, got {value!r}"
                 )
         return cls(**options)
 

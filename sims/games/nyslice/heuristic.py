@@ -45,22 +45,18 @@ it operation for operation.
 
 from __future__ import annotations
 
-import json
-import os
-import re
-import tempfile
-import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from sims.core.errors import SlicelabError, StrategySpecError
 from sims.core.specs import ParamBound, StrategySpec
+from sims.games import presets
 from sims.games.nyslice.deck import VEGGIE, Kind, Special
 from sims.games.nyslice.engine import Decision, Phase
 from sims.games.nyslice.view import PlayerView
+from sims.games.presets import Presets
 
 HEURISTIC_DEFAULTS: dict[str, float] = {
     "theta": 1.0,
@@ -126,329 +122,33 @@ self-play equilibria and its defaults per player count; ``heuristic-p2`` .. ``-p
 earlier defaults tuned against greedy). Read only: presets a user saves go to
 :func:`user_presets_file`."""
 
-PRESET_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
-"""A preset name a user may save: a letter, then letters, digits, ``_`` or ``-`` (at most
-64 characters). It is also a bare TOML key and a strategy spec name."""
 
-_SHIPPED_NAME = re.compile(r"heuristic-(p|eq)[0-9]+", re.IGNORECASE)
-"""Names of heuristic's per-player-count defaults: a user preset so named would silently
-change what plain ``heuristic`` plays, so every such name is reserved."""
-
-_USER_HEADER = (
-    "# New York Slice heuristic presets saved by `slicelab tune ... --save-preset NAME`.\n"
-    "# Each [name] table can be used as a strategy spec: `name` or `name(theta=0.8)`.\n"
-    "# Rewritten on every save; delete this file to drop them all.\n"
-)
-
-
-def user_presets_file() -> Path:
-    """Where the presets a user saves live.
-
-    ``$SLICELAB_HOME/presets/nyslice.toml`` when the environment variable
-    ``SLICELAB_HOME`` is set (and not empty), else ``presets/nyslice.toml`` in the user's
-    configuration folder (``platformdirs.user_config_dir("slicelab")``), so saving never
-    writes into the installed package.
-
-    Returns
-    -------
-    Path
-        The file's path (it may not exist yet).
-    """
-    home = os.environ.get("SLICELAB_HOME")
-    if home:
-        base = Path(home).expanduser()
-    else:
-        import platformdirs
-
-        base = Path(platformdirs.user_config_dir("slicelab"))
-    return base / "presets" / "nyslice.toml"
-
-
-def _file_error(path: Path, problem: str) -> SlicelabError:
-    """A one-line error about a presets file, saying how to get out of it."""
-    if path == PRESETS_FILE:
-        return SlicelabError(f"presets file {path} shipped with slicelab: {problem}")
-    return SlicelabError(
-        f"presets file {path}: {problem}; fix or delete that file (it holds only presets "
-        "saved with --save-preset)"
-    )
-
-
-def _read_toml(path: Path) -> dict:
-    """The parsed file, ``{}`` if it does not exist; a one-line error if it cannot be read."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    except UnicodeDecodeError:
-        raise _file_error(path, "is not UTF-8 text") from None
-    except OSError as exc:
-        raise _file_error(path, f"cannot be read ({exc.strerror or exc})") from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise _file_error(path, f"is not valid TOML ({exc})") from None
-
-
-def _parse_presets(data: Mapping, path: Path, user: bool) -> dict[str, dict[str, float]]:
-    """Validated presets of a parsed file: each a table of heuristic parameters (and an
-    optional ``note``) within :data:`HEURISTIC_BOUNDS`; a user file's names must be
-    allowed names (:func:`check_preset_name`)."""
-    out: dict[str, dict[str, float]] = {}
-    for name, table in data.items():
-        if not isinstance(table, dict):
-            raise _file_error(path, f"{name!r} must be a table [name] of heuristic parameters")
-        if user:
-            try:
-                check_preset_name(name)
-            except SlicelabError as exc:
-                raise _file_error(path, str(exc)) from None
-        params: dict[str, float] = {}
-        for key, value in table.items():
-            if key == "note":
-                if not isinstance(value, str):
-                    raise _file_error(path, f"[{name}] note must be a string")
-                continue
-            bound = HEURISTIC_BOUNDS.get(key)
-            if bound is None:
-                known = ", ".join(HEURISTIC_DEFAULTS)
-                raise _file_error(
-                    path, f"[{name}] has unknown parameter {key!r} (known: note, {known})"
-                )
-            try:
-                params[key] = bound.check(name, key, value)
-            except StrategySpecError as exc:
-                raise _file_error(path, str(exc)) from None
-        out[name] = params
-    return out
-
-
-def packaged_presets() -> dict[str, dict[str, float]]:
-    """The presets shipped with slicelab (:data:`PRESETS_FILE`)."""
-    return _parse_presets(_read_toml(PRESETS_FILE), PRESETS_FILE, user=False)
-
-
-def user_presets() -> dict[str, dict[str, float]]:
-    """The presets the user saved (:func:`user_presets_file`; ``{}`` without the file).
-
-    Raises
-    ------
-    SlicelabError
-        Naming the file and the fix, if it cannot be read or parsed, or holds a preset
-        with a reserved or malformed name or with invalid parameters.
-    """
-    path = user_presets_file()
-    return _parse_presets(_read_toml(path), path, user=True)
-
-
-def load_presets() -> dict[str, dict[str, float]]:
-    """Every named heuristic parameter set: the shipped ones, then the user's.
-
-    The user's file cannot redefine a shipped name (:func:`check_preset_name`), so the
-    merge never overrides. It is read here, i.e. only when a preset is looked up or listed.
-
-    Returns
-    -------
-    dict
-        Preset name → its parameters (a subset of :data:`HEURISTIC_DEFAULTS`).
-
-    Raises
-    ------
-    SlicelabError
-        If the user's presets file is unusable (see :func:`user_presets`).
-    """
-    return {**packaged_presets(), **user_presets()}
-
-
-def check_preset_name(name: object) -> str:
-    """Refuse a name a user preset may not have.
-
-    Parameters
-    ----------
-    name : object
-        The proposed name.
-
-    Returns
-    -------
-    str
-        The name, when allowed.
-
-    Raises
-    ------
-    SlicelabError
-        For a name not matching :data:`PRESET_NAME`, a strategy family's name
-        (``heuristic``, ``greedy``, ...) or a shipped preset's (``heuristic-pN``).
-    """
-    if not isinstance(name, str) or not PRESET_NAME.fullmatch(name):
-        raise SlicelabError(
-            f"preset name {name!r} is not allowed: use a letter, then letters, digits, '_' "
-            "or '-' (at most 64 characters), e.g. tuned-p4"
-        )
+def _families() -> list[str]:
     from sims.games.nyslice.strategies import STRATEGIES
 
-    if name.lower() in STRATEGIES:
-        raise SlicelabError(
-            f"preset name {name!r} is the name of a strategy family; choose another, "
-            f"e.g. {name.lower()}-tuned"
-        )
-    shipped = {n.lower() for n in packaged_presets()}
-    if _SHIPPED_NAME.fullmatch(name) or name.lower() in shipped:
-        raise SlicelabError(
-            f"preset name {name!r} is reserved for the presets shipped with slicelab "
-            "(heuristic-eqN is heuristic's default at N players, heuristic-pN the earlier one); "
-            "choose another, e.g. tuned-p4"
-        )
-    return name
+    return list(STRATEGIES)
 
 
-def _toml_value(value: str | float) -> str:
-    # json.dumps escapes quotes, backslashes and control characters as TOML does; with
-    # ensure_ascii it would write characters beyond U+FFFF as surrogate pairs, which TOML
-    # refuses, so they stay literal (the file is UTF-8). Floats are finite here, and repr
-    # of a finite float is valid TOML.
-    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else repr(float(value))
+PRESETS = Presets(
+    game="nyslice",
+    title="New York Slice",
+    shipped_file=lambda: PRESETS_FILE,  # looked up on each read: a test may point it elsewhere
+    defaults=HEURISTIC_DEFAULTS,
+    bounds=HEURISTIC_BOUNDS,
+    families=_families,
+)
+"""This game's presets (:class:`sims.games.presets.Presets`); the functions below are its
+methods under the names the game's callers use."""
 
-
-def save_preset(
-    name: str, params: Mapping[str, float], note: str, path: Path | None = None
-) -> Path:
-    """Add or replace a user preset, keeping the user's others; the file is rewritten
-    atomically (a crash leaves the old file or the new one, never half of one).
-
-    Parameters
-    ----------
-    name : str
-        The preset's name (:func:`check_preset_name`).
-    params : mapping
-        Heuristic parameters (keys of :data:`HEURISTIC_DEFAULTS`; others are ignored),
-        each within :data:`HEURISTIC_BOUNDS`.
-    note : str
-        Where the preset came from (stored as its ``note``).
-    path : Path, optional
-        The file to write; default :func:`user_presets_file`.
-
-    Returns
-    -------
-    Path
-        The file written.
-
-    Raises
-    ------
-    SlicelabError
-        For a disallowed name, an invalid parameter, an existing file that cannot be read
-        (it is left untouched) or a file that cannot be written.
-    """
-    from filelock import FileLock, Timeout
-
-    check_preset_name(name)
-    values = {}
-    for k in PARAM_ORDER:
-        if k in params:
-            try:
-                values[k] = HEURISTIC_BOUNDS[k].check(name, k, params[k])
-            except StrategySpecError as exc:
-                raise SlicelabError(f"cannot save preset {name!r}: {exc}") from None
-    path = path or user_presets_file()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # Read, update and replace under a lock, so two runs saving at once both keep
-        # their preset.
-        with FileLock(path.with_name(f".{path.name}.lock"), timeout=30):
-            _write_presets(path, name, values, note)
-    except Timeout:
-        raise SlicelabError(
-            f"cannot save preset {name!r}: presets file {path} is locked by another run"
-        ) from None
-    except OSError as exc:
-        raise SlicelabError(
-            f"cannot write presets file {path} ({exc.strerror or exc}); set SLICELAB_HOME to "
-            "a writable folder"
-        ) from None
-    return path
-
-
-def _write_presets(path: Path, name: str, values: dict[str, float], note: str) -> None:
-    data = _read_toml(path)
-    _parse_presets(data, path, user=True)  # refuse to rewrite a file we would misread
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        text = ""
-    header = [line for line in text.splitlines() if line.startswith("#")]
-    tables = {k: dict(v) for k, v in data.items()}
-    # A lone surrogate cannot be written as UTF-8: replace it rather than fail the save.
-    tables[name] = {"note": str(note).encode("utf-8", "replace").decode("utf-8"), **values}
-    lines = header or _USER_HEADER.splitlines()
-    lines.append("")
-    for key in sorted(tables):
-        lines.append(f"[{key}]")
-        lines.extend(f"{k} = {_toml_value(v)}" for k, v in tables[key].items())
-        lines.append("")
-    out = "\n".join(lines)
-    # Never write what could not be read back: that would break every later run.
-    if tomllib.loads(out) != tables:
-        raise AssertionError(f"presets file {path} would not read back as written")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(out)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def default_preset(n_players: int, shipped: Mapping[str, dict] | None = None) -> str:
-    """The preset plain ``heuristic`` plays at ``n_players``: the self-play equilibrium
-    ``heuristic-eqN`` where one is shipped, else the preset tuned against greedy,
-    ``heuristic-pN``."""
-    shipped = packaged_presets() if shipped is None else shipped
-    eq = f"heuristic-eq{n_players}"
-    return eq if eq in shipped else f"heuristic-p{n_players}"
-
-
-def params_for(
-    n_players: int, overrides: dict[str, float], preset: str | None = None
-) -> dict[str, float]:
-    """Resolved parameters: defaults, then the player-count preset (or a named preset),
-    then explicit overrides.
-
-    Parameters
-    ----------
-    n_players : int
-        The player count: its shipped default preset (:func:`default_preset`) applies.
-    overrides : dict
-        Explicit parameters (already validated, e.g. by ``make_strategy``); ``avoid``, which
-        is not a valuation parameter, is left out.
-    preset : str, optional
-        A named preset to start from instead of the default one.
-
-    Returns
-    -------
-    dict
-        Every parameter of :data:`HEURISTIC_DEFAULTS`.
-
-    Raises
-    ------
-    SlicelabError
-        For an unknown ``preset``, or an unusable user presets file when ``preset`` is
-        not a shipped one.
-    """
-    base = dict(HEURISTIC_DEFAULTS)
-    shipped = packaged_presets()
-    name = preset or default_preset(n_players, shipped)
-    if name in shipped:
-        base.update(shipped[name])
-    elif preset is not None:
-        # Only a user preset needs the user's file: plain ``heuristic`` never reads it.
-        mine = user_presets()
-        if preset not in mine:
-            raise StrategySpecError(f"unknown heuristic preset {preset!r}")
-        base.update(mine[preset])
-    base.update({k: float(v) for k, v in overrides.items() if k != "avoid"})
-    return base
+PRESET_NAME = presets.PRESET_NAME
+user_presets_file = PRESETS.user_file
+packaged_presets = PRESETS.packaged
+user_presets = PRESETS.user
+load_presets = PRESETS.load
+check_preset_name = PRESETS.check_name
+save_preset = PRESETS.save
+default_preset = PRESETS.default_preset
+params_for = PRESETS.params_for
 
 
 def chance(m: float, u: float, sharp: float, horizon: float) -> float:

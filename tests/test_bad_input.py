@@ -1000,6 +1000,88 @@ add(
     Case("strategies-unknown-game", ["strategies", "chess"], "unknown game"),
 )
 
+# --- Piece o' Cake: its rule options, cake files, player range and strategies ---------
+POC_CAKE = (ROOT / "sims" / "games" / "pieceocake" / "data" / "cake.toml").read_text("utf-8")
+POC_NO_CREAM = POC_CAKE.replace("copies = 11\ncream = 3", "copies = 11")
+"""The published cake with the chocolate's cream left out."""
+
+
+def poc_play(over: dict | None = None, *extra: str) -> list[str]:
+    return ["play", "pieceocake", *flags({"--players": "3", "--games": "2"}, over), *extra]
+
+
+def poc_sim(over: dict | None = None, *extra: str) -> list[str]:
+    base = {"--players": "3", "--games": "2", "--out": "o"}
+    return ["simulate", "pieceocake", *flags(base, over), *extra]
+
+
+def poc_arm(id_: str, fragment, **changes) -> Case:
+    """A study whose one arm plays Piece o' Cake at 3 players, with ``changes``."""
+    return arm(f"pieceocake-{id_}", fragment, **{"game": "pieceocake", "players": 3, **changes})
+
+
+UNKNOWN_POC_RULE = "unknown Piece o' Cake rule option 'cheese'"
+add(
+    # an unknown rule option
+    Case("pieceocake-play-rule-unknown", poc_play({"--rule": "cheese=1"}), UNKNOWN_POC_RULE),
+    Case("pieceocake-simulate-rule-unknown", poc_sim({"--rule": "cheese=1"}), UNKNOWN_POC_RULE,
+         out="o"),
+    Case("pieceocake-replay-rule-unknown", ["replay", "pieceocake", "--players", "3", "--rule",
+                                            "cheese=1"], UNKNOWN_POC_RULE),
+    poc_arm("rules-unknown-option", UNKNOWN_POC_RULE, rules={"cheese": True}),
+    poc_arm("rules-nyslice-option", "unknown Piece o' Cake rule option 'first_slicer'",
+            rules={"first_slicer": 0}),
+    # a wrong-typed (or out-of-range) rule value
+    Case("pieceocake-play-rule-bool-as-int", poc_play({"--rule": "forgo_ends_picking=3"}),
+         "forgo_ends_picking must be true or false, got 3"),
+    Case("pieceocake-play-rule-int-as-word", poc_play({"--rule": "two_player_pieces=four"}),
+         "two_player_pieces must be an integer"),
+    Case("pieceocake-play-rule-unknown-choice", poc_play({"--rule": "forgo_eats=some"}),
+         "forgo_eats='some': use one of 'all', 'choose', 'none'"),
+    Case("pieceocake-play-rule-server-not-a-seat", poc_play({"--rule": "first_server=3"}),
+         "first_server=3 is not a seat of 3 players"),
+    poc_arm("rules-string-as-bool", "exact_pieces must be true or false",
+            rules={"exact_pieces": "yes"}),
+    poc_arm("rules-pieces-7", "two_player_pieces", rules={"two_player_pieces": 7}, players=2),
+    poc_arm("rules-float-seat", "first_server must be an integer", rules={"first_server": 1.0}),
+    # a malformed cake file
+    Case("pieceocake-play-cake-no-cream", poc_play({"--cake": "c.toml"}),
+         "variety 8 is missing the field 'cream'", files={"c.toml": POC_NO_CREAM}),
+    Case("pieceocake-play-cake-not-toml", poc_play({"--cake": "c.toml"}), "not valid TOML",
+         files={"c.toml": "[[variety]\nname = 1\n"}),
+    Case("pieceocake-simulate-cake-empty", poc_sim({"--cake": "c.toml"}), "needs a 'name'",
+         out="o", files={"c.toml": ""}),
+    Case("pieceocake-replay-cake-too-small", ["replay", "pieceocake", "--players", "2",
+                                              "--cake", "c.toml"], "at least 55",
+         files={"c.toml": POC_CAKE.replace("copies = 11", "copies = 1")}),
+    st("arm-pieceocake-cake-not-utf8", study(arm={"game": "pieceocake", "cake": "c.toml"}), UTF8,
+       files={"c.toml": POC_CAKE.encode("utf-16")}),
+    # a missing cake file
+    Case("pieceocake-play-cake-missing", poc_play({"--cake": "missing.toml"}), "no such file"),
+    st("arm-pieceocake-cake-missing", study(arm={"game": "pieceocake", "cake": "missing.toml"}),
+       "no such file"),
+    poc_arm("cake-int", "'cake' must be a file path", cake=5),
+    # 6 players (the game is for 2 to 5)
+    Case("pieceocake-play-players-6", poc_play({"--players": "6"}),
+         "Piece o' Cake is played by 2 to 5 players, not 6"),
+    Case("pieceocake-simulate-players-6", poc_sim({"--players": "6"}), "2 to 5 players",
+         out="o"),
+    poc_arm("players-6", "players", players=6),
+    poc_arm("players-list-to-6", "players", players=[2, 6]),
+    # an unknown strategy
+    Case("pieceocake-play-strategy-unknown", poc_play({"--strategies": "clever"}),
+         "unknown Piece o' Cake strategy 'clever'"),
+    Case("pieceocake-play-nyslice-strategy", poc_play({"--strategies": "search(budget=4)"}),
+         "unknown Piece o' Cake strategy 'search'"),
+    poc_arm("strategy-unknown", "unknown Piece o' Cake strategy 'clever'", strategies="clever"),
+    poc_arm("strategy-nyslice-preset", "heuristic-p4", strategies="heuristic-p4"),
+    poc_arm("strategy-bad-param", "loss must be a number", strategies="heuristic(loss=-1)"),
+    # another game's option
+    Case("pieceocake-play-deck-flag", poc_play({"--deck": "d.toml"}),
+         "--deck is not an option of Piece o' Cake", files={"d.toml": deck()}),
+    poc_arm("deck-key", "unknown key", deck="d.toml"),
+)  # fmt: skip
+
 IDS = [c.id for c in CASES]
 assert len(IDS) == len(set(IDS)), sorted({i for i in IDS if IDS.count(i) > 1})
 

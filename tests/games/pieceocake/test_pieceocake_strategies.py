@@ -121,6 +121,8 @@ def test_greedy_slice_decision(rules, holdings, name, action, value):
 
 
 # ---------------------------------------------------------- heuristic: W and EAT
+# the documented defaults spelled out: plain `heuristic` plays the player count's tuned preset
+DEFAULTS_SPEC = "heuristic(theta=1,loss=1,fewer=0,margin=0)"
 # 4 players, 7 chocolates laid: u = 4, so p(m) = 0.5 + (m - r) / (2 * (1 + 4 / 4))
 SEVEN = ["chocolate"] * 7
 
@@ -132,17 +134,17 @@ SEVEN = ["chocolate"] * 7
 )  # fmt: skip
 def test_heuristic_majority_worth(mine, rival, expected):
     state = position(4, {0: {"chocolate": mine}, 3: {"chocolate": rival}}, SEVEN)
-    val = valuation(make_strategy("heuristic"), state)
+    val = valuation(make_strategy(DEFAULTS_SPEC), state)
     assert val.u[VARIETY["chocolate"]] == 4
     assert val.worth(0, VARIETY["chocolate"], mine) == expected
 
 
 # id, spec, mine, rival, action, value
 HEURISTIC_EAT = [
-    ("G = 11 - 8.25 = 2.75 < 3: eat", "heuristic", 2, 1, 1, 3.0),
+    ("G = 11 - 8.25 = 2.75 < 3: eat", DEFAULTS_SPEC, 2, 1, 1, 3.0),
     ("theta 2: 5.5 > 3: collect", "heuristic(theta=2)", 2, 1, 0, 5.5),
-    ("first chocolate: G = 8.25", "heuristic", 0, 0, 0, 8.25),
-    ("behind by two: G = 2.75: eat", "heuristic", 0, 2, 1, 3.0),
+    ("first chocolate: G = 8.25", DEFAULTS_SPEC, 0, 0, 0, 8.25),
+    ("behind by two: G = 2.75: eat", DEFAULTS_SPEC, 0, 2, 1, 3.0),
     ("behind by two, theta 1.2: collect", "heuristic(theta=1.2)", 0, 2, 0, 1.2 * 2.75),
     ("theta 0: always eat a creamy slice", "heuristic(theta=0)", 0, 0, 1, 3.0),
 ]  # fmt: skip
@@ -259,12 +261,15 @@ def test_greedy_choose(holdings, pieces, taken, action):
 def test_heuristic_forgoes_only_beyond_its_margin(shift, action):
     state = position(3, {0: {"chocolate": 5}, 1: {"chocolate": 6}})
     decision = _pieces(state, [["chocolate", "plum"]])
-    val = valuation(make_strategy("heuristic"), state)
+    val = valuation(make_strategy(DEFAULTS_SPEC), state)
     best = val.piece_value(0, state.pieces[0].slices)
     forgo = val.forgo(0)[0]
     assert forgo > best
     margin = forgo - best + shift  # forgo iff forgo > best + margin, i.e. shift < 0
-    assert act(make_strategy(f"heuristic(margin={margin!r})"), state, decision) == action
+    assert (
+        act(make_strategy(f"heuristic(theta=1,loss=1,fewer=0,margin={margin!r})"), state, decision)
+        == action
+    )
 
 
 # ------------------------------------------------------------------------- CUT
@@ -302,7 +307,7 @@ CUTS = [
     ("2 players, two pieces: the first even split", 2,
      {"two_player_pieces": 2, "exact_pieces": True}, "greedy", (1 << 0) | (1 << 9), 9.0),
     ("heuristic: the same (values 0 make W 0)", 2,
-     {"two_player_pieces": 2, "exact_pieces": True}, "heuristic", (1 << 0) | (1 << 9), 9.0),
+     {"two_player_pieces": 2, "exact_pieces": True}, DEFAULTS_SPEC, (1 << 0) | (1 << 9), 9.0),
     # three players, the server last: it keeps the smallest of three, 5 at best, with the
     # nine alone and the ones split 5 | 5 (gaps 10, 0 and 5)
     ("3 players: the best smallest piece", 3, {}, "greedy", (1 << 10) | (1 << 0) | (1 << 5), 5.0),
@@ -342,7 +347,7 @@ def test_cut_counts_the_servers_forgo_turns():
     "players,rules,spec",
     [(2, {}, "greedy"), (3, {"forgo_eats": "choose"}, "heuristic(fewer=1.5)"),
      (4, {"majority_ties": "split"}, "greedy"), (5, {}, "heuristic(theta=2,fewer=-0.5)"),
-     (2, {"two_player_order": "snake", "forgo_ends_picking": False}, "heuristic")],
+     (2, {"two_player_order": "snake", "forgo_ends_picking": False}, DEFAULTS_SPEC)],
 )  # fmt: skip
 def test_vectorised_cut_values_equal_the_loop_exactly(players, rules, spec):
     """At every cut of a few real games, all cuts at once equal the one-by-one reading."""
@@ -442,7 +447,7 @@ def test_specs_build_the_right_strategies():
     assert isinstance(make_strategy("greedy"), GreedyStrategy)
     h = make_strategy("heuristic(theta=2, margin=-1)")
     assert isinstance(h, HeuristicStrategy)
-    assert h.params(4) == {**HEURISTIC_DEFAULTS, "theta": 2.0, "margin": -1.0}
+    assert h.params(4) == {**params_for(4, {}), "theta": 2.0, "margin": -1.0}
     assert make_strategy("greedy").params(3) == {"theta": 1.0, "loss": 1.0, "fewer": 0.0,
                                                  "margin": 0.0}  # fmt: skip
     preset = make_strategy("heuristic-eq4(loss=0.5)")
@@ -515,7 +520,7 @@ def test_only_heuristic_is_tunable():
 def test_strategy_identity_is_the_family_and_its_resolved_parameters():
     key = strategy_identity("heuristic", 4)
     assert strategy_identity("heuristic-eq4", 4) == key
-    assert strategy_identity("heuristic(theta=1)", 4) == key
+    assert strategy_identity(f"heuristic(theta={params_for(4, {})['theta']})", 4) == key
     assert strategy_identity("heuristic(theta=2)", 4) != key
     assert strategy_identity("greedy", 4) != key
     assert strategy_identity("random", 2) == strategy_identity("random", 2)

@@ -459,12 +459,14 @@ def test_kernel_tables_come_from_the_rules():
 
 def test_kernel_cache_is_keyed_on_the_whole_package():
     """numba checks a cached function against its own file only; the kernel keys every
-    function's cache on the whole package and the tables it freezes (kernel/_cache.py)."""
+    function's cache on the whole package and the tables it freezes
+    (sims.games.kernel_cache)."""
     from numba.core.dispatcher import Dispatcher
 
+    from sims.games import kernel_cache
     from sims.games.nyslice import kernel
 
-    assert kernel._cache.digest(kernel._MODULES) == kernel._CACHE_KEY
+    assert kernel_cache.digest(kernel._MODULES) == kernel._CACHE_KEY
     n = 0
     for mod in kernel._MODULES:
         for obj in vars(mod).values():

@@ -41,7 +41,8 @@ Each module is the compiled twin of the reference module it is named after:
 - ``game.py``: ``game.play_game`` (the entry points: a game, a chunk of a study, a
   playout); ``runner.py``: the Python side (``KernelRunner``, ``strategy_codes``,
   ``seat_params``, ``deal_array``);
-- ``_cache.py``: keys numba's cache on the whole package (see there).
+- ``sims.games.kernel_cache`` (shared with the other games' kernels): keys numba's cache
+  on the whole package (see there).
 
 Why the state is laid out as it is: numba reference-counts every array a compiled function
 or inlined helper receives (an atomic increment and decrement per array and per call),
@@ -98,8 +99,8 @@ from the first two picks cannot rule it out (``heuristic._h_cut_search``).
 
 from __future__ import annotations
 
+from sims.games import kernel_cache
 from sims.games.nyslice.kernel import (
-    _cache,
     candidates,
     choose,
     cuts,
@@ -207,4 +208,4 @@ _MODULES = [
     state,
     view,
 ]
-_CACHE_KEY = _cache.key_caches(_MODULES)
+_CACHE_KEY = kernel_cache.key_caches(_MODULES)

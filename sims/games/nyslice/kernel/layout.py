@@ -4,7 +4,7 @@ Codes (phases, slice kinds, specials, strategies), the rows and scalars of the s
 ``tab`` and ``ftab`` (the package docstring describes them), the output columns, and the
 facts of ``rules.py`` and ``deck.py`` the compiled code reads: each is derived here from
 those modules' public names, never typed again. numba freezes these module-level values
-into the compiled functions as constants (``kernel/_cache.py`` keys the cache on them).
+into the compiled functions as constants (``sims.games.kernel_cache`` keys the cache on them).
 """
 
 from __future__ import annotations

@@ -19,8 +19,9 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP) ## Create .venv and install slicelab with its dev tools
 
-report: $(STAMP) ## Run the default balance study (resumes) and write reports/nyslice-balance.pdf
+report: $(STAMP) ## Run the default balance studies (resume) and write reports/nyslice-balance.pdf and reports/pieceocake-balance.pdf
 	$(BIN)/slicelab report studies/nyslice-balance.toml --out reports/nyslice-balance.pdf --jobs $(JOBS)
+	$(BIN)/slicelab report studies/pieceocake-balance.toml --out reports/pieceocake-balance.pdf --jobs $(JOBS)
 
 demo: $(STAMP) ## Play a batch of New York Slice games at every player count and print a summary
 	$(BIN)/slicelab demo nyslice --games 20000 --seed 1

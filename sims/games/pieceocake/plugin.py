@@ -6,6 +6,18 @@ played by the compiled kernel (``sims/games/pieceocake/kernel/``) when it can be
 and plays every seat's strategy (``engine = "auto"`` or ``"kernel"``), else by the
 reference engine; both write the same rows (``records.DECISION_COLUMNS`` and
 ``records.SCORE_COLUMNS``), so the engine is recorded for provenance only.
+
+The game's own columns (``ResultSchema``). ``players``: ``score`` (int16) = ``majorities``
++ ``cream``; ``majorities_won`` (int8) the varieties whose majority the seat scores and
+``won_mask`` (int32) the same as bits, bit v for variety v of the arm's cake (``majority_ties``:
+``full`` every tied leader, ``none`` only a sole leader, ``split`` every tied leader, even
+when its floored share is 0); ``tiebreak`` (the cream under ``tie = "cream"``, else 0);
+``eaten`` and ``collected`` (int8) slices at the end, and per variety
+``collected_by_variety`` and ``eaten_by_variety`` (list<int8>, one entry per variety of
+the cake, in cake order; eaten counts slices eaten from pieces and by forgoing);
+``pieces_taken``, ``forgone`` (forgo turns), ``forgo_eaten`` (slices eaten by forgoing),
+``times_server`` (int8). ``games``: ``rounds``, ``decisions`` and ``majorities_unclaimed``
+(int8, the varieties nobody scores: exact, from the seats' ``won_mask``).
 """
 
 from __future__ import annotations
@@ -24,7 +36,12 @@ from sims.core.game import ChunkArrays, GameInfo, GameOption, ResultSchema, Stra
 from sims.core.study import Arm
 from sims.games.pieceocake.cake import ROUNDS, Cake, default_cake, load_cake
 from sims.games.pieceocake.engine import GameState, Phase, deal
-from sims.games.pieceocake.records import DECISION_COLUMNS, SCORE_COLUMNS
+from sims.games.pieceocake.records import (
+    COLLECTED_BY_VARIETY,
+    DECISION_COLUMNS,
+    EATEN_BY_VARIETY,
+    SCORE_COLUMNS,
+)
 from sims.games.pieceocake.rules import MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, Rules, variant_id
 from sims.games.pieceocake.strategies import STRATEGIES, family_of, make_strategy
 
@@ -32,7 +49,7 @@ PHASE_NAMES = [p.name.lower() for p in Phase]
 SCORE_PARTS = ("majorities", "cream")
 """The components of a seat's score (their sum is ``score``)."""
 
-TABLES_VERSION = 1
+TABLES_VERSION = 2
 """Bumped when the written columns change, so an older dataset is never resumed into."""
 
 KERNEL_FAMILIES = ("random", "greedy", "heuristic")
@@ -118,13 +135,23 @@ def decision_columns(recs: np.ndarray) -> dict[str, pa.Array | np.ndarray]:
     return out
 
 
-def majorities_unclaimed(won: np.ndarray, varieties: int) -> np.ndarray:
-    """Per game, the varieties less the seats' ``majorities_won`` (floored at 0), from the
-    score rows both engines write: exactly the varieties nobody scored under
-    ``majority_ties = "none"``; under ``full`` and ``split`` a variety several seats tie
-    for counts once per leader, so this is a lower bound (the score rows do not say which
-    varieties were won)."""
-    return np.maximum(varieties - won.sum(axis=1), 0)
+def majorities_unclaimed(won_mask: np.ndarray, varieties: int) -> np.ndarray:
+    """Per game, the varieties nobody scores: the popcount, over the cake's ``varieties``,
+    of the complement of the OR of the seats' ``won_mask`` (``won_mask``: games x seats).
+    Exact under every ``majority_ties`` (a variety nobody collected, or a tie for most
+    under ``none``)."""
+    claimed = np.bitwise_or.reduce(np.asarray(won_mask, dtype=np.int64), axis=1)
+    bits = (claimed[:, None] >> np.arange(varieties, dtype=np.int64)) & 1
+    return varieties - bits.sum(axis=1)
+
+
+def by_variety(counts: np.ndarray, varieties: int) -> pa.ListArray:
+    """Per-variety counts (games x seats x MAX_VARIETIES) as a list<int8> column, seat
+    fastest, each list the first ``varieties`` entries (the cake's, in cake order)."""
+    count, n = counts.shape[:2]
+    values = pa.array(np.ascontiguousarray(counts[:, :, :varieties]).ravel().astype(np.int8))
+    offsets = pa.array(np.arange(0, count * n * varieties + 1, varieties, dtype=np.int32))
+    return pa.ListArray.from_arrays(offsets, values, type=pa.list_(pa.int8()))
 
 
 def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
@@ -173,7 +200,8 @@ class PieceOCake:
         win_keys=("score", "tiebreak"),
         seat_columns=(
             "score", "majorities", "majorities_won", "cream", "tiebreak", "eaten", "collected",
-            "pieces_taken", "forgone", "forgo_eaten", "times_server",
+            "pieces_taken", "forgone", "forgo_eaten", "times_server", "won_mask",
+            "collected_by_variety", "eaten_by_variety",
         ),
         game_columns=("rounds", "decisions", "majorities_unclaimed"),
     )  # fmt: skip
@@ -323,7 +351,10 @@ class PieceOCake:
         else:
             scores, ndec, recs = _play_reference(arm, first, count, decisions)
         col = {c: scores[:, :, i] for i, c in enumerate(SCORE_COLUMNS)}
-        lost = majorities_unclaimed(col["majorities_won"], len(cake_of(arm.options).varieties))
+        nv = len(cake_of(arm.options).varieties)
+        lost = majorities_unclaimed(col["won_mask"], nv)
+        first_coll = SCORE_COLUMNS.index(COLLECTED_BY_VARIETY[0])
+        first_eaten = SCORE_COLUMNS.index(EATEN_BY_VARIETY[0])
         server = np.bincount([(rules.first_server + r) % n for r in range(ROUNDS)], minlength=n)
         tiebreak = col["cream"] if rules.tie == "cream" else np.zeros_like(col["cream"])
         seats = {
@@ -335,6 +366,9 @@ class PieceOCake:
             **{c: col[c].astype(np.int8) for c in ("eaten", "collected", "pieces_taken")},
             **{c: col[c].astype(np.int8) for c in ("forgone", "forgo_eaten")},
             "times_server": np.tile(server.astype(np.int8), (count, 1)),
+            "won_mask": col["won_mask"].astype(np.int32),
+            "collected_by_variety": by_variety(scores[:, :, first_coll:], nv),
+            "eaten_by_variety": by_variety(scores[:, :, first_eaten:], nv),
         }
         games = {
             "rounds": np.full(count, ROUNDS, dtype=np.int8),

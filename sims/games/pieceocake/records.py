@@ -4,6 +4,7 @@ tables do not depend on the engine that played the game."""
 
 from __future__ import annotations
 
+from sims.games.pieceocake.cake import MAX_VARIETIES
 from sims.games.pieceocake.engine import Decision, GameState, Phase
 
 DECISION_COLUMNS = (
@@ -17,12 +18,21 @@ variety and ``unseen_left`` its slices not yet seen, before the decision (-1 wit
 variety); ``pieces`` is the cut's piece count (-1 at CUT) and ``pieces_left`` the pieces
 still free."""
 
+COLLECTED_BY_VARIETY = tuple(f"collected_v{v}" for v in range(MAX_VARIETIES))
+EATEN_BY_VARIETY = tuple(f"eaten_v{v}" for v in range(MAX_VARIETIES))
 SCORE_COLUMNS = (
     "score", "majorities", "majorities_won", "cream", "eaten", "collected",
-    "pieces_taken", "forgone", "forgo_eaten",
+    "pieces_taken", "forgone", "forgo_eaten", "won_mask",
+    *COLLECTED_BY_VARIETY, *EATEN_BY_VARIETY,
 )  # fmt: skip
 """Each seat's final row: score, its parts, slices eaten and collected at the end, pieces
-taken, forgo turns, and slices eaten by forgoing."""
+taken, forgo turns, slices eaten by forgoing; ``won_mask``, bit v set when the seat scores
+variety v's majority (``scoring.score``: under ``majority_ties`` ``full`` every tied
+leader, ``none`` only a sole leader, ``split`` every tied leader, even when its floored
+share is 0; ``majorities_won`` is its popcount); then its collected slices of each variety
+at the end (``collected_v0`` .. ``collected_v15``, one column per possible variety,
+``cake.MAX_VARIETIES``, 0 beyond the cake's) and its eaten slices of each (``eaten_v0`` ..,
+from pieces and by forgoing)."""
 
 
 def unseen_left(state: GameState, variety: int) -> int:
@@ -59,6 +69,12 @@ def score_rows(state: GameState) -> list[list[int]]:
     for seat, b in enumerate(state.scores()):
         p = state.players[seat]
         collected = sum(len(ids) for ids in p.collected)
+        by_variety = [len(ids) for ids in p.collected]
+        eaten = [0] * len(by_variety)
+        for sid in p.eaten:
+            eaten[state.variety[sid]] += 1
+        pad = [0] * (MAX_VARIETIES - len(by_variety))
         rows.append([b.score, b.majorities, b.majorities_won, b.cream, len(p.eaten), collected,
-                     p.pieces_taken, p.forgone, p.forgo_eaten])  # fmt: skip
+                     p.pieces_taken, p.forgone, p.forgo_eaten, b.won_mask,
+                     *by_variety, *pad, *eaten, *pad])  # fmt: skip
     return rows

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sims.games.pieceocake.cake import Cake
 
@@ -14,11 +14,15 @@ class Breakdown:
 
     ``majorities`` is the points of the varieties it scores, ``majorities_won`` how many
     it scores, ``cream`` the cream of its eaten slices; ``score`` their sum.
+    ``won_mask`` has bit v set when the seat scores variety v (``majorities_won`` is its
+    popcount); it is left out of comparisons, so a breakdown equals one built from the
+    three counts alone.
     """
 
     majorities: int
     majorities_won: int
     cream: int
+    won_mask: int = field(default=0, compare=False)
 
     @property
     def score(self) -> int:
@@ -36,11 +40,15 @@ def score(
     collected : per seat, the count of collected slices of each variety
     cream : per seat, the cream on its eaten slices
     majority_ties : {"full", "none", "split"}
-        Who scores a variety several seats lead (:class:`~.rules.Rules`).
+        Who scores a variety several seats lead (:class:`~.rules.Rules`): ``full``
+        every tied leader, ``none`` only a sole leader, ``split`` every tied leader (its
+        value floored over the leaders, so it counts as scored, ``won_mask`` bit and
+        ``majorities_won``, even when its share is 0).
     """
     n = len(collected)
     points = [0] * n
     won = [0] * n
+    mask = [0] * n
     for v, variety in enumerate(cake.varieties):
         best = max(c[v] for c in collected)
         if best == 0:
@@ -52,7 +60,8 @@ def score(
         for s in leaders:
             points[s] += value
             won[s] += 1
-    return [Breakdown(points[s], won[s], int(cream[s])) for s in range(n)]
+            mask[s] |= 1 << v
+    return [Breakdown(points[s], won[s], int(cream[s]), mask[s]) for s in range(n)]
 
 
 def win_shares(breakdowns: Sequence[Breakdown], tie: str) -> list[float]:

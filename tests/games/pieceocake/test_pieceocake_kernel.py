@@ -288,3 +288,25 @@ def test_kernel_cache_is_keyed_on_the_whole_package():
                 assert obj._cache._cache_file._source_stamp[1] == kernel._CACHE_KEY, obj
                 n += 1
     assert n > 15
+
+
+@pytest.mark.parametrize("ties", ["full", "split", "none"])
+def test_plugin_chunks_agree_on_the_per_variety_columns(ties):
+    """The plugin's seat and game columns (``won_mask``, the per-variety lists,
+    ``majorities_unclaimed``) are the same from either engine."""
+    _kernel()
+    from sims.core.study import Arm
+    from sims.games.pieceocake.plugin import GAME
+
+    arm = Arm(name="a", game="pieceocake", players=3, strategies=("greedy", "random", "heuristic"),
+              games=10, seed=5, engine="auto",
+              options={"cake": None, "rules": {"majority_ties": ties}})  # fmt: skip
+    kern = GAME.play_chunk(arm, 0, 10, decisions=False, engine="kernel")
+    ref = GAME.play_chunk(arm, 0, 10, decisions=False, engine="reference")
+    for name in ("won_mask", "majorities_won", "collected", "eaten"):
+        np.testing.assert_array_equal(kern.seats[name], ref.seats[name])
+    for name in ("collected_by_variety", "eaten_by_variety"):
+        assert kern.seats[name].equals(ref.seats[name])
+    np.testing.assert_array_equal(
+        kern.games["majorities_unclaimed"], ref.games["majorities_unclaimed"]
+    )

@@ -20,8 +20,15 @@ from sims.core.errors import SlicelabError
 from sims.core.game import Game, get_game
 from sims.core.study import Arm
 from sims.games.pieceocake.game import play_game, seat_strategies
-from sims.games.pieceocake.plugin import GAME, PHASE_NAMES, TABLES_VERSION, cake_of
-from sims.games.pieceocake.records import DECISION_COLUMNS
+from sims.games.pieceocake.plugin import (
+    GAME,
+    PHASE_NAMES,
+    TABLES_VERSION,
+    by_variety,
+    cake_of,
+    majorities_unclaimed,
+)
+from sims.games.pieceocake.records import DECISION_COLUMNS, SCORE_COLUMNS, score_rows
 from sims.games.pieceocake.rules import Rules
 
 CAKE_FILE = (
@@ -164,6 +171,100 @@ def test_play_chunk_reference_columns_and_types():
         state = play_game(3, strategies, 3, 2 + g, rules=Rules(first_server=1))
         assert [b.score for b in state.scores()] == seats["score"][g].tolist()
         assert len(state.trace) == chunk.games["decisions"][g]
+
+
+# ------------------------------------------------------- per-variety seat columns
+PLUM, CHOC = 0, 7
+
+
+def _worked_example(majority_ties: str):
+    """A finished 3-player game rewritten to the rules' worked example: A (seat 0) and B
+    collected 3 Chocolate each, C 2; C ate 1 Chocolate and 2 Plums."""
+    rules = Rules(majority_ties=majority_ties)
+    state = play_game(3, seat_strategies(["greedy"], 3), 1, 0, rules=rules)
+    nv = len(state.cake.varieties)
+    for p in state.players:
+        p.collected = [[] for _ in range(nv)]
+        p.eaten = []
+    state.players[0].collected[CHOC] = [46, 47, 48]
+    state.players[1].collected[CHOC] = [49, 50, 51]
+    state.players[2].collected[CHOC] = [52, 53]
+    state.players[2].eaten = [54, 0, 1]
+    state._result = state.provisional()
+    return state
+
+
+def _col(rows, name):
+    return [row[SCORE_COLUMNS.index(name)] for row in rows]
+
+
+@pytest.mark.parametrize(
+    "ties, masks, scores, unclaimed",
+    [("full", [1 << CHOC, 1 << CHOC, 0], [11, 11, 5], 7),
+     ("split", [1 << CHOC, 1 << CHOC, 0], [5, 5, 5], 7),
+     ("none", [0, 0, 0], [0, 0, 5], 8)],
+)  # fmt: skip
+def test_seat_columns_of_the_worked_example(ties, masks, scores, unclaimed):
+    rows = score_rows(_worked_example(ties))
+    assert _col(rows, "won_mask") == masks
+    assert _col(rows, "majorities_won") == [bin(m).count("1") for m in masks]
+    assert _col(rows, "score") == scores
+    assert _col(rows, f"collected_v{CHOC}") == [3, 3, 2]
+    assert _col(rows, f"eaten_v{CHOC}") == [0, 0, 1]
+    assert _col(rows, f"eaten_v{PLUM}") == [0, 0, 2]
+    assert _col(rows, "eaten") == [0, 0, 3] and _col(rows, "collected") == [3, 3, 2]
+    # the other varieties (and the columns beyond the cake's eight) are 0
+    for v in range(16):
+        if v not in (PLUM, CHOC):
+            assert _col(rows, f"collected_v{v}") == [0, 0, 0] == _col(rows, f"eaten_v{v}")
+    won = np.array([_col(rows, "won_mask")])
+    assert majorities_unclaimed(won, 8).tolist() == [unclaimed]
+    table = np.array([rows])  # (1 game, 3 seats, columns)
+    first = SCORE_COLUMNS.index("collected_v0")
+    assert by_variety(table[:, :, first:], 8).to_pylist() == [
+        [0, 0, 0, 0, 0, 0, 0, 3], [0, 0, 0, 0, 0, 0, 0, 3], [0, 0, 0, 0, 0, 0, 0, 2]]  # fmt: skip
+    first = SCORE_COLUMNS.index("eaten_v0")
+    assert by_variety(table[:, :, first:], 8).to_pylist() == [
+        [0] * 8, [0] * 8, [2, 0, 0, 0, 0, 0, 0, 1]]  # fmt: skip
+
+
+@pytest.mark.parametrize("ties", ["full", "split", "none"])
+def test_per_variety_columns_add_up(ties):
+    """Over reference chunks: the lists sum to ``collected``/``eaten``, ``won_mask`` is the
+    seats scoring each variety (its popcount ``majorities_won``), ``majorities_unclaimed``
+    the varieties nobody scores, and under ``full`` the won values plus the eaten cream
+    are the score."""
+    arm = _arm(players=4, strategies=("greedy", "random", "heuristic", "random"),
+               rules={"majority_ties": ties}, seed=9)  # fmt: skip
+    chunk = GAME.play_chunk(arm, 0, 12, decisions=False, engine="reference")
+    seats, cake = chunk.seats, cake_of(arm.options)
+    value = np.array([v.value for v in cake.varieties])
+    cream = np.array([v.cream for v in cake.varieties])
+    assert seats["won_mask"].dtype == np.int32 and seats["won_mask"].shape == (12, 4)
+    for name in ("collected_by_variety", "eaten_by_variety"):
+        assert seats[name].type == pa.list_(pa.int8()) and len(seats[name]) == 12 * 4
+    coll = np.array(seats["collected_by_variety"].to_pylist()).reshape(12, 4, 8)
+    eaten = np.array(seats["eaten_by_variety"].to_pylist()).reshape(12, 4, 8)
+    np.testing.assert_array_equal(coll.sum(axis=2), seats["collected"])
+    np.testing.assert_array_equal(eaten.sum(axis=2), seats["eaten"])
+    np.testing.assert_array_equal((eaten * cream).sum(axis=2), seats["cream"])
+    won = (seats["won_mask"][:, :, None] >> np.arange(8)) & 1
+    np.testing.assert_array_equal(won.sum(axis=2), seats["majorities_won"])
+    best = coll.max(axis=1, keepdims=True)
+    leaders = (coll == best) & (best > 0)
+    if ties == "none":
+        leaders &= leaders.sum(axis=1, keepdims=True) == 1
+    np.testing.assert_array_equal(won, leaders)
+    unclaimed = 8 - leaders.any(axis=1).sum(axis=1)
+    np.testing.assert_array_equal(chunk.games["majorities_unclaimed"], unclaimed)
+    if ties == "full":
+        total = (won * value).sum(axis=2) + (eaten * cream).sum(axis=2)
+        np.testing.assert_array_equal(total, seats["score"])
+    # the same as play_game's final state, seat by seat
+    strategies = seat_strategies(list(arm.strategies), 4)
+    for g in range(12):
+        state = play_game(4, strategies, 9, g, rules=Rules(majority_ties=ties))
+        assert coll[g].tolist() == [state.collected_counts(p) for p in range(4)]
 
 
 def test_tiebreak_is_the_cream_under_the_cream_rule():

@@ -29,12 +29,12 @@ as borrowed views which are not counted (``layout._borrow``).
 
 State: ``tab[T_X]`` is row ``T_X`` (``layout.py`` lists them); ``tab[T_COLL + p]`` is seat
 p's collected count per variety, ``tab[T_SEAT + p]`` its eaten, cream, pieces taken, forgo
-turns and slices eaten by forgoing; ``T_CIRC``/``T_CVAR`` the circle and its varieties,
-``T_LAID`` the slices of each variety laid so far, ``T_PSTART``/``T_PLEN``/``T_PTAKEN`` the
-cut's pieces as arcs of the circle. ``ftab[F_HP + p]`` holds seat p's parameters and
-``ftab[F_ARC + t, layout.arc_id(a, L)]`` the value to a seat of the arc of length L from
-circle position a while a server weighs its cut (row t: seat t at 2 players, the seat of
-turn t at 3 or more).
+turns and slices eaten by forgoing, ``tab[T_EATV + p]`` its eaten count per variety;
+``T_CIRC``/``T_CVAR`` the circle and its varieties, ``T_LAID`` the slices of each variety
+laid so far, ``T_PSTART``/``T_PLEN``/``T_PTAKEN`` the cut's pieces as arcs of the circle.
+``ftab[F_HP + p]`` holds seat p's parameters and ``ftab[F_ARC + t, layout.arc_id(a, L)]``
+the value to a seat of the arc of length L from circle position a while a server weighs
+its cut (row t: seat t at 2 players, the seat of turn t at 3 or more).
 
 The cut (``choose._cut``), the hot spot: legal masks and their pieces (arcs) come as one
 array per (most pieces, exact) (``runner.cut_tables``, from ``cuts.py``), also grouped by

@@ -14,7 +14,7 @@ from __future__ import annotations
 from numba import njit
 
 from sims.core.fastrng import integers, shuffle
-from sims.games.pieceocake.cake import ROUNDS
+from sims.games.pieceocake.cake import MAX_VARIETIES, ROUNDS
 from sims.games.pieceocake.kernel.choose import _choose, _cut, _eat, _forgo_count, _forgo_eat
 from sims.games.pieceocake.kernel.layout import (
     ARC_STRIDE,
@@ -71,13 +71,16 @@ from sims.games.pieceocake.kernel.layout import (
     R_TIES,
     R_TWO_ORDER,
     SC_COLL,
+    SC_COLLV,
     SC_CREAM,
     SC_EATEN,
+    SC_EATV,
     SC_FEATEN,
     SC_FORGONE,
     SC_MAJ,
     SC_SCORE,
     SC_TAKEN,
+    SC_WMASK,
     SC_WON,
     STRAT_RANDOM,
     T_CCNT,
@@ -87,6 +90,7 @@ from sims.games.pieceocake.kernel.layout import (
     T_CREAM,
     T_CVAR,
     T_DEAL,
+    T_EATV,
     T_FRESH,
     T_G,
     T_KIDX,
@@ -192,6 +196,7 @@ def _take(tab, ftab, rngs, drec, mtab, seat, j):
         _log(tab, drec, seat, P_EAT, eat, 2, sid, v)
         if eat:
             tab[T_SEAT + seat, C_EATEN] += 1
+            tab[T_EATV + seat, v] += 1
             tab[T_SEAT + seat, C_CREAM] += tab[T_CREAM, v]
         else:
             tab[T_COLL + seat, v] += 1
@@ -225,6 +230,7 @@ def _forgo(tab, ftab, rngs, drec, mtab, seat):
         count = i + 1
     tab[T_COLL + seat, v] -= count
     tab[T_SEAT + seat, C_EATEN] += count
+    tab[T_EATV + seat, v] += count
     tab[T_SEAT + seat, C_CREAM] += count * tab[T_CREAM, v]
     tab[T_SEAT + seat, C_FEATEN] += count
 
@@ -328,11 +334,16 @@ def _score(tab):
     """``scoring.score`` into T_OUT + p (SCORE_COLUMNS)."""
     n = tab[T_G, G_N]
     ties = tab[T_RULES, R_TIES]
+    nv = tab[T_G, G_NV]
     for p in range(n):
         tab[T_OUT + p, SC_MAJ] = 0
         tab[T_OUT + p, SC_WON] = 0
         tab[T_OUT + p, SC_COLL] = 0
-    for v in range(tab[T_G, G_NV]):
+        tab[T_OUT + p, SC_WMASK] = 0
+        for v in range(MAX_VARIETIES):
+            tab[T_OUT + p, SC_COLLV + v] = tab[T_COLL + p, v] if v < nv else 0
+            tab[T_OUT + p, SC_EATV + v] = tab[T_EATV + p, v] if v < nv else 0
+    for v in range(nv):
         best = 0
         leaders = 0
         for p in range(n):
@@ -350,6 +361,7 @@ def _score(tab):
             if tab[T_COLL + p, v] == best:
                 tab[T_OUT + p, SC_MAJ] += value
                 tab[T_OUT + p, SC_WON] += 1
+                tab[T_OUT + p, SC_WMASK] |= 1 << v
     for p in range(n):
         cream = tab[T_SEAT + p, C_CREAM]
         tab[T_OUT + p, SC_CREAM] = cream
@@ -370,6 +382,7 @@ def _play(tab, ftab, rngs, drec, mtab, game_index):
     for p in range(MAX_SEATS):
         for v in range(nv):
             tab[T_COLL + p, v] = 0
+            tab[T_EATV + p, v] = 0
         for c in range(N_SEAT_COLUMNS):
             tab[T_SEAT + p, c] = 0
     for v in range(nv):

@@ -143,7 +143,8 @@ N_SEAT_COLUMNS = 5
 # in an arc from a (``v * ARC_STRIDE + k``: its variety v, k slices of v before it in the
 # arc), T_OCC its scratch counts; T_TOP, T_NTOP, T_SEC, T_NSEC per variety the largest
 # collected count over all seats, how many hold it, the second largest and how many hold
-# that (``value._stats``). T_OUT + p: seat p's SCORE_COLUMNS at the end.
+# that (``value._stats``). T_OUT + p: seat p's SCORE_COLUMNS at the end. T_EATV + p:
+# seat p's eaten slices per variety (from pieces and by forgoing).
 (T_VAR, T_VAL, T_CREAM, T_COPIES, T_RULES, T_STRAT, T_G, T_DEAL, T_CIRC, T_CVAR, T_LAID,
  T_PSTART, T_PLEN, T_PTAKEN, T_ORDER, T_STOP, T_LIST, T_M, T_R, T_J, T_E, T_CCNT, T_LEFT,
  T_KIDX, T_OCC, T_TOP, T_NTOP, T_SEC, T_NSEC) = range(29)  # fmt: skip
@@ -151,8 +152,9 @@ T_COLL = 29
 T_FRESH = T_COLL + MAX_SEATS
 T_SEAT = T_FRESH + MAX_SEATS
 T_OUT = T_SEAT + MAX_SEATS
-T_ROWS = T_OUT + MAX_SEATS
-T_MIN_WIDTH = 32
+T_EATV = T_OUT + MAX_SEATS
+T_ROWS = T_EATV + MAX_SEATS
+T_MIN_WIDTH = 48
 _require(
     max(MAX_VARIETIES, NC, G_SIZE, len(RULE_FIELDS), len(SCORE_COLUMNS)) <= T_MIN_WIDTH,
     "the state table's least width",
@@ -197,11 +199,19 @@ def arc_id(start: int, length: int) -> int:
 
 
 (SC_SCORE, SC_MAJ, SC_WON, SC_CREAM, SC_EATEN, SC_COLL, SC_TAKEN, SC_FORGONE,
- SC_FEATEN) = (SCORE_COLUMNS.index(c) for c in (
+ SC_FEATEN, SC_WMASK, SC_COLLV, SC_EATV) = (SCORE_COLUMNS.index(c) for c in (
     "score", "majorities", "majorities_won", "cream", "eaten", "collected", "pieces_taken",
-    "forgone", "forgo_eaten",
+    "forgone", "forgo_eaten", "won_mask", "collected_v0", "eaten_v0",
 ))  # fmt: skip
-_require(len(SCORE_COLUMNS) == 9, f"unknown score columns in {SCORE_COLUMNS}")
+"""SC_COLLV + v and SC_EATV + v: a seat's collected and eaten slices of variety v."""
+_require(
+    SCORE_COLUMNS[SC_COLLV : SC_COLLV + MAX_VARIETIES]
+    == tuple(f"collected_v{v}" for v in range(MAX_VARIETIES))
+    and SCORE_COLUMNS[SC_EATV : SC_EATV + MAX_VARIETIES]
+    == tuple(f"eaten_v{v}" for v in range(MAX_VARIETIES))
+    and len(SCORE_COLUMNS) == 10 + 2 * MAX_VARIETIES,
+    f"unknown score columns in {SCORE_COLUMNS}",
+)
 (DC_GAME, DC_ROUND, DC_SERVER, DC_SEAT, DC_PHASE, DC_ACTION, DC_NLEGAL, DC_SLICE, DC_VAR,
  DC_OWN, DC_RIVAL, DC_UNSEEN, DC_PIECES, DC_LEFT) = (DECISION_COLUMNS.index(c) for c in (
     "game_index", "round", "server", "seat", "phase", "action", "n_legal", "slice",

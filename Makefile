@@ -36,7 +36,7 @@ lab: $(STAMP) ## Open JupyterLab on notebooks/ (installs jupyterlab on first use
 
 test: $(STAMP) ## Check the layer contracts (import-linter) and run the tests on every core
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q -n $(JOBS)
+	$(BIN)/python -m pytest -q -n $(JOBS) --dist loadgroup
 
 lint: $(STAMP) ## ruff check and format check
 	$(BIN)/ruff check .

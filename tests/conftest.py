@@ -1,4 +1,5 @@
-"""Shared fixtures: the default balance study at its `quick` size, run once per session;
+"""Shared fixtures: the default balance studies at their `quick` size, run once per session
+(for all xdist workers together);
 and a private ``SLICELAB_HOME`` (user presets) for the session and for each test, so no
 test reads or writes the presets of the user running them."""
 
@@ -16,15 +17,40 @@ ROOT = Path(__file__).resolve().parent.parent
 BALANCE = ROOT / "studies" / "nyslice-balance.toml"
 
 
-@pytest.fixture(scope="session")
-def quick_dataset(tmp_path_factory) -> Path:
-    """`studies/nyslice-balance.toml --size quick` simulated into a temporary directory."""
+def study_once(tmp_path_factory, study: Path, size: str) -> Path:
+    """A study at a size, simulated once per test session and shared by every xdist
+    worker: the first worker to ask plays it under a lock, the others wait and read it
+    (building it in each worker would play it twice on a 2-core machine). Tests must not
+    write into it (copy it first)."""
+    from filelock import FileLock
+
     from sims.batch import run_study
     from sims.core.study import load_study
 
-    out = tmp_path_factory.mktemp("balance") / "nyslice-balance-quick"
-    run_study(load_study(BALANCE, "quick"), out, jobs=2)
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the session's folder, shared by the workers
+    the_study = load_study(study, size)
+    out = base / "studies" / the_study.name
+    done = out.parent / f"{the_study.name}.done"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(out.parent / f"{the_study.name}.lock")):
+        if not done.exists():
+            run_study(the_study, out, jobs=2)
+            done.touch()
     return out
+
+
+@pytest.fixture(scope="session")
+def quick_dataset(tmp_path_factory) -> Path:
+    """`studies/nyslice-balance.toml --size quick`, simulated once per session."""
+    return study_once(tmp_path_factory, BALANCE, "quick")
+
+
+@pytest.fixture(scope="session")
+def pieceocake_quick_dataset(tmp_path_factory) -> Path:
+    """`studies/pieceocake-balance.toml --size quick`, simulated once per session."""
+    return study_once(tmp_path_factory, ROOT / "studies" / "pieceocake-balance.toml", "quick")
 
 
 @pytest.fixture(autouse=True)

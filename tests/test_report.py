@@ -32,6 +32,9 @@ from sims.cli import cli
 from sims.core.errors import SlicelabError
 
 
+# one worker runs this module (--dist loadgroup), so its report is computed once
+pytestmark = pytest.mark.xdist_group("nyslice-report")
+
 @pytest.fixture(scope="module")
 def results(quick_dataset):
     return compute(quick_dataset, payoff_games=20, n_boot=200)
@@ -169,7 +172,11 @@ def test_cli_report_from_dataset_and_from_study(quick_dataset, tmp_path):
     assert out.read_bytes().startswith(b"%PDF")
     # a study file: resumes the (complete) dataset, plays nothing, reports
     out2 = tmp_path / "b.pdf"
-    args = ["report", str(BALANCE), "--size", "quick", "--data", str(quick_dataset)]
+    # a study file resumes its dataset (and takes its writer lock): on a copy, as the
+    # session's dataset is shared with other workers' readers
+    data = tmp_path / "nyslice-balance-quick"
+    shutil.copytree(quick_dataset, data)
+    args = ["report", str(BALANCE), "--size", "quick", "--data", str(data)]
     res = runner.invoke(cli, [*args, "--out", str(out2), "--payoff-games", "5"])
     assert res.exit_code == 0, res.output
     text = " ".join(res.output.split())

@@ -1,11 +1,12 @@
 """Every notebook in notebooks/ runs top to bottom on the quick balance study.
 
 Each notebook is executed by nbclient in a fresh ``python3`` kernel, from ``notebooks/``,
-with ``SLICELAB_DATA`` pointing at the session's quick dataset (``quick_dataset`` in
-conftest.py) and matplotlib's Agg backend; any cell error fails the test. The ``python3``
-kernel spec is written for this interpreter into a temporary directory placed first on
-``JUPYTER_PATH``, so the test needs nothing beyond ``pip install -e '.[dev]'`` and never
-picks up a user-level ``python3`` kernel that runs another Python.
+with ``SLICELAB_DATA`` pointing at the session's quick dataset of the notebook's game
+(``quick_dataset`` in conftest.py; Piece o' Cake's notebook gets
+``pieceocake_quick_dataset``) and matplotlib's Agg backend; any cell error fails the test.
+The ``python3`` kernel spec is written for this interpreter into a temporary directory
+placed first on ``JUPYTER_PATH``, so the test needs nothing beyond ``pip install -e
+'.[dev]'`` and never picks up a user-level ``python3`` kernel that runs another Python.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ EXPECTED = (
     "04-player-count",
     "05-strategy-ratings",
     "06-sample-size",
+    "07-pieceocake",
 )
 """One notebook per balance question; new notebooks are picked up by the glob below."""
 CELL_TIMEOUT = 120  # seconds per cell
@@ -63,12 +65,20 @@ def test_every_question_has_a_notebook_stored_without_outputs():
         )
 
 
+def _dataset(path: Path, request) -> Path:
+    """The quick dataset of the notebook's game: Piece o' Cake's for a notebook named after
+    it, New York Slice's balance study for the others."""
+    if "pieceocake" in path.stem:
+        return request.getfixturevalue("pieceocake_quick_dataset")
+    return request.getfixturevalue("quick_dataset")
+
+
 @pytest.mark.parametrize("path", _notebooks(), ids=lambda p: p.stem)
-def test_notebook_runs_top_to_bottom(path, quick_dataset, jupyter_path, monkeypatch):
+def test_notebook_runs_top_to_bottom(path, request, jupyter_path, monkeypatch):
     # Found first by the kernel manager nbclient creates (read when it is created).
     paths = [jupyter_path, os.environ.get("JUPYTER_PATH", "")]
     monkeypatch.setenv("JUPYTER_PATH", os.pathsep.join(p for p in paths if p))
-    env = {**os.environ, "SLICELAB_DATA": str(quick_dataset), "MPLBACKEND": "Agg"}
+    env = {**os.environ, "SLICELAB_DATA": str(_dataset(path, request)), "MPLBACKEND": "Agg"}
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
         nb,

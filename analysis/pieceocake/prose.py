@@ -1,0 +1,160 @@
+"""Piece o' Cake's sentences of interpretation, each a function of the numbers it states
+(the generic ones are in :mod:`analysis.prose`); each flips with its numbers
+(``tests/games/pieceocake/test_pieceocake_analysis.py`` shows it)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import polars as pl
+
+from analysis.pdf import ci
+from analysis.prose import listing, side
+
+
+def counts_text(ns: Sequence[int]) -> str:
+    """``2, 3 and 5 players``."""
+    return listing(str(n) for n in ns) + (" player" if list(ns) == [1] else " players")
+
+
+def grouped(players: Sequence[int], low: Sequence[float], high: Sequence[float],
+            words: dict[str, str]) -> str:  # fmt: skip
+    """Player counts grouped by where their intervals lie against 0, each group in its
+    words (``above``, ``below``, ``covers``, ``none``): ``worth having at 2 players; not
+    distinguishable from 0 at 3, 4 and 5 players``."""
+    groups: dict[str, list[int]] = {"above": [], "below": [], "covers": [], "none": []}
+    for n, lo, hi in zip(players, low, high, strict=True):
+        groups[side(lo, hi)].append(int(n))
+    return "; ".join(f"{words[k]} at {counts_text(v)}" for k, v in groups.items() if v)
+
+
+def option_sentence(table: pl.DataFrame, option: str) -> str:
+    """What an option is worth at each count (:func:`analysis.pieceocake.restricted
+    .option_value`), with its interval: ``The option to forgo is worth +1.2 pp [...] at 2
+    players, ...: worth having at 2 players; not distinguishable from 0 at 3 players.``"""
+    if table.is_empty():
+        return f"The option to {option} was not measured."
+    t = table.sort("players")
+    listed = "; ".join(f"{r['players']}p {ci(r['value_pp'], r['value_low'], r['value_high'])} "
+                       f"({r['deals']:,} deals)" for r in t.iter_rows(named=True))  # fmt: skip
+    words = {"above": "worth having", "below": "a handicap (the restricted seat does better)",
+             "covers": "not distinguishable from 0", "none": "without an interval"}  # fmt: skip
+    return (f"The option to {option} is worth {listed}: "
+            f"{grouped(t['players'], t['value_low'], t['value_high'], words)}.")  # fmt: skip
+
+
+def identical_note(table: pl.DataFrame, what: str) -> str:
+    """Counts where the restricted seat won exactly what the unrestricted one did on every
+    deal (a zero-width interval): the field never used the option there."""
+    same = [r["players"] for r in table.iter_rows(named=True)
+            if r["value_low"] == r["value_high"] == 0]  # fmt: skip
+    if not same:
+        return ""
+    return (f" At {counts_text(same)} the restricted seat's games were identical to the "
+            f"unrestricted seat's on every deal: the heuristic never {what} there, so the "
+            "option has no measurable value in this field.")  # fmt: skip
+
+
+def sweep_sentence(best: pl.DataFrame, param: str, symbol: str) -> str:
+    """Best value, its not-worse set and held-out edge per count, and what the held-out
+    edge says: ``2p best margin 1 (0.5–2), held-out edge +0.4 pp [...]``."""
+    parts = []
+    gains, none = [], []
+    for r in best.sort("players").iter_rows(named=True):
+        members = r[f"{param}_set"]
+        parts.append(f"{r['players']}p best {symbol} = {r[f'best_{param}']:g} (not worse: "
+                     f"{', '.join(f'{v:g}' for v in members)}), held-out edge "
+                     f"{ci(r['edge_pp'], r['edge_low'], r['edge_high'])} "
+                     f"({r['deals']:,} deals)")  # fmt: skip
+        (gains if r["edge_low"] > 0 else none).append(r["players"])
+    text = "; ".join(parts) + "."
+    if gains:
+        text += (
+            f" Tuning {symbol} gains over the fair share on held-out deals at {counts_text(gains)}"
+        )
+        text += f"; not measurably at {counts_text(none)}." if none else "."
+    elif none:
+        text += (f" On held-out deals tuning {symbol} gains nothing measurable over the fair "
+                 "share at any count.")  # fmt: skip
+    return text
+
+
+def field_set_sentence(table: pl.DataFrame, common: list[float], missing: list[str],
+                       players: int, symbol: str = "θ") -> str:  # fmt: skip
+    """Whether one value is not significantly worse in every field's sweep."""
+    if table.is_empty():
+        return f"No field's {symbol} sweep at {players} players was run."
+    sets = "; ".join(f"{r['field']}: best {r['best_theta']:g} (not worse: "
+                     f"{', '.join(f'{v:g}' for v in r['set'])})"
+                     for r in table.iter_rows(named=True))  # fmt: skip
+    text = f"At {players} players, {sets}. "
+    if common:
+        text += (f"{symbol} = {listing(f'{c:g}' for c in common)} is not significantly worse "
+                 "than the best in every field")  # fmt: skip
+    else:
+        text += f"No {symbol} is in every field's not-worse set"
+    return text + (f" (not run: {listing(missing)})." if missing else ".")
+
+
+def association_sentence(assoc: pl.DataFrame) -> str:
+    """Seats that forgo against seats that do not, described as an association."""
+    parts = []
+    for r in assoc.sort("players").iter_rows(named=True):
+        if r["seats_forgoing"] == 0:
+            parts.append(f"{r['players']}p no seat forgoes")
+        elif r["seats_not"] == 0:
+            parts.append(f"{r['players']}p every seat forgoes")
+        else:
+            warn = f"; {r['warning']}" if r.get("warning") else ""
+            parts.append(
+                f"{r['players']}p {ci(r['diff_pp'], r['diff_low'], r['diff_high'])} "
+                f"({r['seats_forgoing']:,} forgoing seats in {r['games']:,} games{warn})"
+            )
+    return ("Seats that forgo at least once against seats that never do (win share, pp; an "
+            "association, not an effect: the strategy forgoes when its cake went badly, so "
+            "the comparison mixes the forgo with the game that led to it): "
+            + "; ".join(parts) + ".")  # fmt: skip
+
+
+def top_variety_sentence(top: pl.DataFrame) -> str:
+    """Which variety carries most of the winners' points at each count, and whether its
+    interval separates it from the runner-up."""
+    if top.is_empty():
+        return "No variety shares were computed."
+    parts = []
+    for r in top.sort("players").iter_rows(named=True):
+        text = (
+            f"{r['players']}p {r['variety']} "
+            f"{ci(100 * r['share'], 100 * r['share_low'], 100 * r['share_high'], '%', '.1f')}"
+        )
+        if r["runner_up"] is not None:
+            how = "ahead of" if r["separated"] else "not separated from"
+            text += (f", {how} {r['runner_up']} "
+                     f"({100 * r['runner_share']:.1f}%)")  # fmt: skip
+        ref = r.get("cake_share")
+        if ref is not None and math.isfinite(ref):
+            text += f"; {100 * ref:.1f}% of the cake's points"
+        parts.append(text)
+    names = top["variety"].unique(maintain_order=True).to_list()
+    lead = (f"{names[0]} carries the largest share of the winners' points at every player "
+            "count" if len(names) == 1 else
+            f"The variety carrying the largest share of the winners' points depends on the "
+            f"player count ({listing(names)})")  # fmt: skip
+    return f"{lead[:1].upper()}{lead[1:]}: " + "; ".join(parts) + "."
+
+
+def exact_sentence(change: pl.DataFrame, measure: str, what: str, signed: bool = True) -> str:
+    """How exact-N cutting moves a measure at each count (change with its interval), and
+    where the change is distinguishable from 0 (``signed``: levels shown with their sign)."""
+    t = change.filter(pl.col("measure") == measure).sort("players")
+    if t.is_empty():
+        return ""
+    f = "+.1f" if signed else ".1f"
+    listed = "; ".join(f"{r['players']}p {r['poc']:{f}} → {r['exact']:{f}} (change "
+                       f"{ci(r['change'], r['change_low'], r['change_high'])})"
+                       for r in t.iter_rows(named=True))  # fmt: skip
+    words = {"above": "higher", "below": "lower", "covers": "no measurable change",
+             "none": "no interval"}  # fmt: skip
+    return (f"With exact-N cutting, {what}: {listed}; "
+            f"{grouped(t['players'], t['change_low'], t['change_high'], words)}.")  # fmt: skip

@@ -1,0 +1,1157 @@
+"""Piece o' Cake's balance report: the study blocks it reads, its verdicts, its sections
+(:data:`REPORT`, found by :func:`analysis.report.game_report`).
+
+1. Seats: is the first server favoured, in the heuristic and the greedy field (``seats``,
+   ``seats-greedy``);
+2. Eat or collect: the θ sweep (``theta``; ``theta-greedy`` at 4 players);
+3. Forgoing: how often players forgo as played (``decisions``), what the option is worth
+   (``noforgo`` paired with ``seats``; ``noforgo-greedy`` with ``heur-greedy``) and the
+   forgo margin swept (``margin``);
+4. Cutting fewer: the same for cutting fewer pieces than the most allowed (``nofewer``,
+   ``nofewer-greedy``, ``fewer``);
+5. Varieties: each variety's share of the winners' points (``seats``);
+6. Player count, 7. Ratings (``ladder``): the generic sections;
+8. New York Slice: exact-N cutting (``seats-exact``) against the printed rule, and New York
+   Slice's seat edges beside them (the report option ``nyslice``);
+9. Sample size: the generic section.
+
+Every sentence of interpretation is computed from the numbers it states
+(:mod:`analysis.prose`, :mod:`analysis.pieceocake.prose`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from analysis.load import manifest as read_manifest
+from analysis.pdf import (
+    EMPTY,
+    TOP,
+    PageSink,
+    ci,
+    ci_col,
+    count_colour,
+    fmt,
+    heading,
+    page,
+    para,
+    table,
+    table_pages,
+)
+from analysis.pieceocake import (
+    compare,
+    cuts,
+    forgo,
+    prose,
+    robustness,
+    sweeps,
+    varieties,
+    verdicts,
+)
+from analysis.pieceocake.common import (
+    block_specs,
+    cake_for,
+    candidate_spec,
+    describe,
+    field_spec,
+    has_block,
+    preset_status,
+    rules_for,
+)
+from analysis.prose import listing
+from analysis.robust import Condition, conditions_table, judge
+from analysis.sections import (
+    GameReport,
+    Results,
+    Row,
+    Section,
+    appendix_label,
+    headline,
+    player_count_section,
+    ratings_section,
+    sample_size_section,
+    seat_cells,
+    seat_page,
+    seats_section,
+)
+from sims.games.pieceocake.cake import ROUNDS
+
+BLOCKS = (
+    "seats", "seats-greedy", "seats-exact", "theta", "noforgo", "margin", "nofewer", "fewer",
+    "heur-greedy", "noforgo-greedy", "nofewer-greedy", "theta-greedy", "decisions", "ladder",
+)  # fmt: skip
+"""Study blocks the report needs (see studies/pieceocake-balance.toml)."""
+MAIN_PLAYERS = verdicts.MAIN
+SEAT_LABEL = "seat (0 = serves the first cake)"
+FIELD_STYLE = {"heuristic field": ("black", "o"), "greedy field": ("tab:purple", "s")}
+
+
+def _number(r: Results, label: str) -> int | None:
+    found = [i for i, s in enumerate(r.report.sections, 1) if s.label == label]
+    return found[0] if found else None
+
+
+def _see(r: Results, label: str) -> str:
+    n = _number(r, label)
+    return f" (section {n})" if n else ""
+
+
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def _field(r: Results, group: str = "seats") -> str:
+    specs = block_specs(r.manifest, group)
+    return f"Every seat plays {listing(describe(s) for s in specs) or 'nobody'}"
+
+
+def _servings(n: int, first: int = 0) -> str:
+    """How many cakes each seat serves at ``n`` players: ``2 players: seat 0 serves 3, seat 1
+    serves 2``."""
+    counts = np.bincount([(first + k) % n for k in range(ROUNDS)], minlength=n)
+    groups: dict[int, list[int]] = {}
+    for seat, c in enumerate(counts):
+        groups.setdefault(int(c), []).append(seat)
+    parts = [f"seat{'s' if len(s) > 1 else ''} {listing(s)} serve{'' if len(s) > 1 else 's'} "
+             f"{c}" for c, s in sorted(groups.items(), reverse=True)]  # fmt: skip
+    return f"{n} players: {', '.join(parts)}"
+
+
+def plot_conditions(found: dict[int, list[Condition]], ax, label: str) -> None:
+    """One row per player count, one marker with its 95% interval per field."""
+    keys = sorted(found)
+    names = list(robustness.FIELDS)
+    step = 0.8 / max(len(names), 1)
+    seen: set[str] = set()
+    for i, key in enumerate(keys):
+        for c in found[key]:
+            j = names.index(c.name) if c.name in names else len(names)
+            y = i - 0.4 + step * (j + 0.5)
+            colour, marker = FIELD_STYLE.get(c.name, ("0.5", "^"))
+            if np.isfinite(c.low) and np.isfinite(c.high):
+                ax.errorbar([c.estimate], [y], xerr=[[c.estimate - c.low], [c.high - c.estimate]],
+                            fmt="none", ecolor=colour, capsize=2, elinewidth=0.9,
+                            zorder=3)  # fmt: skip
+            ax.plot([c.estimate], [y], marker, color=colour, ms=4, zorder=4,
+                    label=None if c.name in seen else c.name)  # fmt: skip
+            seen.add(c.name)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(range(len(keys)), [f"{k} players" for k in keys], fontsize=7)
+    ax.set_ylim(len(keys) - 0.5, -0.5)
+    ax.set_xlabel(label, fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+
+
+def _judged_lines(found: dict[int, list[Condition]]) -> list[str]:
+    lines = []
+    for n in sorted(found):
+        j = judge(found[n], list(robustness.FIELDS))
+        lines.append(f"{n} players: {j.label} ({j.detail})")
+    return lines
+
+
+# ----------------------------------------------------------------------------- notes
+
+
+def _provenance(m: dict) -> list[tuple[str, str]]:
+    fps = list(m["fingerprints"].values())
+    fp = fps[0] if fps else {}
+    arms = m["study"]["arms"]
+    rules = sorted({f"{a.get('group', a['name'])}: "
+                    + ", ".join(f"{k}={json.dumps(v)}"
+                                for k, v in sorted((a.get("rules") or {}).items()))
+                    for a in arms if a.get("rules")})  # fmt: skip
+    cakes = sorted({f"{f.get('cake', '?')} (digest {f.get('cake_digest', '?')})" for f in fps})
+    return [
+        ("Rules", f"{fp.get('rules_version', '?')}; the rulings' defaults"
+                  + (f" except {'; '.join(rules)}" if rules else "")
+                  + " (docs/rules/pieceocake.md)"),
+        ("Cake", "; ".join(cakes) or "?"),
+        ("Strategies", "docs/strategies/pieceocake.md"),
+    ]  # fmt: skip
+
+
+def _notes(r: Results) -> list[str]:
+    m = r.manifest
+    status = preset_status()
+    players = (
+        f"Players. Unless a section says otherwise every seat plays "
+        f"'{field_spec(m, 'seats') or '?'}': the heuristic valuation of "
+        "docs/strategies/pieceocake.md with its shipped preset for the player count "
+        "(heuristic-eqN). "
+        + (status + " " if status else "")
+        + "'seats-greedy' repeats the seat question with "
+        f"{listing(block_specs(m, 'seats-greedy'))} in every seat (the myopic valuation), and the "
+        "4-player blocks heur-greedy, "
+        "noforgo-greedy, nofewer-greedy and theta-greedy repeat the option values and the θ "
+        "sweep with one heuristic seat among greedy players: the greedy field. A conclusion "
+        "about weak players is weak: where the fields disagree, trust neither blindly."
+    )  # fmt: skip
+    pairing = (
+        "Pairing. Every block shares the study's seed, so game i of every block is dealt the "
+        "same cake: the restricted seats (noforgo, nofewer) and the sweeps are compared on "
+        "the same deals, every seat in turn (rotated blocks), and seats-exact is compared "
+        "with seats game by game. The 'decisions' block (its own seed) records every "
+        "decision of fresh heuristic games: the observational numbers (how often players "
+        "forgo and cut fewer pieces) come from it."
+    )
+    return [players, pairing]
+
+
+# ----------------------------------------------------------------------------- 1 seats
+
+_GENERIC_SEATS = seats_section("seats")
+
+
+def _seats_compute(r: Results) -> dict[str, Any]:
+    out = _GENERIC_SEATS.compute(r)
+    out["first_conditions"] = robustness.first_server(r.out, r.manifest)
+    return out
+
+
+def _seats_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+    out = _GENERIC_SEATS.headlines(r, q, rows) if _GENERIC_SEATS.headlines else []
+    found = r.tables.get("first_conditions", {})
+    for f in r.fairness.iter_rows(named=True):
+        conds = found.get(f["players"])
+        if not conds:
+            continue
+        j = judge(conds, list(robustness.FIELDS))
+        out.append(headline(q, f"{f['players']} players: first server's edge across "
+                            f"{len(conds)} fields: {j.label}",
+                            ci(f["first_edge_pp"], f["first_low"], f["first_high"]),
+                            f["games"], "" if j.robust else j.detail))  # fmt: skip
+    return out
+
+
+def _seats_draw(pdf: PageSink, r: Results, num: int) -> None:
+    if "fairness" not in r.tables:
+        return
+    fig, y = seat_page(f"{num}  Is the first server favoured?", _field(r), r.seat, r.fairness,
+                       who="The first server (seat 0)", seat_label=SEAT_LABEL)  # fmt: skip
+    counts = sorted(r.fairness["players"].unique())
+    first = {a["players"]: rules_for(a).first_server for a in r.manifest["study"]["arms"]
+             if a.get("group", a["name"]) == r.seat_block}  # fmt: skip
+    para(fig, y, "Five cakes are served whatever the count, the server passing to the left, "
+         "so the first server serves most often at some counts: "
+         + "; ".join(_servings(n, first.get(n, 0)) for n in counts)
+         + ". Seat 0's edge therefore mixes serving first with serving more often.",
+         8.5)  # fmt: skip
+    pdf.savefig(fig)
+
+    found = r.first_conditions
+    if not found:
+        return
+    fig = page(f"{num}  Does the first server's edge hold with other players?")
+    greedy = listing(block_specs(r.manifest, "seats-greedy")) or "greedy"
+    y = para(fig, TOP, "The first server's edge (seat 0 minus the mean of the other seats, pp, "
+             "95% t interval over games) with the heuristic in every seat and with "
+             f"{greedy} in every seat (seats-greedy). A verdict is robust only when every "
+             "field's interval excludes 0 with the same sign. "
+             + "; ".join(_judged_lines(found)) + ".", 8.5)  # fmt: skip
+    ax = fig.add_axes([0.14, max(y - 0.45, 0.1), 0.6, min(0.4, y - 0.14)])
+    plot_conditions(found, ax, "first server's edge, pp (95% CI)")
+    pdf.savefig(fig)
+
+
+def _seats_appendix(pdf: PageSink, r: Results, label: str) -> None:
+    if not r.tables.get("first_conditions"):
+        return
+    t = conditions_table({f"{n} players": c for n, c in sorted(r.first_conditions.items())})
+    shown = ci_col(t, "estimate", "low", "high", "first server's edge [95% CI]")
+    shown = fmt(shown.select("headline", "condition", "first server's edge [95% CI]", "n",
+                             "unit"), {})  # fmt: skip
+    for fig in table_pages(f"{label} — The first server's edge in every field", shown,
+                           [0.14, 0.2, 0.3, 0.1, 0.1], size=7.5):  # fmt: skip
+        pdf.savefig(fig)
+
+
+SEATS = Section("Seats", _seats_compute, _seats_draw, _seats_headlines,
+                lambda r: seat_cells(r.seat) if "seat" in r.tables else [],
+                _seats_appendix)  # fmt: skip
+"""1: is the first server favoured?"""
+
+
+# ----------------------------------------------------------------------------- 2 theta
+
+
+def _sweep_tables(r: Results, group: str, param: str) -> dict[str, Any]:
+    s = sweeps.sweep(r.out, r.manifest, group, param)
+    if s is None:
+        return {}
+    return {f"{param}_curve": s["curve"], f"best_{param}": s["best"]}
+
+
+def _field_value_text(r: Results, group: str, param: str) -> str:
+    best = r.tables.get(f"best_{param}")
+    if best is None:
+        return ""
+    vals = {v for v in best[f"field_{param}"].to_list() if v is not None}
+    spec = field_spec(r.manifest, group) or "?"
+    if len(vals) == 1:
+        return f"The field ({describe(spec)}) plays {param} = {vals.pop():g} at every count."
+    return ""
+
+
+def _grid_notes(best: pl.DataFrame) -> str:
+    """The grid notes of :func:`analysis.sweep.best_value`, counts with the same note
+    together."""
+    notes: dict[str, list[int]] = {}
+    for b in best.sort("players").iter_rows(named=True):
+        if b["grid_note"]:
+            notes.setdefault(b["grid_note"], []).append(b["players"])
+    if not notes:
+        return " At every count the best value and its not-worse set lie inside the tested grid."
+    return " Grid: " + "; ".join(f"at {prose.counts_text(ns)} {note}"
+                                 for note, ns in notes.items()) + "."  # fmt: skip
+
+
+def _theta_compute(r: Results) -> dict[str, Any]:
+    out = _sweep_tables(r, "theta", "theta")
+    out["theta_sets"] = robustness.theta_sets(r.out, r.manifest, MAIN_PLAYERS)
+    return out
+
+
+def _sweep_headlines(r: Results, q: str, param: str, symbol: str) -> list[Row]:
+    b = r.tables.get(f"best_{param}")
+    if b is None:
+        return []
+    return [headline(q, f"{x['players']} players: best {symbol} {x[f'best_{param}']:g} "
+                     f"(not worse: {sweeps.set_text(x, param)}); held-out edge over the fair "
+                     "share", ci(x["edge_pp"], x["edge_low"], x["edge_high"]), x["deals"],
+                     x["warning"], "deals") for x in b.iter_rows(named=True)]  # fmt: skip
+
+
+def _sweep_cells(r: Results, param: str, symbol: str) -> list[Row]:
+    b, c = r.tables.get(f"best_{param}"), r.tables.get(f"{param}_curve")
+    if b is None or c is None:
+        return []
+    best = b.select("players", pl.col(f"best_{param}").alias(param))
+    return [{"number": f"{f['players']}p best {symbol}={f[param]:g}: seat win share (deals)",
+             "games": f["deals"], "± (pp)": 100 * f["half_width"],
+             "games for ±1 pp": f["games_for_1pp"], "warning": f["warning"]}
+            for f in c.join(best, on=["players", param]).iter_rows(named=True)]  # fmt: skip
+
+
+def _theta_draw(pdf: PageSink, r: Results, num: int) -> None:
+    b = r.tables.get("best_theta")
+    if b is None:
+        return
+    fig = page(f"{num}  When is eating a slice better than collecting it?")
+    table_, common, missing = r.theta_sets
+    text = (
+        "One seat plays heuristic(theta=θ) at each θ of the grid — it eats a slice when its "
+        "cream exceeds θ times the majority points collecting it would gain, so a larger θ "
+        "collects more — against the heuristic field, from every seat in "
+        "turn on the same deals (the deal is the unit). "
+        + _field_value_text(r, "theta", "theta") + " "
+        + prose.sweep_sentence(b, "theta", "θ")
+        + _grid_notes(b)
+        + " The held-out edge: the best θ of the even-numbered deals measured on the odd ones "
+        "and the reverse, averaged. "
+        + prose.field_set_sentence(table_, common, missing, MAIN_PLAYERS)
+        + f" Tables: {appendix_label(r, 'Eat or collect') or 'the appendix'}."
+    )  # fmt: skip
+    y = para(fig, TOP, text, 8.5)
+    h = min(0.4, y - 0.35)
+    ax = fig.add_axes([0.1, y - h - 0.03, 0.58, h])
+    sweeps.plot_sweep(r.theta_curve, b, "theta", ax, "One seat's θ against the heuristic field")
+    y -= h + 0.11
+    heading(fig, y, "The best θ per player count")
+    table(fig, y - 0.01, _best_table(b, "theta", "θ"), BEST_WIDTHS, size=7, x=0.05)
+    pdf.savefig(fig)
+
+
+def _best_table(b: pl.DataFrame, param: str, symbol: str) -> pl.DataFrame:
+    shown = ci_col(b, "edge_pp", "edge_low", "edge_high", "held-out edge (pp)")
+    shown = shown.with_columns(pl.col(f"{param}_set").list.eval(
+        pl.element().map_elements(lambda v: f"{v:g}", return_dtype=pl.String)).list.join(", ")
+        .alias("set"))  # fmt: skip
+    return fmt(shown.select("players", "deals", pl.col(f"best_{param}").alias(f"best {symbol}"),
+                            pl.col("set").alias("not significantly worse"),
+                            pl.col("win_share").alias("win share"), "held-out edge (pp)",
+                            pl.col("edge_in_sample_pp").alias("in-sample edge (pp)"), "warning"),
+               {f"best {symbol}": "g", "win share": ".3f",
+                "in-sample edge (pp)": "+.1f"})  # fmt: skip
+
+
+BEST_WIDTHS = [0.07, 0.07, 0.08, 0.2, 0.07, 0.17, 0.1, 0.2]
+
+
+def _theta_appendix(pdf: PageSink, r: Results, label: str) -> None:
+    b = r.tables.get("best_theta")
+    if b is None:
+        return
+    for fig in table_pages(f"{label} — The best θ per player count", _best_table(b, "theta", "θ"),
+                           BEST_WIDTHS, size=7, x=0.05):  # fmt: skip
+        pdf.savefig(fig)
+    sets, _, _ = r.theta_sets
+    shown = ci_col(sets, "edge_pp", "edge_low", "edge_high", "held-out edge (pp)")
+    shown = fmt(shown.with_columns(pl.col("set").list.eval(pl.element().round(2).cast(pl.String))
+                                   .list.join(", ")).select(
+                    "field", pl.col("best_theta").alias("best θ"),
+                    pl.col("set").alias("θ not significantly worse"), "held-out edge (pp)",
+                    "deals"), {"best θ": "g"})  # fmt: skip
+    for fig in table_pages(f"{label} — The θ sweep at {MAIN_PLAYERS} players in every field",
+                           shown, [0.18, 0.1, 0.3, 0.22, 0.1], size=7.5,
+                           intro="The best θ and the θ not significantly worse than it in "
+                           "each field (deals: the sweep's paired unit)."):  # fmt: skip
+        pdf.savefig(fig)
+
+
+THETA = Section("Eat or collect", _theta_compute, _theta_draw,
+                lambda r, q, rows: _sweep_headlines(r, q, "theta", "θ"),
+                lambda r: _sweep_cells(r, "theta", "θ"), _theta_appendix)  # fmt: skip
+"""2: when is eating better than collecting?"""
+
+
+# ----------------------------------------------------------------------------- options
+
+
+def _option_headlines(r: Results, q: str, key: str, what: str) -> list[Row]:
+    out = []
+    t = r.tables.get(f"{key}_value")
+    conds = r.tables.get(f"{key}_conditions", {})
+    if t is not None:
+        for x in t.iter_rows(named=True):
+            j = judge(conds.get(x["players"], []), list(robustness.FIELDS))
+            out.append(headline(q, f"{x['players']} players: value of the option to {what} "
+                                f"(heuristic field; {j.label})",
+                                ci(x["value_pp"], x["value_low"], x["value_high"]), x["deals"],
+                                x["warning"], "deals"))  # fmt: skip
+    g = r.tables.get(f"{key}_value_greedy")
+    if g is not None:
+        for x in g.iter_rows(named=True):
+            out.append(headline(q, f"{x['players']} players: value of the option to {what} "
+                                "(greedy field)",
+                                ci(x["value_pp"], x["value_low"], x["value_high"]), x["deals"],
+                                x["warning"], "deals"))  # fmt: skip
+    return out
+
+
+def _option_cells(r: Results, key: str, what: str) -> list[Row]:
+    t = r.tables.get(f"{key}_value")
+    if t is None:
+        return []
+    return [{"number": f"{x['players']}p value of the option to {what} (deals)",
+             "games": x["deals"], "± (pp)": x["half_width"],
+             "games for ±1 pp": x["games_for_1pp"], "warning": x["warning"]}
+            for x in t.iter_rows(named=True)]  # fmt: skip
+
+
+def _value_panel(ax, r: Results, key: str, what: str) -> None:
+    found = r.tables.get(f"{key}_conditions", {})
+    plot_conditions(found, ax, f"value of the option to {what}, pp (95% CI over deals)")
+    ax.set_title("unrestricted − restricted seat's win share", fontsize=8)
+
+
+def _value_page(pdf: PageSink, r: Results, num: int, key: str, option: str, verb: str,
+                never: str) -> None:  # fmt: skip
+    t = r.tables.get(f"{key}_value")
+    if t is None:
+        return
+    fig = page(f"{num}  What is the option to {verb} worth?")
+    restricted_spec = candidate_spec(r.manifest, option) or "?"
+    g = r.tables.get(f"{key}_value_greedy")
+    greedy = ""
+    if g is not None and not g.is_empty():
+        greedy = (" In the greedy field (one heuristic seat among greedy players: "
+                  f"{option}-greedy against heur-greedy, paired by rotation and deal): "
+                  + "; ".join(f"{x['players']}p "
+                              f"{ci(x['value_pp'], x['value_low'], x['value_high'])} "
+                              f"({x['deals']:,} deals)" for x in g.iter_rows(named=True))
+                  + ".")  # fmt: skip
+    conds = r.tables.get(f"{key}_conditions", {})
+    both = [n for n, c in sorted(conds.items()) if len(c) == len(robustness.FIELDS)]
+    judged = "; ".join(f"at {n} players {_judge(conds[n]).label} ({_judge(conds[n]).detail})"
+                       for n in both)  # fmt: skip
+    text = (
+        f"A seat playing {restricted_spec} {never}; the others play the field. Its win share, "
+        "from every seat in turn, is compared with an unrestricted seat's on the same deals "
+        "(block seats: every seat plays the field, so averaged over the seats an unrestricted "
+        "seat wins 1/n of each deal); the value per deal is 1/n minus the restricted seat's "
+        "share averaged over its seats, with a t interval over deals. "
+        + prose.option_sentence(t, verb)
+        + prose.identical_note(t, "used it")
+        + greedy
+        + (f" Robustness (every field's interval on the same side of 0): {judged}."
+           if judged else "")
+    )  # fmt: skip
+    y = para(fig, TOP, text, 8.5)
+    h = 0.3
+    ax = fig.add_axes([0.14, y - h - 0.04, 0.58, h])
+    _value_panel(ax, r, key, verb)
+    y -= h + 0.12
+    rows = []
+    for name, tt in (("heuristic field", t), ("greedy field", g)):
+        if tt is None:
+            continue
+        c = ci_col(tt, "value_pp", "value_low", "value_high", "value (pp) [95% CI]")
+        rows.append(c.select(pl.lit(name).alias("field"), "players", "deals",
+                             pl.col("unrestricted_share").alias("unrestricted win share"),
+                             pl.col("restricted_share").alias("restricted win share"),
+                             "value (pp) [95% CI]", "warning"))  # fmt: skip
+    shown = fmt(pl.concat(rows), {"unrestricted win share": ".3f",
+                                  "restricted win share": ".3f"})  # fmt: skip
+    heading(fig, y, "The value of the option by field and player count")
+    table(fig, y - 0.01, shown, [0.13, 0.07, 0.07, 0.12, 0.12, 0.2, 0.17], size=7)
+    pdf.savefig(fig)
+
+
+def _sweep_page(pdf: PageSink, r: Results, num: int, param: str, title: str,
+                what: str) -> None:  # fmt: skip
+    b = r.tables.get(f"best_{param}")
+    if b is None:
+        return
+    fig = page(f"{num}  {title}")
+    text = (
+        f"One seat plays heuristic({param}=x) at each value x of the grid ({what}) against "
+        "the heuristic field, from every seat in turn on the same deals (block "
+        f"'{param}'; the deal is the unit). " + _field_value_text(r, param, param) + " "
+        + prose.sweep_sentence(b, param, param) + _grid_notes(b)
+        + " The held-out edge: the best value of the even-numbered deals measured on the odd "
+        "ones and the reverse, averaged."
+    )  # fmt: skip
+    y = para(fig, TOP, text, 8.5)
+    h = min(0.4, y - 0.35)
+    ax = fig.add_axes([0.1, y - h - 0.03, 0.58, h])
+    sweeps.plot_sweep(r.tables[f"{param}_curve"], b, param, ax,
+                      f"One seat's {param} against the heuristic field")  # fmt: skip
+    y -= h + 0.11
+    heading(fig, y, f"The best {param} per player count")
+    table(fig, y - 0.01, _best_table(b, param, param), BEST_WIDTHS, size=7, x=0.05)
+    pdf.savefig(fig)
+
+
+def _judge(conditions: list[Condition]):
+    return judge(conditions, list(robustness.FIELDS))
+
+
+def _option_appendix(pdf: PageSink, r: Results, label: str, param: str) -> None:
+    c = r.tables.get(f"{param}_curve")
+    if c is None:
+        return
+    shown = ci_col(c.with_columns((100 * pl.col("win_share")).alias("w"),
+                                  (100 * pl.col("win_low")).alias("wl"),
+                                  (100 * pl.col("win_high")).alias("wh")),
+                   "w", "wl", "wh", "win share (%)", ".1f")  # fmt: skip
+    shown = ci_col(shown, "shortfall_pp", "shortfall_low", "shortfall_high",
+                   "behind the best (pp)")  # fmt: skip
+    shown = fmt(shown.select("players", param, "deals", "win share (%)", "behind the best (pp)",
+                             pl.col("p_holm").alias("Holm p"),
+                             pl.col("not_worse").alias("not worse")),
+                {param: "g", "Holm p": ".3g"})  # fmt: skip
+    for fig in table_pages(f"{label} — The {param} sweep: every value", shown,
+                           [0.08, 0.08, 0.08, 0.22, 0.22, 0.1, 0.1], size=7,
+                           intro=f"The swept seat's win share at each {param} (t over deals) "
+                           "and its paired shortfall behind the count's best value, with "
+                           "Holm-adjusted one-sided p-values."):  # fmt: skip
+        pdf.savefig(fig)
+
+
+# ----------------------------------------------------------------------------- 3 forgoing
+
+
+def _forgo_compute(r: Results) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if has_block(r.manifest, "decisions"):
+        out["forgo_rates"] = forgo.forgo_rates(r.out)
+        out["forgo_assoc"] = forgo.forgo_association(r.out)
+    conds, tables = robustness.option_values(r.out, r.manifest, "noforgo")
+    out["forgo_conditions"] = conds
+    if "heuristic field" in tables:
+        out["forgo_value"] = tables["heuristic field"]
+    if "greedy field" in tables:
+        out["forgo_value_greedy"] = tables["greedy field"]
+    out.update(_sweep_tables(r, "margin", "margin"))
+    return out
+
+
+def _pct(x: dict | None) -> str:
+    if x is None:
+        return EMPTY
+    return ci(100 * x["estimate"], 100 * x["low"], 100 * x["high"], "%", ".1f")
+
+
+def _forgo_rate_text(rates: pl.DataFrame) -> str:
+    parts = []
+    for n in sorted(rates["players"].unique()):
+        f, v, d = (forgo.rate(rates, n, m) for m in ("forgone", "voluntary", "forced"))
+        parts.append(
+            f"{n}p {100 * f['estimate']:.1f}% of turns forgone ({100 * v['estimate']:.1f}%"
+            f" voluntary, {100 * d['estimate']:.1f}% forced; {f['games']:,} games)"
+        )
+    return "; ".join(parts)
+
+
+def _forgo_draw(pdf: PageSink, r: Results, num: int) -> None:
+    rates = r.tables.get("forgo_rates")
+    if rates is not None:
+        fig = page(f"{num}  How often do players forgo a cake?")
+        eaten = "; ".join(
+            f"{n}p {_pct(forgo.rate(rates, n, 'forgo_eaten'))} of eaten slices "
+            f"({forgo.rate(rates, n, 'forgo_eaten_per_game')['estimate']:.1f} a game)"
+            for n in sorted(rates["players"].unique()))  # fmt: skip
+        text = (
+            f"As played in block 'decisions' ({_lower(_field(r, 'decisions'))}). A turn is a "
+            "take-or-forgo; a voluntary forgo is a choice made while a piece was free (a CHOOSE "
+            "decision answered 0), a forced one happens when no "
+            "piece is left (not a decision: forgone minus voluntary). Intervals treat the "
+            "game as the unit. " + _forgo_rate_text(rates) + ". Slices eaten by forgoing: "
+            + eaten + ". " + prose.association_sentence(r.forgo_assoc)
+            + f" What forgoing is worth, as an effect: the next page{_see(r, 'Forgoing')}."
+        )  # fmt: skip
+        y = para(fig, TOP, text, 8.5)
+        h = 0.22
+        ax1 = fig.add_axes([0.09, y - h - 0.03, 0.36, h])
+        ax2 = fig.add_axes([0.58, y - h - 0.03, 0.36, h])
+        _plot_forgo_rates(rates, ax1)
+        _plot_association(r.forgo_assoc, ax2)
+        y -= h + 0.1
+        shown = _forgo_table(rates, r.forgo_assoc)
+        heading(fig, y, "Forgoing by player count (95% intervals; games)")
+        table(fig, y - 0.01, shown, [0.07, 0.13, 0.13, 0.13, 0.13, 0.1, 0.19, 0.06], size=6.5)
+        pdf.savefig(fig)
+    _value_page(
+        pdf,
+        r,
+        num,
+        "forgo",
+        "noforgo",
+        "forgo",
+        "never forgoes while a piece is free (margin 1000)",
+    )
+    _sweep_page(
+        pdf,
+        r,
+        num,
+        "margin",
+        "The forgo margin swept",
+        "it forgoes only when forgoing is worth more than its best piece plus x points",
+    )
+
+
+def _plot_forgo_rates(rates: pl.DataFrame, ax) -> None:
+    counts = sorted(rates["players"].unique())
+    x = np.arange(len(counts))
+    vol = np.array([100 * forgo.rate(rates, n, "voluntary")["estimate"] for n in counts])
+    forced = np.array([100 * forgo.rate(rates, n, "forced")["estimate"] for n in counts])
+    tot = [forgo.rate(rates, n, "forgone") for n in counts]
+    colours = [count_colour(n) for n in counts]
+    ax.bar(x, forced, 0.6, color=colours, alpha=0.35, hatch="////", edgecolor=colours, lw=0,
+           label="forced")  # fmt: skip
+    ax.bar(x, vol, 0.6, bottom=forced, color=colours, alpha=0.9, label="voluntary")
+    y = np.array([100 * t["estimate"] for t in tot])
+    err = np.vstack([y - [100 * t["low"] for t in tot], [100 * t["high"] for t in tot] - y])
+    ax.errorbar(x, y, yerr=err, fmt="none", ecolor="black", elinewidth=0.8, capsize=2)
+    ax.set_xticks(x, [f"{n} players" for n in counts], fontsize=7)
+    ax.set_ylabel("% of turns forgone (95% CI)", fontsize=8)
+    ax.set_title("Forgone turns: forced (hatched) and voluntary", fontsize=8)
+    ax.tick_params(labelsize=7)
+
+
+def _plot_association(assoc: pl.DataFrame, ax) -> None:
+    t = assoc.filter(pl.col("diff_pp").is_finite()).sort("players")
+    counts = t["players"].to_list()
+    x = np.arange(len(counts))
+    for k, row in enumerate(t.iter_rows(named=True)):
+        c = count_colour(row["players"])
+        y = row["diff_pp"]
+        if np.isfinite(row["diff_low"]):
+            ax.errorbar([k], [y], yerr=[[y - row["diff_low"]], [row["diff_high"] - y]],
+                        fmt="none", ecolor=c, capsize=2.5, elinewidth=1)  # fmt: skip
+        ax.plot([k], [y], "o", color=c, ms=4)
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xticks(x, [f"{n} players" for n in counts], fontsize=7)
+    ax.set_xlim(-0.5, max(len(counts) - 0.5, 0.5))
+    ax.set_ylabel("win share, pp (95% CI)", fontsize=8)
+    ax.set_title("Seats that forgo − seats that do not\n(association, not an effect)",
+                 fontsize=8)  # fmt: skip
+    ax.tick_params(labelsize=7)
+
+
+def _forgo_table(rates: pl.DataFrame, assoc: pl.DataFrame) -> pl.DataFrame:
+    rows = []
+    for n in sorted(rates["players"].unique()):
+        a = assoc.filter(pl.col("players") == n)
+        a = a.row(0, named=True) if a.height else None
+        per = forgo.rate(rates, n, "forgo_eaten_per_game")
+        rows.append({
+            "players": str(n),
+            "turns forgone": _pct(forgo.rate(rates, n, "forgone")),
+            "voluntary": _pct(forgo.rate(rates, n, "voluntary")),
+            "forced": _pct(forgo.rate(rates, n, "forced")),
+            "eaten by forgoing (% of eaten)": _pct(forgo.rate(rates, n, "forgo_eaten")),
+            "… a game": ci(per["estimate"], per["low"], per["high"], "", ".2f"),
+            "forgoing − not (pp, association)": ci(a["diff_pp"], a["diff_low"], a["diff_high"])
+            if a else EMPTY,
+            "games": f"{per['games']:,}",
+        })  # fmt: skip
+    return pl.DataFrame(rows)
+
+
+FORGO = Section("Forgoing", _forgo_compute, _forgo_draw,
+                lambda r, q, rows: _option_headlines(r, q, "forgo", "forgo")
+                + _assoc_headlines(r, q) + _sweep_headlines(r, q, "margin", "margin"),
+                lambda r: _option_cells(r, "forgo", "forgo"),
+                lambda pdf, r, label: _option_appendix(pdf, r, label, "margin"))  # fmt: skip
+"""3: how often does forgoing pay?"""
+
+
+def _assoc_headlines(r: Results, q: str) -> list[Row]:
+    a = r.tables.get("forgo_assoc")
+    if a is None:
+        return []
+    return [headline(q, f"{x['players']} players: win share of seats that forgo − seats that "
+                     "do not (association, not an effect)",
+                     ci(x["diff_pp"], x["diff_low"], x["diff_high"]), x["games"], x["warning"])
+            for x in a.iter_rows(named=True) if x["seats_forgoing"] and x["seats_not"]]  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- 4 cut fewer
+
+
+def _fewer_compute(r: Results) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if has_block(r.manifest, "decisions"):
+        out["cut_rates"] = cuts.fewer_rates(r.out)
+        out["piece_counts"] = cuts.piece_counts(r.out)
+    conds, tables = robustness.option_values(r.out, r.manifest, "nofewer")
+    out["fewer_conditions"] = conds
+    if "heuristic field" in tables:
+        out["fewer_value"] = tables["heuristic field"]
+    if "greedy field" in tables:
+        out["fewer_value_greedy"] = tables["greedy field"]
+    out.update(_sweep_tables(r, "fewer", "fewer"))
+    return out
+
+
+def _plot_piece_counts(pc: pl.DataFrame, ax) -> None:
+    counts = sorted(pc["players"].unique())
+    sizes = sorted(pc["pieces"].unique())
+    width = 0.8 / max(len(sizes), 1)
+    cmap = {k: c for k, c in zip(sizes, ("#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c",
+                                         "#08306b"), strict=False)}  # fmt: skip
+    for j, k in enumerate(sizes):
+        t = pc.filter(pl.col("pieces") == k)
+        share = {int(p): s for p, s in zip(t["players"], t["share"], strict=True)}
+        x = np.arange(len(counts)) - 0.4 + width * (j + 0.5)
+        ax.bar(x, [100 * share.get(n, 0.0) for n in counts], width, color=cmap.get(k, "0.5"),
+               label=f"{k} piece{'s' if k > 1 else ''}", edgecolor="0.3", lw=0.3)  # fmt: skip
+    ax.set_xticks(range(len(counts)), [f"{n} players" for n in counts], fontsize=7)
+    ax.set_ylabel("% of cuts", fontsize=8)
+    ax.set_title("Pieces per cut, as played", fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.legend(fontsize=6.5, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+
+
+def _fewer_draw(pdf: PageSink, r: Results, num: int) -> None:
+    rates = r.tables.get("cut_rates")
+    if rates is not None:
+        fig = page(f"{num}  How often do servers cut fewer pieces than allowed?")
+        parts = "; ".join(
+            f"{x['players']}p "
+            f"{ci(100 * x['fewer_share'], 100 * x['fewer_low'], 100 * x['fewer_high'], '%', '.1f')}"
+            f" of cuts below the most allowed ({x['most']}), {x['mean_pieces']:.2f} pieces on "
+            f"average ({x['cuts']:,} cuts in {x['games']:,} games)"
+            for x in rates.iter_rows(named=True))  # fmt: skip
+        text = (
+            f"As played in block 'decisions' ({_lower(_field(r, 'decisions'))}): every "
+            "server's cut, its piece count read from the cut's gap mask (k gaps make k pieces, no "
+            "gap the "
+            "whole cake). The most allowed is the player count, or 4 at 2 players. Intervals "
+            f"treat the game (five cuts) as the unit. {parts}. What cutting fewer is worth, as "
+            f"an effect: the next page{_see(r, 'Cutting fewer')}."
+        )  # fmt: skip
+        y = para(fig, TOP, text, 8.5)
+        ax = fig.add_axes([0.1, y - 0.3, 0.62, 0.26])
+        _plot_piece_counts(r.piece_counts, ax)
+        y -= 0.38
+        shown = ci_col(rates.with_columns((100 * pl.col("fewer_share")).alias("f"),
+                                          (100 * pl.col("fewer_low")).alias("fl"),
+                                          (100 * pl.col("fewer_high")).alias("fh")),
+                       "f", "fl", "fh", "cuts with fewer pieces (%)", ".1f")  # fmt: skip
+        shown = ci_col(shown, "mean_pieces", "pieces_low", "pieces_high", "mean pieces", ".2f")
+        shown = fmt(shown.select("players", pl.col("most").alias("most allowed"),
+                                 "cuts with fewer pieces (%)", "mean pieces", "cuts", "games"),
+                    {})  # fmt: skip
+        heading(fig, y, "Cuts by player count (95% intervals over games)")
+        table(fig, y - 0.01, shown, [0.08, 0.1, 0.25, 0.2, 0.1, 0.1], size=7.5)
+        pdf.savefig(fig)
+    _value_page(
+        pdf,
+        r,
+        num,
+        "fewer",
+        "nofewer",
+        "cut fewer pieces",
+        "never cuts fewer pieces than the most allowed (fewer −100)",
+    )
+    _sweep_page(
+        pdf,
+        r,
+        num,
+        "fewer",
+        "The preference for cutting fewer pieces swept",
+        "as server it adds x points to a cut for each piece fewer than the most allowed",
+    )
+
+
+FEWER = Section("Cutting fewer", _fewer_compute, _fewer_draw,
+                lambda r, q, rows: _option_headlines(r, q, "fewer", "cut fewer pieces")
+                + _sweep_headlines(r, q, "fewer", "fewer"),
+                lambda r: _option_cells(r, "fewer", "cut fewer pieces"),
+                lambda pdf, r, label: _option_appendix(pdf, r, label, "fewer"))  # fmt: skip
+"""4: what is cutting fewer pieces than players worth?"""
+
+
+# ----------------------------------------------------------------------------- 5 varieties
+
+
+def _varieties_compute(r: Results) -> dict[str, Any]:
+    if not varieties.has_columns(r.out):
+        return {"varieties_missing": (
+            f"this dataset's players table has no {listing(varieties.COLUMNS)} columns (it was "
+            "written before they were added): rebuild it (slicelab study "
+            f"{r.manifest.get('study_file') or 'studies/pieceocake-balance.toml'} into a new "
+            "directory) to see each variety's share of the winning scores")}  # fmt: skip
+    shares = varieties.variety_shares(r.out, "seats")
+    return {"variety_shares": shares, "top_variety": varieties.top_variety(shares)}
+
+
+def _varieties_draw(pdf: PageSink, r: Results, num: int) -> None:
+    fig = page(f"{num}  Which varieties carry the winning scores?")
+    missing = r.tables.get("varieties_missing")
+    if missing:
+        para(fig, TOP, f"Not computed: {missing}.", 9)
+        pdf.savefig(fig)
+        return
+    s = r.variety_shares
+    arms = [a for a in r.manifest["study"]["arms"] if a.get("group", a["name"]) == "seats"]
+    cake = cake_for(arms[0]) if arms else None
+    cake_text = ""
+    if cake is not None:
+        cake_text = (f" The cake ({cake.name}): "
+                     + ", ".join(f"{v.name} {v.value} points, cream {v.cream}"
+                                 for v in cake.varieties) + ".")  # fmt: skip
+    text = (
+        f"{_field(r)} (block 'seats'). A winner's points from a variety: the variety's value "
+        "when it scores the majority plus the cream of the slices of it it ate; over the "
+        "varieties they add up to its score. Each variety's share of the winners' points, each "
+        "winner weighted by its win share (a shared win counts 1/k), so every game counts "
+        "once; intervals clustered by game. The black dash is the variety's share of the "
+        "cake's points (its value plus the cream of all its slices): a variety above it "
+        "carries more than its weight." + cake_text + " "
+        + prose.top_variety_sentence(r.top_variety)
+    )  # fmt: skip
+    y = para(fig, TOP, text, 8.5)
+    ax = fig.add_axes([0.1, y - 0.33, 0.85, 0.3])
+    varieties.plot_shares(s, ax)
+    y -= 0.41
+    wide = ci_col(s.with_columns((100 * pl.col("share")).alias("p"),
+                                 (100 * pl.col("share_low")).alias("pl"),
+                                 (100 * pl.col("share_high")).alias("ph")),
+                  "p", "pl", "ph", "cell", ".1f")  # fmt: skip
+    shown = wide.pivot(on="players", index="variety", values="cell")
+    counts = [c for c in shown.columns if c != "variety"]
+    shown = shown.rename({c: f"{c} players (%)" for c in counts})
+    ref = s.group_by("variety", maintain_order=True).agg(pl.col("cake_share").first())
+    shown = shown.join(ref.with_columns((100 * pl.col("cake_share")).round(1).cast(pl.String)
+                                        .alias("the cake's points (%)")).drop("cake_share"),
+                       on="variety", how="left")  # fmt: skip
+    games = ", ".join(f"{n}p {g:,}" for n, g in
+                      s.group_by("players").agg(pl.col("games").first()).sort("players")
+                      .iter_rows())  # fmt: skip
+    heading(fig, y, f"Share of the winners' points (%, 95% CI); games: {games}")
+    table(
+        fig,
+        y - 0.01,
+        fmt(shown, {}),
+        [0.13] + [0.62 / max(len(counts), 1)] * len(counts) + [0.13],
+        size=7,
+    )
+    pdf.savefig(fig)
+
+
+def _varieties_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+    top = r.tables.get("top_variety")
+    if top is None:
+        return []
+    return [headline(q, f"{x['players']} players: {x['variety']} carries the largest share of "
+                     "the winners' points"
+                     + ("" if x["separated"] else f" (not separated from {x['runner_up']})"),
+                     ci(100 * x["share"], 100 * x["share_low"], 100 * x["share_high"], "%", ".1f"),
+                     x["games"]) for x in top.iter_rows(named=True)]  # fmt: skip
+
+
+VARIETIES = Section("Varieties", _varieties_compute, _varieties_draw, _varieties_headlines)
+"""5: which varieties carry the winning scores?"""
+
+
+# ----------------------------------------------------------------------------- 8 NYS
+
+
+def _nys_compute(r: Results) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    boot = int(r.options.get("n_boot", 1000))
+    if has_block(r.manifest, "seats-exact") and has_block(r.manifest, "seats"):
+        out["exact_change"] = compare.exact_change(r.out, "seats", "seats-exact", n_boot=boot)
+        out["exact_rules"] = sorted({f"{k}={json.dumps(v)}" for a in r.manifest["study"]["arms"]
+                                     if a.get("group") == "seats-exact"
+                                     for k, v in (a.get("rules") or {}).items()})  # fmt: skip
+    path, reason = compare.nyslice_dataset(r.out, r.manifest, r.options.get("nyslice"))
+    out["nyslice_path"], out["nyslice_reason"] = path, reason
+    out["nyslice_summary"], out["nyslice_specs"] = None, []
+    if path is not None:
+        try:
+            out["nyslice_summary"] = compare.nyslice_seats(path, n_boot=boot)
+            out["nyslice_specs"] = block_specs(read_manifest(path), "seats")
+        except Exception as exc:  # a dataset that reads but cannot be analysed: say why
+            out["nyslice_path"] = None
+            out["nyslice_reason"] = f"{path} could not be read ({str(exc).splitlines()[0]})"
+    return out
+
+
+PANEL_TITLES = {
+    "first_edge": "first server's edge\n(pp)",
+    "largest_edge": "largest seat edge\n(pp)",
+    "eaten": "slices eaten\n(% of slices taken)",
+    "forgone": "turns forgone\n(% of turns)",
+}
+
+
+def _dumbbells(axes, t: pl.DataFrame) -> None:
+    for ax, (m, label) in zip(axes, PANEL_TITLES.items(), strict=False):
+        s = t.filter(pl.col("measure") == m).sort("players")
+        for k, x in enumerate(s.iter_rows(named=True)):
+            c = count_colour(x["players"])
+            for dx, name, mfc in ((-0.12, "poc", "white"), (0.12, "exact", c)):
+                v, lo, hi = x[name], x[f"{name}_low"], x[f"{name}_high"]
+                ax.errorbar([k + dx], [v], yerr=[[v - lo], [hi - v]], fmt="o", color=c, ms=4,
+                            mfc=mfc, capsize=2, elinewidth=0.9)  # fmt: skip
+            ax.annotate(
+                "",
+                (k + 0.12, x["exact"]),
+                (k - 0.12, x["poc"]),
+                arrowprops={"arrowstyle": "->", "color": "0.5", "lw": 0.8},
+            )
+        if m in ("first_edge",):
+            ax.axhline(0, color="black", lw=0.8)
+        ax.set_xticks(range(s.height), [f"{n}p" for n in s["players"]], fontsize=7)
+        ax.set_xlim(-0.5, s.height - 0.5)
+        ax.set_title(label, fontsize=7.5)
+        ax.tick_params(labelsize=7)
+
+
+def _nys_draw(pdf: PageSink, r: Results, num: int) -> None:
+    t = r.tables.get("exact_change")
+    fig = page(f"{num}  Side by side with New York Slice")
+    y = TOP
+    if t is not None:
+        rules = listing(r.exact_rules) or "exact_pieces=true"
+        text = (
+            "New York Slice re-themed Piece o' Cake: its slicer must cut exactly N pieces, and "
+            "it adds specials, pepperoni and anchovy slices, its own deck, 2 to 6 players and "
+            f"its own rounds. Block seats-exact plays Piece o' Cake with {rules} — the server "
+            "must cut exactly the most pieces allowed — with the heuristic in every seat and "
+            "the same seed as seats, so game i of both is the same cake: each measure is paired "
+            "by game (t intervals; the largest seat edge, not a mean, by a bootstrap over "
+            f"games). Open markers: printed rule; filled: exact-N. {t['games'][0]:,} paired "
+            "games per count. "
+            + prose.exact_sentence(t, "first_edge", "the first server's edge (pp)") + " "
+            + prose.exact_sentence(t, "eaten", "the share of slices eaten (%)", False)
+            + " " + prose.exact_sentence(t, "forgone", "the share of turns forgone (%)", False)
+        )  # fmt: skip
+        y = para(fig, y, text, 8)
+        h = 0.16
+        axes = [fig.add_axes([0.08 + 0.235 * k, y - h - 0.05, 0.18, h]) for k in range(4)]
+        _dumbbells(axes, t)
+        y -= h + 0.095
+    heading(fig, y, "Piece o' Cake, Piece o' Cake with exact-N cutting, and New York Slice")
+    y -= 0.012
+    nys = r.tables.get("nyslice_summary")
+    three = _three_way(t, nys)
+    if three is not None:
+        y = table(fig, y, three, [0.08, 0.14, 0.14, 0.14, 0.14, 0.14, 0.14], size=6.5)
+    if nys is not None:
+        games = ", ".join(f"{x['players']}p {x['games']:,}" for x in nys.iter_rows(named=True))
+        text = (
+            f"New York Slice from {r.nyslice_path} (its 'seats' block: "
+            f"{listing(repr(s) for s in r.nyslice_specs) or '?'} in every seat, New York "
+            f"Slice's own strategy; games {games}); its first slicer is seat 0. Piece o' "
+            "Cake → Piece o' Cake with exact-N isolates exact-N cutting: same game, same deals, "
+            "one rule changed. Piece o' Cake with exact-N → New York Slice mixes the specials "
+            "with New York Slice's other differences (pepperoni and anchovy slices, its deck, "
+            "2 to 6 players, its rounds) and other players: no single cause can be read from it. "
+            "The largest seat edge is biased upward by noise, more with fewer games."
+        )  # fmt: skip
+    else:
+        text = (
+            f"New York Slice: no dataset to compare with ({r.tables.get('nyslice_reason')}). "
+            "Make one with `make report` (it builds both studies), or `slicelab study "
+            "studies/nyslice-balance.toml --out <dir>/nyslice-balance` beside this dataset, or "
+            "pass the report option nyslice=PATH (analysis.report.write_report). Piece o' Cake → "
+            "Piece o' Cake with exact-N above isolates exact-N cutting; a comparison with New "
+            "York Slice would mix its specials with its other differences (pepperoni and "
+            "anchovy slices, its deck, 2 to 6 players, its rounds)."
+        )  # fmt: skip
+    para(fig, y, text, 8)
+    pdf.savefig(fig)
+
+
+def _three_way(t: pl.DataFrame | None, nys: pl.DataFrame | None) -> pl.DataFrame | None:
+    rows = []
+    counts = sorted(set(t["players"].to_list() if t is not None else [])
+                    | set(nys["players"].to_list() if nys is not None else []))  # fmt: skip
+    for n in counts:
+        row = {"players": str(n)}
+        for measure, label in (("first_edge", "first server/slicer (pp)"),
+                               ("largest_edge", "largest seat edge (pp)")):  # fmt: skip
+            c = compare.change_of(t, n, measure) if t is not None else None
+            row[f"PoC: {label}"] = ci(c["poc"], c["poc_low"], c["poc_high"], "") if c else EMPTY
+            row[f"PoC exact-N: {label}"] = (ci(c["exact"], c["exact_low"], c["exact_high"], "")
+                                            if c else EMPTY)  # fmt: skip
+            x = nys.filter(pl.col("players") == n) if nys is not None else None
+            if x is not None and x.height:
+                x = x.row(0, named=True)
+                key = "first" if measure == "first_edge" else "largest"
+                row[f"NYS: {label}"] = ci(x[f"{key}_edge_pp"], x[f"{key}_low"],
+                                          x[f"{key}_high"], "")  # fmt: skip
+            else:
+                row[f"NYS: {label}"] = EMPTY
+        rows.append(row)
+    if not rows:
+        return None
+    order = ["players"] + [f"{w}: {lab}" for lab in ("first server/slicer (pp)",
+                                                     "largest seat edge (pp)")
+                           for w in ("PoC", "PoC exact-N", "NYS")]  # fmt: skip
+    return pl.DataFrame(rows).select(order)
+
+
+def _nys_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+    t = r.tables.get("exact_change")
+    if t is None:
+        return []
+    out = []
+    for x in t.filter(pl.col("measure") == "first_edge").iter_rows(named=True):
+        out.append(headline(q, f"{x['players']} players: first server's edge from "
+                            f"{x['poc']:+.1f} to {x['exact']:+.1f} pp with exact-N cutting "
+                            "(change, paired by game)",
+                            ci(x["change"], x["change_low"], x["change_high"]), x["games"],
+                            x["warning"]))  # fmt: skip
+    return out
+
+
+def _nys_cells(r: Results) -> list[Row]:
+    t = r.tables.get("exact_change")
+    if t is None:
+        return []
+    return [
+        {
+            "number": f"{x['players']}p exact-N change of the first server's edge",
+            "games": x["games"],
+            "± (pp)": x["half_width"],
+            "games for ±1 pp": x["games_for_1pp"],
+            "warning": x["warning"],
+        }
+        for x in t.filter(pl.col("measure") == "first_edge").iter_rows(named=True)
+    ]
+
+
+def _nys_appendix(pdf: PageSink, r: Results, label: str) -> None:
+    t = r.tables.get("exact_change")
+    if t is None:
+        return
+    c = ci_col(t, "poc", "poc_low", "poc_high", "printed rule", ".2f")
+    c = ci_col(c, "exact", "exact_low", "exact_high", "exact-N", ".2f")
+    c = ci_col(c, "change", "change_low", "change_high", "change", "+.2f")
+    shown = fmt(
+        c.select(
+            "players",
+            pl.col("measure").replace_strict(compare.MEASURES),
+            "printed rule",
+            "exact-N",
+            "change",
+            "games",
+            "warning",
+        ),
+        {},
+    )
+    for fig in table_pages(f"{label} — Exact-N cutting: every measure", shown,
+                           [0.06, 0.22, 0.15, 0.15, 0.15, 0.06, 0.19], size=6.5, x=0.05,
+                           intro="Each measure under the printed rule and with exact-N "
+                           "cutting, on the same games (pp; 95% intervals: t over games, "
+                           "the largest seat edge by a bootstrap over games)."):  # fmt: skip
+        pdf.savefig(fig)
+
+
+NYSLICE = Section("New York Slice", _nys_compute, _nys_draw, _nys_headlines, _nys_cells,
+                  _nys_appendix)  # fmt: skip
+"""8: Piece o' Cake beside New York Slice."""
+
+
+GLOSSARY = {
+    "server": "The player who cuts the round's cake; the first server is seat 0 (a ruling) "
+    "and the server passes to the left each round, so over five cakes some seats serve more "
+    "often than others.",
+    "cut": "The server divides the circle of 11 slices into at most as many pieces as there "
+    "are players (4 at 2 players) by choosing gaps between slices; no gap is the whole cake, "
+    "one piece. Cutting fewer pieces than the most allowed leaves someone without a piece.",
+    "exact-N cutting": "The what-if rule exact_pieces (New York Slice's rule): the server must "
+    "cut exactly the most pieces allowed.",
+    "forgo": "Taking no piece of a cake. Voluntary: chosen while a piece was still free (a "
+    "decision); forced: no piece was left. A player who forgoes may eat the collected slices "
+    "of one variety, scoring their cream.",
+    "eat or collect": "For every slice of a piece taken, eat it (its cream scores points) or "
+    "collect it (it counts towards the majority of its variety).",
+    "majority": "The player with the most collected slices of a variety scores its value "
+    "(tied leaders each score it in full); the value does not grow with the count.",
+    "θ (theta)": "The heuristic's eat-or-collect weight: it eats a slice when its cream "
+    "exceeds θ times the majority points collecting it would gain, so a larger θ collects "
+    "more. The θ sweep plays one seat at each θ against the heuristic field.",
+    "margin": "The heuristic's forgo margin: it forgoes only when eating by forgoing is worth "
+    "more than the best free piece plus the margin (points); margin 1000 never forgoes while "
+    "a piece is free.",
+    "fewer": "Points the heuristic's server adds to a cut for each piece fewer than the most "
+    "allowed: positive cuts fewer on purpose; −100 never cuts fewer.",
+    "restricted-play value": "What having an option (forgoing, cutting fewer) is worth: an "
+    "unrestricted seat's win share minus that of a seat that never uses the option, on the "
+    "same deals against the same field, from every seat in turn (t interval over deals).",
+    "heuristic field / greedy field": "Who the other seats are: the heuristic (its shipped "
+    "preset at each count) or greedy (the myopic valuation). Robust verdicts hold in both.",
+    "winners' points share": "A variety's share of the winners' scores: its majority value "
+    "when they scored it plus the cream of its slices they ate, over their scores (each "
+    "winner weighted by its win share).",
+    "held-out edge": "A swept value's win-share edge over the fair share, measured on deals "
+    "not used to pick it (even and odd deals, both ways), so the winner's curse does not "
+    "inflate it.",
+}
+"""Piece o' Cake's terms, merged with the generic glossary."""
+
+
+REPORT = GameReport(
+    sections=(
+        SEATS,
+        THETA,
+        FORGO,
+        FEWER,
+        VARIETIES,
+        player_count_section("seats"),
+        ratings_section(groups=("ladder",)),
+        NYSLICE,
+        sample_size_section(order=("Seats", "Eat or collect", "Forgoing", "Cutting fewer")),
+    ),
+    blocks=BLOCKS,
+    example="studies/pieceocake-balance.toml",
+    provenance=_provenance,
+    notes=_notes,
+    options={"nyslice": None, "n_boot": 1000},
+    verdicts=verdicts.verdicts,
+    glossary=GLOSSARY,
+)
+"""Piece o' Cake's balance report."""

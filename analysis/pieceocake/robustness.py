@@ -1,0 +1,126 @@
+"""Piece o' Cake's headlines in every field the balance study plays.
+
+Each headline is recomputed with other players around the table (the *fields*: the
+heuristic everywhere, and greedy everywhere), each field a set of study blocks found by
+name (:data:`FIELDS`); a field whose blocks the study lacks is reported as not checked, and
+:func:`analysis.robust.judge` decides: robust only when every field's interval excludes 0
+with the same sign.
+
+- :func:`first_server`: the first server's edge (seat 0 minus the mean of the other seats,
+  pp, t over games) per player count (``seats``, ``seats-greedy``);
+- :func:`option_values`: an option's value (forgoing, cutting fewer) at one count
+  (:func:`analysis.pieceocake.restricted.option_value`: ``noforgo`` against ``seats``,
+  ``noforgo-greedy`` against ``heur-greedy``; the same for ``nofewer``);
+- :func:`theta_sets`: the best θ and the θ not significantly worse, at one count
+  (``theta``, ``theta-greedy``): robust when one θ is in every field's set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from analysis import seats as generic_seats
+from analysis import sweep
+from analysis.pieceocake import restricted
+from analysis.pieceocake.common import field_values, has_block
+from analysis.robust import Condition
+
+
+@dataclass(frozen=True)
+class Blocks:
+    """The blocks of one field: the uniform seat block, the unrestricted candidate's block
+    (paired with the restricted blocks), the restricted blocks and the θ sweep."""
+
+    seats: str
+    unrestricted: str
+    noforgo: str
+    nofewer: str
+    theta: str
+
+
+FIELDS: dict[str, Blocks] = {
+    "heuristic field": Blocks("seats", "seats", "noforgo", "nofewer", "theta"),
+    "greedy field": Blocks("seats-greedy", "heur-greedy", "noforgo-greedy", "nofewer-greedy",
+                           "theta-greedy"),
+}  # fmt: skip
+"""The fields each headline is recomputed in; the first is the main one."""
+MAIN_FIELD = "heuristic field"
+
+
+def first_server(out, manifest: dict) -> dict[int, list[Condition]]:
+    """Per player count, the first server's edge in every field whose seat block the study
+    has."""
+    found: dict[int, list[Condition]] = {}
+    for name, b in FIELDS.items():
+        if not has_block(manifest, b.seats):
+            continue
+        for r in generic_seats.seat_fairness(out, b.seats).iter_rows(named=True):
+            found.setdefault(r["players"], []).append(Condition(
+                "field", name, r["first_edge_pp"], r["first_low"], r["first_high"],
+                r["games"], "games"))  # fmt: skip
+    return found
+
+
+def option_values(
+    out, manifest: dict, option: str
+) -> tuple[dict[int, list[Condition]], dict[str, pl.DataFrame]]:
+    """An option's value (``option``: ``"noforgo"`` or ``"nofewer"``, the attribute of
+    :class:`Blocks`) per player count in every field whose blocks the study has.
+
+    Returns
+    -------
+    (conditions, tables)
+        ``conditions``: per player count, one :class:`Condition` per field that played it;
+        ``tables``: each field's :func:`analysis.pieceocake.restricted.option_value`.
+    """
+    found: dict[int, list[Condition]] = {}
+    tables: dict[str, pl.DataFrame] = {}
+    for name, b in FIELDS.items():
+        block = getattr(b, option)
+        if not (has_block(manifest, block) and has_block(manifest, b.unrestricted)):
+            continue
+        t = restricted.option_value(out, block, b.unrestricted)
+        tables[name] = t
+        for row in t.iter_rows(named=True):
+            found.setdefault(row["players"], []).append(Condition(
+                "field", name, row["value_pp"], row["value_low"], row["value_high"],
+                row["deals"], "deals"))  # fmt: skip
+    return found, tables
+
+
+def theta_sets(
+    out, manifest: dict, players: int = 4
+) -> tuple[pl.DataFrame, list[float], list[str]]:
+    """The best θ and its not-worse set at ``players`` in every field with a θ sweep.
+
+    Returns
+    -------
+    (table, common, missing)
+        ``table``: ``field, best_theta, set, deals, edge_pp, edge_low, edge_high`` (held
+        out); ``common``: the θ in every field's set; ``missing``: fields not run.
+    """
+    rows, sets, missing = [], [], []
+    for name, b in FIELDS.items():
+        if not has_block(manifest, b.theta):
+            missing.append(name)
+            continue
+        best = sweep.best_value(
+            out, b.theta, "theta", field=field_values(manifest, b.theta, "theta"), symbol="θ"
+        )
+        r = best.filter(pl.col("players") == players)
+        if r.is_empty():
+            missing.append(name)
+            continue
+        x = r.row(0, named=True)
+        members = [float(v) for v in x["theta_set"]]
+        sets.append(set(members))
+        rows.append({"field": name, "best_theta": x["best_theta"], "set": members,
+                     "deals": x["deals"], "edge_pp": x["edge_pp"], "edge_low": x["edge_low"],
+                     "edge_high": x["edge_high"]})  # fmt: skip
+    common = sorted(set.intersection(*sets)) if sets else []
+    schema = {"field": pl.String, "best_theta": pl.Float64, "set": pl.List(pl.Float64),
+              "deals": pl.Int64, "edge_pp": pl.Float64, "edge_low": pl.Float64,
+              "edge_high": pl.Float64}  # fmt: skip
+    return pl.DataFrame(rows, schema=schema), common, missing

@@ -1,0 +1,428 @@
+"""Piece o' Cake's page 1: one plain-language verdict per question, each computed from the
+numbers it states, with its interval, its n and its unit, how robust it is across the
+fields the study plays (:mod:`analysis.pieceocake.robustness`), and a recommendation that
+follows from the numbers (or none).
+
+Each ``*_verdict`` function reads the tables the report's sections computed
+(:class:`analysis.sections.Results`) and returns a :class:`~analysis.sections.Verdict`, or
+``None`` when the study lacks what it needs.
+"""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+
+from analysis.pdf import ci
+from analysis.pieceocake.prose import counts_text, grouped
+from analysis.pieceocake.robustness import FIELDS
+from analysis.prose import listing
+from analysis.robust import judge, sign
+from analysis.sections import Results, Verdict
+
+MAIN = 4
+"""The player count of the robustness checks in the greedy field (the study's 4-player
+blocks) and of the single-count verdicts."""
+BIG_EDGE = 2.0
+"""A seat edge (pp) a designer should act on when it is robust (at 4 players one game in
+fifty changing hands)."""
+BIG_VALUE = 1.0
+"""An option's value (pp) worth teaching players when it is robust."""
+RARE = 0.01
+"""A share of turns (or cuts) below which the heuristic 'rarely' uses an option."""
+
+
+def _tag(conditions) -> tuple[str, str, bool, int]:
+    j = judge(conditions, list(FIELDS))
+    return j.label, j.detail, j.robust, j.sign
+
+
+def _share(x: dict) -> str:
+    """A share (a fraction) as a percentage with its interval: ``30.0 % [28.0, 32.0]``."""
+    return ci(100 * x["share"], 100 * x["share_low"], 100 * x["share_high"], "%", ".1f")
+
+
+def _rows(table: pl.DataFrame) -> dict[int, dict]:
+    return {int(x["players"]): x for x in table.iter_rows(named=True)}
+
+
+def first_server_verdict(r: Results) -> Verdict | None:
+    """Is the first server favoured? (heuristic field; robust across fields per count)."""
+    f = r.tables.get("fairness")
+    if f is None or f.is_empty():
+        return None
+    rows = _rows(f)
+    words = {"above": "ahead", "below": "behind", "covers": "level within the interval",
+             "none": "without an interval"}  # fmt: skip
+    where = grouped(list(rows), [x["first_low"] for x in rows.values()],
+                    [x["first_high"] for x in rows.values()], words)  # fmt: skip
+    found = r.tables.get("first_conditions", {})
+    robust = [n for n in sorted(rows) if judge(found.get(n, []), list(FIELDS)).robust]
+    top = max(rows, key=lambda n: abs(rows[n]["first_edge_pp"]))
+    x = rows[top]
+    label, detail, _, _ = _tag(found.get(top, []))
+    answer = (
+        f"With the heuristic in every seat the first server (seat 0) is {where} (seat 0 "
+        "minus the mean of the other seats). "
+        + (f"The sign holds in every field (heuristic and greedy) at {counts_text(robust)}."
+           if robust else "At no player count does the sign hold in every field.")
+    )  # fmt: skip
+    big = [n for n in robust if abs(rows[n]["first_edge_pp"]) >= BIG_EDGE]
+    rec = ""
+    if big:
+        rec = (f"The first server's edge is robust and at least {BIG_EDGE:g} pp at "
+               f"{counts_text(big)}: who serves first (or how often each seat serves) is "
+               "worth a compensation rule there.")  # fmt: skip
+    return Verdict(
+        question="Is the first server favoured?",
+        answer=answer,
+        estimate=f"{ci(x['first_edge_pp'], x['first_low'], x['first_high'])} at {top} players "
+        "(the largest)",
+        n=int(x["games"]),
+        n_unit="games",
+        robustness=label,
+        recommendation=rec,
+        section="Seats",
+        detail=f"At {top} players: {detail}.",
+    )
+
+
+def theta_verdict(r: Results) -> Verdict | None:
+    """Best θ and whether tuning it pays on held-out deals (at MAIN; robust when a θ is in
+    every field's not-worse set)."""
+    b = r.tables.get("best_theta")
+    if b is None or b.is_empty():
+        return None
+    rows = _rows(b)
+    main = MAIN if MAIN in rows else max(rows)
+    x = rows[main]
+    members = "–".join(f"{v:g}" for v in (x["set_low"], x["set_high"]))
+    gains = [n for n, y in rows.items() if y["edge_low"] > 0]
+    answer = (
+        f"At {main} players the best eat-or-collect weight is θ = {x['best_theta']:g} (θ "
+        f"from {members} is not significantly worse; a larger θ collects more). "
+        + (f"Choosing θ this way gains {ci(x['edge_pp'], x['edge_low'], x['edge_high'])} over "
+           "the fair share on deals not used to pick it"
+           if x["edge_low"] > 0 else
+           "On deals not used to pick it, choosing θ this way gains nothing measurable over "
+           f"the fair share ({ci(x['edge_pp'], x['edge_low'], x['edge_high'])})")
+        + (f"; tuning θ pays held out at {counts_text(gains)}." if gains else
+           "; tuning θ pays held out at no player count.")
+    )  # fmt: skip
+    table, common, missing = r.tables.get("theta_sets", (pl.DataFrame(), [], list(FIELDS)))
+    if common and not missing:
+        label, detail = "robust", (f"θ = {listing(f'{c:g}' for c in common)} is in the "
+                                   f"not-worse set in all {table.height} fields at {main} "
+                                   "players")  # fmt: skip
+    elif common:
+        label, detail = "not fully checked", (
+            f"θ = {listing(f'{c:g}' for c in common)} is in every computed set, but not "
+            f"checked in {listing(missing)}")  # fmt: skip
+    else:
+        label, detail = "not robust: no common θ", "no θ is in every field's not-worse set"
+    rec = ""
+    if x["edge_low"] > 0:
+        rec = (f"Against the heuristic field a player gains by collecting at θ ≈ "
+               f"{x['best_theta']:g}: a strategy tip worth printing.")  # fmt: skip
+    return Verdict(
+        question="When is eating a slice better than collecting it?",
+        answer=answer,
+        estimate=f"best θ {x['best_theta']:g}; held-out edge "
+        f"{ci(x['edge_pp'], x['edge_low'], x['edge_high'])} at {main} players",
+        n=int(x["deals"]),
+        n_unit="deals",
+        robustness=label,
+        recommendation=rec,
+        section="Eat or collect",
+        detail=detail + ".",
+    )
+
+
+def _option_verdict(r: Results, key: str, question: str, verb: str, section: str,
+                    used: tuple[str, str], best: str) -> Verdict | None:  # fmt: skip
+    """The value of an option (``key``: ``forgo`` or ``fewer``) per count, estimated at the
+    count where it is largest, robust across fields where both were run."""
+    t = r.tables.get(f"{key}_value")
+    if t is None or t.is_empty():
+        return None
+    rows = _rows(t)
+    words = {"above": "worth having", "below": "a handicap", "covers":
+             "not distinguishable from 0", "none": "without an interval"}  # fmt: skip
+    where = grouped(list(rows), [x["value_low"] for x in rows.values()],
+                    [x["value_high"] for x in rows.values()], words)  # fmt: skip
+    top = max(rows, key=lambda n: abs(rows[n]["value_pp"]))
+    x = rows[top]
+    conds = r.tables.get(f"{key}_conditions", {})
+    label, detail, robust, s = _tag(conds.get(top, []))
+    checked = [n for n, c in conds.items() if len(c) == len(FIELDS)]
+    extra = ""
+    if checked and top not in checked:
+        m = checked[0]
+        lab, det, _, _ = _tag(conds[m])
+        extra = f" At {m} players, where every field was run: {lab} ({det})."
+    rate_table, measure, what = used
+    rates = r.tables.get(rate_table)
+    rare = []
+    if rates is not None and not rates.is_empty():
+        col = "estimate" if "measure" in rates.columns else measure
+        sub = rates.filter(pl.col("measure") == measure) if "measure" in rates.columns else rates
+        rare = [int(y["players"]) for y in sub.iter_rows(named=True) if y[col] < RARE]
+    answer = (
+        f"The option to {verb} is {where} (a seat that never does, against the same field on "
+        f"the same deals; unrestricted minus restricted win share). It is largest at {top} "
+        f"players."
+        + (f" The heuristic {what} in under {100 * RARE:g}% of chances at {counts_text(rare)}, "
+           "so there the option is rarely used." if rare else "")
+    )  # fmt: skip
+    rec = ""
+    if robust and s > 0 and x["value_pp"] >= BIG_VALUE:
+        rec = (f"Being able to {verb} is worth {x['value_pp']:+.1f} pp at {top} players in "
+               "every field: a tactic worth explaining in the rules.")  # fmt: skip
+    elif robust and s < 0:
+        rec = f"Players would do better never to {verb}: the option is a trap at {top} players."
+    sweep = r.tables.get(best)
+    if sweep is not None and not sweep.is_empty() and top in _rows(sweep):
+        y = _rows(sweep)[top]
+        param = best.removeprefix("best_")
+        answer += (f" The best {param} value there is {y[f'best_{param}']:g} (held-out edge "
+                   f"{ci(y['edge_pp'], y['edge_low'], y['edge_high'])}).")  # fmt: skip
+    return Verdict(
+        question=question,
+        answer=answer,
+        estimate=f"{ci(x['value_pp'], x['value_low'], x['value_high'])} at {top} players",
+        n=int(x["deals"]),
+        n_unit="deals",
+        robustness=label,
+        recommendation=rec,
+        section=section,
+        detail=f"At {top} players: {detail}.{extra}",
+    )
+
+
+def forgo_verdict(r: Results) -> Verdict | None:
+    """What is the option to forgo a cake worth?"""
+    return _option_verdict(r, "forgo", "What is forgoing a cake worth?", "forgo",
+                           "Forgoing", ("forgo_rates", "voluntary", "forgoes voluntarily"),
+                           "best_margin")  # fmt: skip
+
+
+def fewer_verdict(r: Results) -> Verdict | None:
+    """What is cutting fewer pieces than players worth?"""
+    return _option_verdict(r, "fewer", "What is cutting fewer pieces than the most allowed "
+                           "worth?", "cut fewer pieces", "Cutting fewer",
+                           ("cut_rates", "fewer_share", "cuts fewer pieces"),
+                           "best_fewer")  # fmt: skip
+
+
+def variety_verdict(r: Results) -> Verdict | None:
+    """Which variety carries most of the winners' points?"""
+    top = r.tables.get("top_variety")
+    if top is None or top.is_empty():
+        return None
+    rows = _rows(top)
+    main = MAIN if MAIN in rows else max(rows)
+    x = rows[main]
+    names = top["variety"].unique(maintain_order=True).to_list()
+    lead = (f"{names[0]} carries the largest share of the winners' points at every player "
+            "count" if len(names) == 1 else "The variety with the largest share of the "
+            "winners' points depends on the count: " + "; ".join(
+                f"{n}p {y['variety']}" for n, y in sorted(rows.items())))  # fmt: skip
+    sep = [n for n, y in sorted(rows.items()) if y["separated"]]
+    answer = (
+        f"{lead[:1].upper()}{lead[1:]}. At {main} players {x['variety']} gives the winners "
+        f"{_share(x)} of their "
+        "points (majority value plus eaten cream)"
+        + (f", ahead of {x['runner_up']} ({100 * x['runner_share']:.1f}%)" if x["separated"]
+           else f", not separated from {x['runner_up']} ({100 * x['runner_share']:.1f}%)"
+           if x["runner_up"] else "")
+        + ". "
+        + (f"The top variety's interval lies above the runner-up's at {counts_text(sep)}."
+           if sep else "At no count does the top variety's interval clear the runner-up's.")
+    )  # fmt: skip
+    shares = r.tables.get("variety_shares")
+    rec = ""
+    if shares is not None and "cake_share" in shares.columns:
+        m = shares.filter(pl.col("players") == main)
+        above = m.filter(pl.col("share_low") > pl.col("cake_share"))["variety"].to_list()
+        below = m.filter(pl.col("share_high") < pl.col("cake_share"))["variety"].to_list()
+        if above or below:
+            answer += (
+                f" Against each variety's share of the cake's points (its value plus "
+                f"all its cream), at {main} players the winners take more from "
+                f"{listing(above) or 'none'} and less from {listing(below) or 'none'}."
+            )
+        else:
+            answer += (
+                f" At {main} players every variety's share of the winning points is "
+                "within its interval of its share of the cake's points."
+            )
+        if x["variety"] in above and x["separated"]:
+            y = m.filter(pl.col("variety") == x["variety"]).row(0, named=True)
+            rec = (f"{x['variety']} carries more than its weight at {main} players "
+                   f"({100 * y['share']:.0f}% of the winning points, {100 * y['cake_share']:.0f}% "
+                   "of the cake's): the race for it decides games; its value or copies are the "
+                   "lever.")  # fmt: skip
+    return Verdict(
+        question="Which variety carries the winning scores?",
+        answer=answer,
+        estimate=f"{x['variety']}: {_share(x)} at {main} players",
+        n=int(x["games"]),
+        n_unit="games",
+        robustness="not checked",
+        recommendation=rec,
+        section="Varieties",
+        detail="Measured in the heuristic field only (the seats block).",
+    )
+
+
+def count_verdict(r: Results) -> Verdict | None:
+    """Does the game hold up from 2 to 5 players? (seat balance and margins by count)."""
+    seat = r.tables.get("seat")
+    if seat is None or seat.is_empty():
+        return None
+    worst = (
+        seat.with_columns(pl.col("edge_pp").abs().alias("abs"))
+        .sort("abs", descending=True)
+        .group_by("players", maintain_order=True)
+        .first()
+        .sort("abs")
+    )
+    best_n, worst_n = worst.row(0, named=True), worst.row(-1, named=True)
+    lo, hi = int(seat["players"].min()), int(seat["players"].max())
+    answer = (
+        f"The largest seat edge (a seat's win share minus the fair share) is smallest at "
+        f"{best_n['players']} players ({best_n['edge_pp']:+.1f} pp, seat {best_n['seat']}) "
+        f"and largest at {worst_n['players']} players ({worst_n['edge_pp']:+.1f} pp, seat "
+        f"{worst_n['seat']})."
+    )
+    unfair = [
+        w["players"]
+        for w in worst.iter_rows(named=True)
+        if sign(w["edge_low"], w["edge_high"]) != 0 and abs(w["edge_pp"]) >= BIG_EDGE
+    ]
+    count = r.tables.get("count")
+    if count is not None and not count.is_empty():
+        m = count.filter(pl.col("measure") == "margin").sort("players")
+        if m.height:
+            answer += (f" The winning margin runs from {m['estimate'][0]:.1f} points at "
+                       f"{m['players'][0]} players to {m['estimate'][-1]:.1f} at "
+                       f"{m['players'][-1]}.")  # fmt: skip
+    answer += (f" A seat is at least {BIG_EDGE:g} pp off its fair share (interval clear of it) "
+               f"at {counts_text(sorted(unfair))}." if unfair else
+               f" No seat is {BIG_EDGE:g} pp or more off its fair share with an interval clear "
+               "of it.")  # fmt: skip
+    rec = ""
+    if unfair:
+        rec = (f"Seat order matters at {counts_text(sorted(unfair))}; the seat page shows which "
+               "seat to compensate.")  # fmt: skip
+    return Verdict(
+        question=f"Does the game hold up from {lo} to {hi} players?",
+        answer=answer,
+        estimate=f"{worst_n['players']} players, seat {worst_n['seat']}: "
+        f"{ci(worst_n['edge_pp'], worst_n['edge_low'], worst_n['edge_high'])}",
+        n=int(worst_n["games"]),
+        n_unit="games",
+        robustness="not checked",
+        recommendation=rec,
+        section="Player count",
+        detail="Seat edges in the heuristic field; the first server's in every field is on "
+        "the seat pages.",
+    )
+
+
+def exact_verdict(r: Results) -> Verdict | None:
+    """What does exact-N cutting (New York Slice's rule) change?"""
+    t = r.tables.get("exact_change")
+    if t is None or t.is_empty():
+        return None
+    first = t.filter(pl.col("measure") == "first_edge")
+    rows = _rows(first)
+    words = {"above": "rises", "below": "falls", "covers": "does not move measurably",
+             "none": "has no interval"}  # fmt: skip
+    where = grouped(list(rows), [x["change_low"] for x in rows.values()],
+                    [x["change_high"] for x in rows.values()], words)  # fmt: skip
+    top = max(rows, key=lambda n: abs(rows[n]["change"]))
+    x = rows[top]
+    same = [n for n, y in rows.items() if y["change_low"] == y["change_high"] == 0]
+    answer = (
+        f"When the server must cut exactly the most pieces allowed, the first server's edge "
+        f"{where}; the largest change is at {top} players, from {x['poc']:+.1f} to "
+        f"{x['exact']:+.1f} pp."
+        + (f" At {counts_text(same)} the heuristic already cuts the most pieces, so the games "
+           "are identical." if same else "")
+    )  # fmt: skip
+    nys = r.tables.get("nyslice_summary")
+    if nys is not None and not nys.is_empty() and top in _rows(nys):
+        y = _rows(nys)[top]
+        answer += (f" New York Slice's first slicer at {top} players: "
+                   f"{ci(y['first_edge_pp'], y['first_low'], y['first_high'])}.")  # fmt: skip
+    rec = ""
+    shrinks = [n for n, y in rows.items()
+               if sign(y["change_low"], y["change_high"]) != 0
+               and abs(y["exact"]) < abs(y["poc"])]  # fmt: skip
+    if shrinks:
+        rec = (f"Exact-N cutting shrinks the first server's edge at "
+               f"{counts_text(sorted(shrinks))}: worth considering as a variant "
+               "there.")  # fmt: skip
+    return Verdict(
+        question="What does exact-N cutting (New York Slice's rule) change?",
+        answer=answer,
+        estimate=f"change {ci(x['change'], x['change_low'], x['change_high'])} at {top} players",
+        n=int(x["games"]),
+        n_unit="games",
+        robustness="not checked",
+        recommendation=rec,
+        section="New York Slice",
+        detail="Paired by game (the same cake) in the heuristic field only.",
+    )
+
+
+def ratings_verdict(r: Results) -> Verdict | None:
+    """How strong are the players behind the numbers?"""
+    gaps = r.tables.get("rating_gaps")
+    if gaps is None or gaps.is_empty():
+        return None
+    counts = sorted(gaps["players"].unique())
+    main = MAIN if MAIN in counts else counts[-1]
+    g = gaps.filter((pl.col("players") == main) & pl.col("a").str.starts_with("heuristic")
+                    & (pl.col("b") == "greedy"))  # fmt: skip
+    if g.is_empty():
+        return None
+    x = g.row(0, named=True)
+    win = x.get("win")
+    side = "above" if x["gap"] > 0 else "below"
+    answer = (
+        f"At {main} players the heuristic is rated "
+        f"{ci(x['gap'], x['low'], x['high'], 'Elo', '+.0f')} {side} greedy"
+        + (f" (it finishes ahead of greedy {100 * win:.0f}% of the time)"
+           if win is not None and math.isfinite(win) else "")
+        + ": the verdicts above rest on the heuristic, not on a one-step greedy player."
+    )  # fmt: skip
+    return Verdict(
+        question="How strong are the players behind these numbers?",
+        answer=answer,
+        estimate=ci(x["gap"], x["low"], x["high"], "Elo", "+.0f"),
+        n=int(x.get("deals") or 0),
+        n_unit="deals",
+        robustness="not checked",
+        section="Ratings",
+        detail="Plackett–Luce ratings from the mixed tables of the ladder block.",
+    )
+
+
+VERDICTS = (
+    first_server_verdict,
+    theta_verdict,
+    forgo_verdict,
+    fewer_verdict,
+    variety_verdict,
+    count_verdict,
+    exact_verdict,
+    ratings_verdict,
+)
+
+
+def verdicts(r: Results) -> list[Verdict]:
+    """Every verdict the study's data supports, in reading order."""
+    return [v for f in VERDICTS if (v := f(r)) is not None]

@@ -31,7 +31,6 @@ from analysis.sections import Verdict
 from sims.cli import cli
 from sims.core.errors import SlicelabError
 
-
 # one worker runs this module (--dist loadgroup), so its report is computed once
 pytestmark = pytest.mark.xdist_group("nyslice-report")
 

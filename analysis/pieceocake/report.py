@@ -83,6 +83,7 @@ from sims.games.pieceocake.cake import ROUNDS
 BLOCKS = (
     "seats", "seats-greedy", "seats-exact", "theta", "noforgo", "margin", "nofewer", "fewer",
     "heur-greedy", "noforgo-greedy", "nofewer-greedy", "theta-greedy", "decisions", "ladder",
+    "ladder-search",
 )  # fmt: skip
 """Study blocks the report needs (see studies/pieceocake-balance.toml)."""
 MAIN_PLAYERS = verdicts.MAIN
@@ -1142,7 +1143,7 @@ REPORT = GameReport(
         FEWER,
         VARIETIES,
         player_count_section("seats"),
-        ratings_section(groups=("ladder",)),
+        ratings_section(groups=("ladder", "ladder-search")),
         NYSLICE,
         sample_size_section(order=("Seats", "Eat or collect", "Forgoing", "Cutting fewer")),
     ),

@@ -378,6 +378,29 @@ def exact_verdict(r: Results) -> Verdict | None:
     )
 
 
+def _search_sentence(gaps: pl.DataFrame, main: int) -> str:
+    """The search player against the heuristic at ``main`` players, when both were rated:
+    whether a deeper player beats the equilibrium field, read from the gap's interval."""
+    is_search = pl.col("a").str.starts_with("search") | pl.col("b").str.starts_with("search")
+    is_heur = pl.col("a").str.starts_with("heuristic") | pl.col("b").str.starts_with("heuristic")
+    g = gaps.filter((pl.col("players") == main) & is_search & is_heur)
+    if g.is_empty():
+        return ""
+    x = g.row(0, named=True)
+    gap, low, high = x["gap"], x["low"], x["high"]
+    if not x["a"].startswith("search"):  # a is the higher rated: orient as search - heuristic
+        gap, low, high = -gap, -high, -low
+    est = ci(gap, low, high, "Elo", "+.0f")
+    if sign(low, high) > 0:
+        return (f" The search player is rated {est} relative to the heuristic: a deeper player "
+                "beats the equilibrium field, so the verdicts describe play at the "
+                "heuristic's level, not best play.")  # fmt: skip
+    if sign(low, high) < 0:
+        return f" The search player is rated {est} relative to the heuristic: below it."
+    return (f" The search player is rated {est} relative to the heuristic: not shown to "
+            "differ.")  # fmt: skip
+
+
 def ratings_verdict(r: Results) -> Verdict | None:
     """How strong are the players behind the numbers?"""
     gaps = r.tables.get("rating_gaps")
@@ -398,6 +421,7 @@ def ratings_verdict(r: Results) -> Verdict | None:
         + (f" (it finishes ahead of greedy {100 * win:.0f}% of the time)"
            if win is not None and math.isfinite(win) else "")
         + ": the verdicts above rest on the heuristic, not on a one-step greedy player."
+        + _search_sentence(gaps, main)
     )  # fmt: skip
     return Verdict(
         question="How strong are the players behind these numbers?",
@@ -407,7 +431,8 @@ def ratings_verdict(r: Results) -> Verdict | None:
         n_unit="deals",
         robustness="not checked",
         section="Ratings",
-        detail="Plackett–Luce ratings from the mixed tables of the ladder block.",
+        detail="Plackett–Luce ratings from the mixed tables of the ladder and ladder-search "
+        "blocks.",
     )
 
 

@@ -148,6 +148,7 @@ class GameState:
         self.events: list[tuple] = []
         self.history: list[int] = []
         self.trace: list[tuple[int, int, int]] = []  # (player, phase, action) per decision
+        self.choices: list[int] = []  # each decision's action as its index in the legal list
         self._result: list[Breakdown] | None = None
         self._flow = self._play()
         self._pending: Decision | None = next(self._flow, None)
@@ -187,6 +188,7 @@ class GameState:
                 f"(player {self._pending.player})"
             )
         self.history.append(int(action))
+        self.choices.append(self._pending.legal.index(action))
         self.trace.append((self._pending.player, int(self._pending.phase), int(action)))
         try:
             self._pending = self._flow.send(int(action))

@@ -103,7 +103,8 @@ def strategy_identity(spec: str, players: int) -> str:
     family and its resolved parameters."""
     strategy = make_strategy(spec)
     params = getattr(strategy, "params", None)
-    resolved = params(players) if callable(params) else dict(strategy.spec.params)
+    # search keeps its defaults merged in ``p`` (so budget=64 is the default search)
+    resolved = params(players) if callable(params) else getattr(strategy, "p", strategy.spec.params)
     resolved = {k: float(v) if isinstance(v, int | float) and not isinstance(v, bool) else v
                 for k, v in resolved.items()}  # fmt: skip
     return json.dumps([family_of(strategy), resolved], sort_keys=True, default=str)
@@ -243,7 +244,7 @@ class PieceOCake:
 
     # ---------------------------------------------------------------- strategies
     def strategies(self) -> list[StrategyInfo]:
-        """Families (random, greedy, heuristic) and heuristic's presets."""
+        """Families (random, greedy, heuristic, search) and heuristic's presets."""
         from sims.games.pieceocake.heuristic import PARAM_RANGES, load_presets
 
         out = [

@@ -1,7 +1,8 @@
 """Built-in Piece o' Cake strategies: ``random``, ``greedy`` and ``heuristic(theta, loss,
 fewer, margin)``, exactly as ``docs/strategies/pieceocake.md`` writes them (the compiled
 kernel implements the same text, and the agreement tests require the same action at every
-decision).
+decision); ``search(budget, cuts)`` lives in :mod:`sims.games.pieceocake.search` and is
+registered here.
 
 ``greedy`` and ``heuristic`` share one valuation (:class:`Valuation`): a variety's
 *majority worth* ``W(m)`` (greedy: the points the seat would score for it if the game
@@ -433,6 +434,12 @@ class HeuristicStrategy(ValuationStrategy):
         return params_for(n_players, self.spec.params, self.preset)
 
 
+def _search(spec: StrategySpec) -> Strategy:
+    from sims.games.pieceocake.search import SearchStrategy
+
+    return SearchStrategy(spec)
+
+
 # ---------------------------------------------------------------------- catalogue
 @dataclass(frozen=True)
 class StrategyInfo:
@@ -464,7 +471,24 @@ STRATEGIES: dict[str, StrategyInfo] = {
         "margin (forgoing)",
         dict(HEURISTIC_BOUNDS),
     ),
+    "search": StrategyInfo(
+        "search",
+        _search,
+        {},  # filled by _register_search_params from search.py
+        "determinized flat Monte-Carlo search: every candidate played out in the kernel "
+        "against the equilibrium heuristic; budget (playouts per decision), cuts (cut "
+        "candidates)",
+    ),
 }
+
+
+def _register_search_params() -> None:
+    """search's defaults and bounds, declared next to its code (imported here, not at the
+    top, because search.py imports this module)."""
+    from sims.games.pieceocake.search import SEARCH_BOUNDS, SEARCH_DEFAULTS
+
+    STRATEGIES["search"].params.update({k: float(v) for k, v in SEARCH_DEFAULTS.items()})
+    STRATEGIES["search"].bounds.update(SEARCH_BOUNDS)
 
 
 def _import_strategy(spec: StrategySpec) -> Strategy:
@@ -530,3 +554,6 @@ def family_of(strategy: Strategy) -> str:
     if isinstance(strategy, HeuristicStrategy):
         return "heuristic"
     return strategy.spec.name
+
+
+_register_search_params()

@@ -6,10 +6,12 @@ which), every seat's collected slices (face up), every seat's eaten slices (face
 seen when eaten) and everything each seat did. Hidden: the order of the remaining stacks
 and the slices left out unseen — so a seat knows how many slices of each variety have been
 laid in the circles so far, and hence how many are still unseen (:meth:`unseen_left`),
-but not which of them will come.
+but not which of them will come (:meth:`determinize` draws them).
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from sims.games.pieceocake.cake import Cake
 from sims.games.pieceocake.engine import Decision, GameState, Piece, turn_order
@@ -142,3 +144,29 @@ class PlayerView:
         """Per variety, its slices not yet seen: its copies minus :meth:`laid` (the slices
         left out of the game unseen count as not seen)."""
         return [v.copies - k for v, k in zip(self.cake.varieties, self.laid(), strict=True)]
+
+    # ------------------------------------------------------------------ the past and the unseen
+    @property
+    def choices(self) -> tuple[int, ...]:
+        """Every decision taken so far (every seat's: all play in the open), each as its
+        action's index in that decision's legal list."""
+        return tuple(self._s.choices)
+
+    def determinize(self, rng: np.random.Generator, samples: int = 1) -> np.ndarray:
+        """Full deals consistent with what this seat has seen, one row per sample: the
+        stacks laid so far as they were, the slices not yet seen (the later stacks and
+        those left out) in an order drawn from ``rng`` (``Generator.permutation`` of their
+        ids in ascending order, sample by sample, so the draws depend only on what is
+        seen). Each row holds every slice id in deal order: the five stacks of 11, then
+        the slices left out."""
+        s = self._s
+        seen_rounds = min(s.round, len(s.deal.stacks) - 1) + 1
+        seen = [sid for r in range(seen_rounds) for sid in s.deal.stacks[r]]
+        hidden = np.ones(s.cake.n_slices, dtype=bool)
+        hidden[seen] = False
+        hidden_ids = np.flatnonzero(hidden)
+        out = np.empty((samples, s.cake.n_slices), dtype=np.int64)
+        out[:, : len(seen)] = seen
+        for i in range(samples):
+            out[i, len(seen) :] = rng.permutation(hidden_ids)
+        return out

@@ -626,3 +626,22 @@ def test_exact_sentence_groups_the_counts():
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_every_count_is_listed_once(n):
     assert prose.counts_text(list(range(2, n + 1))).endswith(f"{n} players")
+
+
+SEARCH_GAPS = [
+    # a (higher rated), b, gap, low, high -> the sentence's verdict about search
+    ("search", "heuristic", 120.0, 60.0, 180.0, "+120 Elo [+60, +180]", "beats the equilibrium"),
+    ("heuristic", "search", 90.0, 20.0, 150.0, "-90 Elo [-150, -20]", "below it"),
+    ("search", "heuristic", 30.0, -20.0, 80.0, "+30 Elo [-20, +80]", "not shown to differ"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("a, b, gap, low, high, est, says", SEARCH_GAPS)
+def test_search_sentence_reads_the_gap_oriented_as_search_minus_heuristic(
+    a, b, gap, low, high, est, says
+):
+    gaps = pl.DataFrame({"players": [4, 4], "a": [a, "heuristic"], "b": [b, "greedy"],
+                         "gap": [gap, 500.0], "low": [low, 400.0], "high": [high, 600.0]})  # fmt: skip
+    text = verdicts._search_sentence(gaps, 4)
+    assert est in text and says in text
+    assert verdicts._search_sentence(gaps, 3) == ""  # no search rated at 3 players

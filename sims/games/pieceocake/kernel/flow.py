@@ -44,6 +44,7 @@ from sims.games.pieceocake.kernel.layout import (
     G_GAME,
     G_N,
     G_NDEC,
+    G_NFORCED,
     G_NMASKS,
     G_NPIECES,
     G_NS,
@@ -93,6 +94,7 @@ from sims.games.pieceocake.kernel.layout import (
     T_EATV,
     T_FRESH,
     T_G,
+    T_HIST,
     T_KIDX,
     T_LAID,
     T_LIST,
@@ -167,7 +169,13 @@ def _record(tab, drec, seat, phase, action, nlegal, sid, v):
 def _decide(tab, ftab, rngs, mtab, seat, phase, nlegal, arg):
     """The index in the legal list of a real decision's action: a random seat's draw or
     its strategy's choice (``arg``: the slice's circle position at EAT, the variety at
-    FORGO_COUNT)."""
+    FORGO_COUNT); in a playout, its first G_NFORCED decisions are read from T_HIST."""
+    k = tab[T_G, G_NDEC]
+    if k < tab[T_G, G_NFORCED]:
+        i = tab[T_HIST, k]
+        if i < 0 or i >= nlegal:
+            raise ValueError("a forced decision is not legal in the playout's game")
+        return i
     strat = tab[T_STRAT, seat]
     if strat == STRAT_RANDOM:
         return integers(rngs[1 + seat], nlegal)
@@ -376,6 +384,17 @@ def _score(tab):
 def _play(tab, ftab, rngs, drec, mtab, game_index):
     """One game on (borrowed) tables, dealt from rngs[0]; returns its real decisions and
     leaves the score rows in T_OUT."""
+    ns = tab[T_G, G_NS]
+    deal = tab[T_DEAL, :ns]
+    for i in range(ns):
+        deal[i] = i
+    shuffle(rngs[0], deal)
+    return _play_dealt(tab, ftab, rngs, drec, mtab, game_index)
+
+
+@njit(cache=True)
+def _play_dealt(tab, ftab, rngs, drec, mtab, game_index):
+    """:func:`_play` from the deal already in T_DEAL (a playout's determinized deal)."""
     tab[T_G, G_GAME] = game_index
     tab[T_G, G_NDEC] = 0
     nv = tab[T_G, G_NV]
@@ -387,11 +406,6 @@ def _play(tab, ftab, rngs, drec, mtab, game_index):
             tab[T_SEAT + p, c] = 0
     for v in range(nv):
         tab[T_LAID, v] = 0
-    ns = tab[T_G, G_NS]
-    deal = tab[T_DEAL, :ns]
-    for i in range(ns):
-        deal[i] = i
-    shuffle(rngs[0], deal)
     for r in range(ROUNDS):
         _round(tab, ftab, rngs, drec, mtab, r)
     _score(tab)

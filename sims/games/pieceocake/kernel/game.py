@@ -1,5 +1,6 @@
 """Whole games, compiled: the twin of ``game.play_game`` over a chunk of a study's games,
-the entry point the runner calls."""
+the entry point the runner calls; and the ``search`` player's playouts (games from given
+deals with their first decisions forced)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,18 @@ import numpy as np
 from numba import njit
 
 from sims.core.fastrng import game_streams_into
-from sims.games.pieceocake.kernel.flow import _play
+from sims.games.pieceocake.kernel.flow import _play, _play_dealt
 from sims.games.pieceocake.kernel.layout import (
     G_DCOUNT,
     G_MOST,
+    G_NFORCED,
     G_NMASKS,
+    G_NS,
+    N_DEC,
     N_SCORE,
+    T_DEAL,
     T_G,
+    T_HIST,
     T_OUT,
     _borrow,
     _new_tables,
@@ -77,3 +83,51 @@ def play_games_kernel(
             for c in range(N_SCORE):
                 scores[g, p, c] = tab_[T_OUT + p, c]
     dcount[0] = tab_[T_G, G_DCOUNT]
+
+
+@njit(cache=True)
+def playouts_kernel(
+    variety, value, cream, copies, rules, strat, hparams, mtab, most, deals, hists, hlen,
+    scores,
+):  # fmt: skip
+    """Play every deal of ``deals`` once per history of ``hists``: the game from that deal
+    with the history's first decisions forced, the seats deciding the rest.
+
+    Parameters
+    ----------
+    variety, value, cream, copies, rules, strat, hparams, mtab, most
+        As :func:`play_games_kernel`; ``strat`` must hold no ``random`` seat (a playout has
+        no random streams).
+    deals : int64 array (samples, slices)
+        Each a full deal: every slice id in deal order (five stacks of 11, then the
+        slices left out).
+    hists : int64 array (histories, width)
+        Row h: the forced decisions, each its index in the decision's legal list, in the
+        order the game meets them (the first ``hlen[h]`` entries are read).
+    hlen : int64 array (histories,)
+    scores : int64 array (samples, histories, n, N_SCORE)
+        Receives each playout's ``SCORE_COLUMNS`` per seat.
+    """
+    n = strat.shape[0]
+    tab_, ftab_ = _new_tables(variety, value, cream, copies, rules, strat, hparams)
+    rngs_ = np.zeros((n + 1, 5), dtype=np.uint64)
+    drec_ = np.zeros((0, N_DEC), dtype=np.int64)
+    tab_[T_G, G_MOST] = most
+    tab_[T_G, G_NMASKS] = mtab.shape[0]
+    tab = _borrow(tab_)
+    ftab = _borrow(ftab_)
+    rngs = _borrow(rngs_)
+    bdrec = _borrow(drec_)
+    bmtab = _borrow(mtab)
+    ns = tab_[T_G, G_NS]
+    for d in range(deals.shape[0]):
+        for h in range(hists.shape[0]):
+            for i in range(ns):
+                tab_[T_DEAL, i] = deals[d, i]
+            tab_[T_G, G_NFORCED] = hlen[h]
+            for i in range(hlen[h]):
+                tab_[T_HIST, i] = hists[h, i]
+            _play_dealt(tab, ftab, rngs, bdrec, bmtab, 0)
+            for p in range(n):
+                for c in range(N_SCORE):
+                    scores[d, h, p, c] = tab_[T_OUT + p, c]

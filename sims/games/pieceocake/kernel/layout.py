@@ -119,10 +119,11 @@ FORGO_COUNT, and an EAT per slice."""
 
 # Scalars in tab[T_G].
 (G_N, G_NV, G_NS, G_ROUND, G_SERVER, G_NDEC, G_GAME, G_NPIECES, G_MOST, G_NTURNS,
- G_NMASKS, G_DCOUNT, G_VALUED) = range(13)  # fmt: skip
-G_SIZE = 13
+ G_NMASKS, G_DCOUNT, G_VALUED, G_NFORCED) = range(14)  # fmt: skip
+G_SIZE = 14
 # (G_DCOUNT: decision records written so far in the chunk, even past the buffer's end;
-# G_VALUED: 1 when a seat plays greedy or heuristic, which need the round's tables.)
+# G_VALUED: 1 when a seat plays greedy or heuristic, which need the round's tables;
+# G_NFORCED: how many first decisions a playout takes from T_HIST instead of deciding.)
 # Per-seat columns of tab[T_SEAT + p].
 C_EATEN, C_CREAM, C_TAKEN, C_FORGONE, C_FEATEN = range(5)
 N_SEAT_COLUMNS = 5
@@ -144,7 +145,8 @@ N_SEAT_COLUMNS = 5
 # arc), T_OCC its scratch counts; T_TOP, T_NTOP, T_SEC, T_NSEC per variety the largest
 # collected count over all seats, how many hold it, the second largest and how many hold
 # that (``value._stats``). T_OUT + p: seat p's SCORE_COLUMNS at the end. T_EATV + p:
-# seat p's eaten slices per variety (from pieces and by forgoing).
+# seat p's eaten slices per variety (from pieces and by forgoing). T_HIST: a playout's forced
+# decisions, each as its index in the legal list (``flow._decide``).
 (T_VAR, T_VAL, T_CREAM, T_COPIES, T_RULES, T_STRAT, T_G, T_DEAL, T_CIRC, T_CVAR, T_LAID,
  T_PSTART, T_PLEN, T_PTAKEN, T_ORDER, T_STOP, T_LIST, T_M, T_R, T_J, T_E, T_CCNT, T_LEFT,
  T_KIDX, T_OCC, T_TOP, T_NTOP, T_SEC, T_NSEC) = range(29)  # fmt: skip
@@ -153,7 +155,8 @@ T_FRESH = T_COLL + MAX_SEATS
 T_SEAT = T_FRESH + MAX_SEATS
 T_OUT = T_SEAT + MAX_SEATS
 T_EATV = T_OUT + MAX_SEATS
-T_ROWS = T_EATV + MAX_SEATS
+T_HIST = T_EATV + MAX_SEATS
+T_ROWS = T_HIST + 1
 T_MIN_WIDTH = 48
 _require(
     max(MAX_VARIETIES, NC, G_SIZE, len(RULE_FIELDS), len(SCORE_COLUMNS)) <= T_MIN_WIDTH,
@@ -191,6 +194,7 @@ MT_KSTART = MT_GARC + MAX_PIECES
 MT_WIDTH = MT_KSTART + 1
 MAX_GROUP = max(comb(NC, k) for k in range(2, MAX_PLAYERS + 1))
 """The most cuts of one piece count the cut search plays out at 3 or more players."""
+_require(MAX_DECISIONS <= MAX_GROUP, "a game's decisions in the state table's T_HIST row")
 
 
 def arc_id(start: int, length: int) -> int:

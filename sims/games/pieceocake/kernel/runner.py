@@ -15,7 +15,7 @@ from sims.core.errors import SlicelabError
 from sims.games.pieceocake.cake import Cake, default_cake
 from sims.games.pieceocake.cuts import cut_masks, pieces_of
 from sims.games.pieceocake.heuristic import GREEDY_PARAMS, PARAM_ORDER
-from sims.games.pieceocake.kernel.game import play_games_kernel
+from sims.games.pieceocake.kernel.game import play_games_kernel, playouts_kernel
 from sims.games.pieceocake.kernel.layout import (
     MAX_DECISIONS,
     MAX_PIECES,
@@ -162,6 +162,42 @@ class KernelRunner:
         if records:
             return scores, decisions, drec[: dcount[0]]
         return scores, decisions, None
+
+    def playouts(self, n: int, hparams, deals, histories) -> np.ndarray:
+        """Every deal played once per history, every seat playing the heuristic with its
+        row of ``hparams``: the ``search`` player's playouts.
+
+        Parameters
+        ----------
+        n : int
+            Players.
+        hparams : float array (n, 4)
+            Each seat's heuristic parameters (:func:`seat_params`).
+        deals : int array (samples, slices)
+            Full deals, every slice id in deal order (``Deal.stacks`` then ``Deal.unseen``).
+        histories : sequence of int sequences
+            The decisions each playout is forced to take first, each as its index in the
+            decision's legal list (``GameState.choices``); then the seats decide.
+
+        Returns
+        -------
+        int64 array (samples, histories, n, len(SCORE_COLUMNS))
+        """
+        codes = np.full(n, STRAT_HEURISTIC, dtype=np.int64)
+        args = self._setup(n, codes, hparams)
+        deals = np.ascontiguousarray(deals, dtype=np.int64)
+        if deals.ndim != 2 or deals.shape[1] != self.cake.n_slices:
+            raise ValueError(f"deals must have shape (samples, {self.cake.n_slices})")
+        width = max((len(h) for h in histories), default=0)
+        if width > MAX_DECISIONS:
+            raise ValueError(f"a history longer than a game ({width} > {MAX_DECISIONS})")
+        hists = np.zeros((len(histories), max(width, 1)), dtype=np.int64)
+        hlen = np.array([len(h) for h in histories], dtype=np.int64)
+        for i, h in enumerate(histories):
+            hists[i, : len(h)] = h
+        scores = np.zeros((len(deals), len(histories), n, N_SCORE), dtype=np.int64)
+        playouts_kernel(*args, deals, hists, hlen, scores)
+        return scores
 
     def play(self, n: int, codes, study_seed: int, game_index: int, hparams=None):
         """Play one game: (scores (n, len(SCORE_COLUMNS)), records (decisions,

@@ -89,7 +89,7 @@ BAD = [
         "unknown New York Slice rule option 'cheese'",
     ),
     (("replay", "nyslice", "--players", "4", "--rule", "veggies_edible_later"), "write NAME=VALUE"),
-    (("replay", "nyslice", "--players", "4", "--rule", "veggies_edible_later=3"), "must be a bool"),
+    (("replay", "nyslice", "--players", "4", "--rule", "veggies_edible_later=3"), "true or false"),
     (("replay", "chess", "--players", "4"), "unknown game 'chess'"),
     (("play", "nyslice", "--players", "4", "--strategies", "greedy(x=1)"), "has no parameter"),
 ]

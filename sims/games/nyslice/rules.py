@@ -15,6 +15,7 @@ from typing import Any
 
 from sims.core.errors import SlicelabError
 from sims.games.nyslice.deck import Special
+from sims.games.ruleopts import rules_from_dict
 
 RULES_VERSION = "nyslice-1"
 """Bumped whenever a change to the engine can change the result of a game."""
@@ -153,20 +154,10 @@ class Rules:
         SlicelabError
             Naming an unknown option or a value of the wrong type.
         """
-        fields = {f.name: f for f in dataclasses.fields(cls)}
-        for key, value in options.items():
-            if key not in fields:
-                raise SlicelabError(
-                    f"unknown New York Slice rule option {key!r}; known options: {sorted(fields)}"
-                )
-            if key == "compensation":
-                continue  # a list, or its command-line text: checked by _compensation
-            expected = type(getattr(cls(), key))
-            if type(value) is not expected:
-                raise SlicelabError(
-                    f"rule option {key} must be a {expected.__name__}, got {value!r}"
-                )
-        return cls(**options)
+        # compensation: a list, or its command-line text, checked by _compensation
+        return rules_from_dict(
+            cls, options, "New York Slice", "docs/rules/nyslice.md", skip=("compensation",)
+        )
 
 
 SUPER_SIZED_HALVES = (1, 8)

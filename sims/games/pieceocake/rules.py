@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sims.core.errors import SlicelabError
+from sims.games.ruleopts import check_bools, check_choices, check_int, rules_from_dict
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -23,7 +24,7 @@ _CHOICES = {
     "tie": ("shared", "cream"),
 }
 TWO_PLAYER_PIECES = (2, 6)
-_KIND = {bool: "true or false", int: "an integer", str: "a string"}
+TITLE = "Piece o' Cake"
 
 
 @dataclass(frozen=True)
@@ -70,29 +71,15 @@ class Rules:
     exact_pieces: bool = False
 
     def __post_init__(self) -> None:
-        for key, allowed in _CHOICES.items():
-            value = getattr(self, key)
-            if value not in allowed:
-                raise SlicelabError(
-                    f"Piece o' Cake rule option {key}={value!r}: use one of "
-                    f"{', '.join(repr(a) for a in allowed)}"
-                )
+        check_choices(self, _CHOICES, TITLE)
         if type(self.first_server) is not int or self.first_server < 0:
             raise SlicelabError(
                 f"Piece o' Cake rule option first_server={self.first_server!r}: use a seat "
                 "number (0, 1, ...)"
             )
-        for key in ("forgo_ends_picking", "exact_pieces"):
-            if type(getattr(self, key)) is not bool:
-                raise SlicelabError(
-                    f"Piece o' Cake rule option {key}={getattr(self, key)!r}: use true or false"
-                )
-        low, high = TWO_PLAYER_PIECES
-        if type(self.two_player_pieces) is not int or not low <= self.two_player_pieces <= high:
-            raise SlicelabError(
-                f"Piece o' Cake rule option two_player_pieces={self.two_player_pieces!r}: use "
-                f"an integer from {low} to {high} (4 is the ruling)"
-            )
+        check_bools(self, ("forgo_ends_picking", "exact_pieces"), TITLE)
+        check_int(TITLE, "two_player_pieces", self.two_player_pieces, *TWO_PLAYER_PIECES,
+                  hint="4 is the ruling")  # fmt: skip
 
     def max_pieces(self, n_players: int) -> int:
         """The most pieces a server may cut at ``n_players``."""
@@ -111,19 +98,7 @@ class Rules:
         SlicelabError
             Naming the unknown option (and the known ones) or the value at fault.
         """
-        fields = {f.name: f for f in dataclasses.fields(cls)}
-        for key, value in options.items():
-            if key not in fields:
-                raise SlicelabError(
-                    f"unknown Piece o' Cake rule option {key!r}; known options: "
-                    f"{', '.join(sorted(fields))} (see docs/rules/pieceocake.md)"
-                )
-            expected = type(getattr(cls(), key))
-            if type(value) is not expected:
-                raise SlicelabError(
-                    f"Piece o' Cake rule option {key} must be {_KIND[expected]}, got {value!r}"
-                )
-        return cls(**options)
+        return rules_from_dict(cls, options, TITLE, "docs/rules/pieceocake.md")
 
 
 def check_players(n_players: Any) -> None:

@@ -1,8 +1,8 @@
 """A rating of every strategy in a study (Plackett–Luce, on the Elo scale), for any game.
 
 Each game is one ranking of its seats by the game's win rule (its
-:attr:`~sims.core.game.ResultSchema.win_keys`, compared in order: the score first, then
-the game's tie-breaks); seats equal on every key are tied. Plackett–Luce strengths are
+:attr:`~sims.core.game.ResultSchema.win_keys`, compared in order: usually the score
+first, then the game's tie-breaks); seats equal on every key are tied. Plackett–Luce strengths are
 fitted to these rankings per player count (a strategy's spec means different parameters
 at different counts) by maximum likelihood (:func:`analysis.stats.plackett_luce`): ties
 follow the Davidson–Luce model (a tied group counts with its geometric-mean strength and a

@@ -175,9 +175,10 @@ class ResultSchema:
         Per-seat score components; their sum is the seat's ``score`` (the conformance test
         checks it for every game).
     win_keys : tuple of str
-        The win rule: seats are ranked by these per-seat columns in order (``score`` first,
-        then tie-breaks, higher is better); the seats equal on all of them share the win,
-        each with a win share of 1/k.
+        The win rule: seats are ranked by these per-seat columns in order, higher is better
+        (usually ``score`` then tie-breaks; a game whose winner is not the best score
+        declares its own key, as Pizza Theory's ``won``); the seats equal on all of them
+        share the win, each with a win share of 1/k.
     seat_columns : tuple of str
         Every per-seat column :meth:`Game.play_chunk` returns, in table order (``score``,
         the components and the win keys among them).

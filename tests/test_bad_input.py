@@ -1001,6 +1001,12 @@ add(
 )
 
 # --- Piece o' Cake: its rule options, cake files, player range and strategies ---------
+BAD_BOARD = (
+    (ROOT / "sims" / "games" / "pizzatheory" / "data" / "boards" / "hex-37.toml")
+    .read_text("utf-8")
+    .replace('"3,0,-3" = ["3,-1,-2", ', '"3,0,-3" = [', 1)
+)
+"""hex-37 with one neighbour left out of a corner's adjacency: not mutual."""
 POC_CAKE = (ROOT / "sims" / "games" / "pieceocake" / "data" / "cake.toml").read_text("utf-8")
 POC_NO_CREAM = POC_CAKE.replace("copies = 11\ncream = 3", "copies = 11")
 """The published cake with the chocolate's cream left out."""
@@ -1085,6 +1091,22 @@ add(
     Case("pieceocake-play-deck-flag", poc_play({"--deck": "d.toml"}),
          "--deck is not an option of Piece o' Cake", files={"d.toml": deck()}),
     poc_arm("deck-key", "unknown key", deck="d.toml"),
+    # --- Pizza Theory: its board, rule options, player range, strategies and engine
+    Case("pizzatheory-play-board-unknown", ["play", "pizzatheory", "--players", "3", "--games",
+         "1", "--board", "hex-99"], "no such file"),
+    Case("pizzatheory-play-board-asymmetric", ["play", "pizzatheory", "--players", "3",
+         "--games", "1", "--board", "b.toml"], "board b.toml",
+         files={"b.toml": BAD_BOARD}),
+    Case("pizzatheory-play-rule-unknown", ["play", "pizzatheory", "--players", "3", "--games",
+         "1", "--rule", "cheese=1"], "unknown Pizza Theory rule option 'cheese'"),
+    Case("pizzatheory-play-players-4", ["play", "pizzatheory", "--players", "4"],
+         "2 to 3 players"),
+    Case("pizzatheory-play-strategy-unknown", ["play", "pizzatheory", "--players", "3",
+         "--strategies", "search"], "unknown Pizza Theory strategy 'search'"),
+    st("arm-pizzatheory-kernel", study(arm={"game": "pizzatheory", "players": 3,
+       "engine": "kernel"}), "no compiled kernel yet"),
+    st("arm-pizzatheory-first-seat", study(arm={"game": "pizzatheory", "players": 2,
+       "rules": {"first_seat": 2}}), "first_seat=2 is not a seat of 2 players"),
 )  # fmt: skip
 
 IDS = [c.id for c in CASES]

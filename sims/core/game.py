@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 REGISTRY: dict[str, str] = {
     "nyslice": "sims.games.nyslice.plugin:GAME",
     "pieceocake": "sims.games.pieceocake.plugin:GAME",
+    "pizzatheory": "sims.games.pizzatheory.plugin:GAME",
 }
 """Every game: name → ``module:attribute`` of its :class:`Game` (imported on first use)."""
 

@@ -1,0 +1,310 @@
+"""Pizza Theory through the game protocol (:class:`sims.core.game.Game`).
+
+Its options are a board (``board``, flag ``--board``: a shipped board's name such as
+``hex-61``, or a board TOML file, resolved against the study file's folder) and rule
+options (``rules``, flag ``--rule NAME=VALUE``: every Ruling and what-if of
+``docs/rules/pizzatheory.md``). Every chunk is played by the reference engine (no compiled
+kernel yet), writing ``records.DECISION_COLUMNS``, ``records.SEAT_COLUMNS`` and
+``records.GAME_COLUMNS``.
+
+The game's own columns (``ResultSchema``). ``players``: ``won`` (int8, the win key: 1 for a
+winner; every seat 1 in a draw at the round bound and in a 2-player game the neutral colour
+won, so those share the win equally: ``games.ending`` tells them apart), ``score`` (int8)
+= ``toppings`` on the board at the end, ``placed``, ``captured``, ``lost``, ``safe_rounds``,
+``saved`` (toppings the safety rule kept), ``skipped`` (place steps without a legal space
+or supply) and ``start_position`` (0 = first in the first round). ``games``: ``rounds``
+(int16), ``ending`` (int8: 0 win, 1 run-out tiebreak, 2 draw, 3 neutral win),
+``safety_rounds`` (int16) and ``neutral_on_board`` (int8, -1 at 3 players),
+``decisions`` (int32).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from sims.core.errors import SlicelabError
+from sims.core.game import ChunkArrays, GameInfo, GameOption, ResultSchema, StrategyInfo, Variant
+from sims.core.study import Arm
+from sims.games.pizzatheory.board import (
+    Board,
+    board_names,
+    default_board,
+    load_board,
+    shipped_board,
+)
+from sims.games.pizzatheory.engine import GameState, Phase, deal
+from sims.games.pizzatheory.records import DECISION_COLUMNS, GAME_COLUMNS, SEAT_COLUMNS
+from sims.games.pizzatheory.rules import MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, Rules, variant_id
+from sims.games.pizzatheory.strategies import PARAM_RANGES, STRATEGIES, make_strategy
+
+PHASE_NAMES = [p.name.lower() for p in Phase]
+TABLES_VERSION = 1
+"""Bumped when the written columns change, so an older dataset is never resumed into."""
+
+
+def rules_version() -> str:
+    """The rules version as the tables record it: ``pizzatheory-<rules.RULES_VERSION>``."""
+    return f"pizzatheory-{RULES_VERSION}"
+
+
+@lru_cache(maxsize=64)
+def _board(ref: str | None) -> Board:
+    if ref is None:
+        return default_board()
+    if ref in board_names():
+        return shipped_board(ref)
+    return load_board(ref)
+
+
+def board_of(options: Mapping[str, Any]) -> Board:
+    """The board an arm's options play: a shipped board by name, a board file, or the
+    default ``hex-37``."""
+    return _board(options.get("board"))
+
+
+def rules_of(options: Mapping[str, Any]) -> Rules:
+    """The rules an arm's options play (its ``rules`` table; the defaults without one)."""
+    return Rules.from_dict(options.get("rules") or {})
+
+
+def strategy_identity(spec: str, players: int) -> str:
+    """A key equal for two specs that play identically: the family and its resolved
+    parameters."""
+    strategy = make_strategy(spec)
+    resolved = getattr(strategy, "p", dict(strategy.spec.params))
+    resolved = {k: float(v) for k, v in resolved.items()}
+    return json.dumps([strategy.spec.name, resolved], sort_keys=True)
+
+
+_DECISION_TYPES = {
+    "game_index": np.int64, "round": np.int16, "seat": np.int8, "position": np.int8,
+    "action": np.int16, "n_legal": np.int16, "on_board": np.int8, "supply": np.int8,
+    "empty": np.int16,
+}  # fmt: skip
+assert set(_DECISION_TYPES) | {"phase"} == set(DECISION_COLUMNS)
+
+
+def decision_columns(recs: np.ndarray) -> dict[str, pa.Array | np.ndarray]:
+    """The ``decisions`` table's columns (without ``arm``) from decision records, typed,
+    with the phase as a label."""
+    recs = np.asarray(recs, dtype=np.int64).reshape(-1, len(DECISION_COLUMNS))
+    out: dict[str, pa.Array | np.ndarray] = {}
+    for i, c in enumerate(DECISION_COLUMNS):
+        col = recs[:, i]
+        if c == "phase":
+            idx = pa.array(col.astype(np.int8))
+            out[c] = pa.DictionaryArray.from_arrays(idx, pa.array(PHASE_NAMES, pa.string()))
+        else:
+            out[c] = col.astype(_DECISION_TYPES[c])
+    return out
+
+
+def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
+    from sims.games.pizzatheory.game import play_game
+    from sims.games.pizzatheory.records import game_row, seat_rows
+
+    board, rules = board_of(arm.options), rules_of(arm.options)
+    strategies = [make_strategy(s) for s in arm.strategies]
+    n = arm.players
+    seats = np.zeros((count, n, len(SEAT_COLUMNS)), dtype=np.int64)
+    games = np.zeros((count, len(GAME_COLUMNS) + 1), dtype=np.int64)
+    rows: list[list[int]] = []
+    for g in range(count):
+        state = play_game(
+            n, strategies, arm.seed, first + g, board, rules, records=rows if decisions else None
+        )
+        seats[g] = seat_rows(state)
+        games[g, :-1] = game_row(state)
+        games[g, -1] = len(state.trace)
+    recs = np.array(rows, dtype=np.int64).reshape(-1, len(DECISION_COLUMNS))
+    return seats, games, recs
+
+
+class PizzaTheory:
+    """Pizza Theory (3 players; 2 with the neutral variant): place, cut simultaneously,
+    majorities take over."""
+
+    info = GameInfo(
+        name="pizzatheory",
+        title="Pizza Theory",
+        min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS,
+        summary="place toppings on a round board, cut it simultaneously, majorities take over",
+        rules_doc="docs/rules/pizzatheory.md",
+    )
+    options = (
+        GameOption(
+            "board", "value", "a Pizza Theory board: a shipped board's name (hex-37, ...) or "
+            "a board TOML file", flag="--board", metavar="NAME|PATH",
+        ),
+        GameOption(
+            "rules", "table", "a Pizza Theory ruling, e.g. rotation=counterclockwise (see "
+            "docs/rules/pizzatheory.md)", flag="--rule", metavar="NAME=VALUE",
+        ),
+    )  # fmt: skip
+    results = ResultSchema(
+        components=("toppings",),
+        win_keys=("won",),
+        seat_columns=SEAT_COLUMNS,
+        game_columns=(*GAME_COLUMNS, "decisions"),
+    )
+
+    # ------------------------------------------------------------------ variants
+    def variants(self, raw: Mapping[str, Any], players: int, base: Path | None) -> list[Variant]:
+        """One variant: the board (a shipped name, or a file resolved against ``base``) and
+        the rules as given (validated here)."""
+        board = raw.get("board")
+        if board is not None:
+            if not isinstance(board, str) or not board:
+                raise SlicelabError(
+                    f"board must be a shipped board's name ({', '.join(board_names())}) or "
+                    f"the path of a board TOML file, got {board!r}"
+                )
+            if board not in board_names():
+                path = Path(board)
+                board = str(path if path.is_absolute() or base is None else base / path)
+        options = {"board": board, "rules": dict(raw.get("rules", {}))}
+        board_of(options)
+        rules = rules_of(options)
+        if rules.first_seat >= players:
+            raise SlicelabError(
+                f"rule option first_seat={rules.first_seat} is not a seat of {players} players; "
+                f"use 0 to {players - 1}"
+            )
+        return [Variant(options)]
+
+    def check_arm(self, arm: Arm) -> None:
+        """Refuse an arm whose strategies, board, rule options or engine are invalid."""
+        for spec in arm.strategies:
+            make_strategy(spec)
+        board_of(arm.options)
+        rules = rules_of(arm.options)
+        if rules.first_seat >= arm.players:
+            raise SlicelabError(
+                f"rule option first_seat={rules.first_seat} is not a seat of {arm.players} "
+                f"players; use 0 to {arm.players - 1}"
+            )
+        if arm.engine == "kernel":
+            raise SlicelabError(
+                "engine 'kernel': Pizza Theory has no compiled kernel yet; use engine = 'auto' "
+                "or 'reference'"
+            )
+
+    def fingerprint(self, arm: Arm) -> dict[str, Any]:
+        """The board (name and content digest), the rules version, the variant, the tables."""
+        board = board_of(arm.options)
+        return {
+            "tables_version": TABLES_VERSION,
+            "board": board.name,
+            "board_digest": board.digest,
+            "rules_version": rules_version(),
+            "variant_id": variant_id(rules_of(arm.options), board.digest),
+        }
+
+    # ---------------------------------------------------------------- strategies
+    def strategies(self) -> list[StrategyInfo]:
+        """The families: random, greedy, heuristic, mixed."""
+        return [
+            StrategyInfo(
+                name=info.name,
+                summary=info.summary,
+                params=dict(info.params),
+                ranges=dict(PARAM_RANGES) if info.name == "heuristic" else {},
+            )
+            for info in STRATEGIES.values()
+        ]
+
+    def make_strategy(self, spec: str):
+        return make_strategy(spec)
+
+    def strategy_identity(self, spec: str, players: int) -> str:
+        return strategy_identity(spec, players)
+
+    def strategy_defaults(self, family: str, players: int) -> dict[str, float]:
+        """``heuristic``'s parameters (no presets yet)."""
+        from sims.games.pizzatheory.strategies import HEURISTIC_DEFAULTS
+
+        self._tunable(family)
+        return dict(HEURISTIC_DEFAULTS)
+
+    def check_preset(self, family: str, name: str) -> None:
+        """Pizza Theory keeps no presets yet: refuse before any tuning.
+
+        Raises
+        ------
+        SlicelabError
+        """
+        self._tunable(family)
+        raise SlicelabError(
+            "Pizza Theory cannot save presets yet; run tune without --save-preset and pass "
+            "the parameters it reports in the spec, e.g. heuristic(leader=0.8)"
+        )
+
+    def save_preset(
+        self, family: str, name: str, params: dict[str, float], note: str
+    ) -> Path | None:
+        self.check_preset(family, name)
+        return None
+
+    @staticmethod
+    def _tunable(family: str) -> None:
+        if family != "heuristic":
+            raise SlicelabError(
+                f"cannot tune {family!r}: Pizza Theory's tunable family is 'heuristic'"
+            )
+
+    # ------------------------------------------------------------ reference state
+    def initial_state(
+        self, options: Mapping[str, Any], players: int, rng: np.random.Generator
+    ) -> GameState:
+        rules = rules_of(options)
+        return GameState(board_of(options), rules, players, deal(players, rules, rng))
+
+    def decide(self, strategy, state: GameState, rng: np.random.Generator) -> int:
+        from sims.games.pizzatheory.view import PlayerView
+
+        dec = state.decision()
+        return strategy.choose(PlayerView(state, dec.player), dec, rng)
+
+    # ----------------------------------------------------------------- chunk play
+    def engine_for(self, arm: Arm) -> str:
+        """Always ``"reference"`` (no compiled kernel yet)."""
+        return "reference"
+
+    def play_chunk(
+        self, arm: Arm, first: int, count: int, decisions: bool, engine: str | None = None
+    ) -> ChunkArrays:
+        """Games ``first .. first + count - 1`` of an arm as arrays."""
+        seats_, games_, recs = _play_reference(arm, first, count, decisions)
+        types = {"won": np.int8, "score": np.int8, "toppings": np.int8, "placed": np.int8,
+                 "captured": np.int16, "lost": np.int16, "safe_rounds": np.int16,
+                 "saved": np.int16, "skipped": np.int16, "start_position": np.int8}  # fmt: skip
+        seats = {c: seats_[:, :, i].astype(types[c]) for i, c in enumerate(SEAT_COLUMNS)}
+        gtypes = {"rounds": np.int16, "ending": np.int8, "safety_rounds": np.int16,
+                  "neutral_on_board": np.int8, "decisions": np.int32}  # fmt: skip
+        names = (*GAME_COLUMNS, "decisions")
+        games = {c: games_[:, i].astype(gtypes[c]) for i, c in enumerate(names)}
+        table = pa.table(decision_columns(recs)) if decisions else None
+        return ChunkArrays(seats=seats, games=games, decisions=table)
+
+    def replay(
+        self, options: Mapping[str, Any], players: int, specs: Sequence[str], seed: int, index: int
+    ) -> str:
+        from sims.games.pizzatheory.game import play_game, seat_strategies
+        from sims.games.pizzatheory.replay import format_replay
+
+        strats = seat_strategies(list(specs), players)
+        state = play_game(players, strats, seed, index, board_of(options), rules_of(options))
+        header = f"Pizza Theory, {players} players, seed {seed}, game {index} (reference engine)"
+        return format_replay(state, [str(s.spec) for s in strats], header)
+
+
+GAME = PizzaTheory()
+"""The registered Pizza Theory (``sims.core.game.REGISTRY``)."""

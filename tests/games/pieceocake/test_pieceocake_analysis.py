@@ -645,3 +645,9 @@ def test_search_sentence_reads_the_gap_oriented_as_search_minus_heuristic(
     text = verdicts._search_sentence(gaps, 4)
     assert est in text and says in text
     assert verdicts._search_sentence(gaps, 3) == ""  # no search rated at 3 players
+
+
+@pytest.mark.parametrize("p, text", [(0.997, "more than 99%"), (0.004, "less than 1%"),
+                                     (0.5, "50%"), (0.994, "99%")])  # fmt: skip
+def test_percent_never_rounds_to_certainty(p, text):
+    assert verdicts._percent(p) == text

@@ -359,9 +359,18 @@ def fmt(frame: pl.DataFrame, spec: dict[str, str]) -> pl.DataFrame:
     return frame.select([one(c) for c in frame.columns])
 
 
+def _no_negative_zero(fmt: str) -> str:
+    """``fmt`` with the ``z`` option (PEP 682): a value that rounds to zero prints as 0, never
+    as -0.0 (``fmt`` has no fill or alignment)."""
+    if "z" in fmt:
+        return fmt
+    return fmt[0] + "z" + fmt[1:] if fmt[:1] in "+- " and fmt else "z" + fmt
+
+
 def ci(est: float, lo: float, hi: float, unit: str = "pp", fmt: str = "+.1f") -> str:
     """An estimate with its interval: ``+1.2 pp [-0.3, +2.7]`` (:data:`EMPTY` when the
-    estimate is missing; ``[—]`` when only the interval is)."""
+    estimate is missing; ``[—]`` when only the interval is; never ``-0.0``)."""
+    fmt = _no_negative_zero(fmt)
     if not _finite(est):
         return EMPTY
     if not _finite(lo, hi):
@@ -373,7 +382,8 @@ def ci_col(
     frame: pl.DataFrame, est: str, lo: str, hi: str, name: str, fmt: str = "+.1f"
 ) -> pl.DataFrame:
     """Add a column ``name`` of ``est [lo, hi]`` strings (:data:`EMPTY` where the estimate
-    is missing)."""
+    is missing; never ``-0.0``)."""
+    fmt = _no_negative_zero(fmt)
 
     def one(s: dict) -> str:
         if not _finite(s[est]):

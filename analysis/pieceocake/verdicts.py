@@ -97,11 +97,14 @@ def theta_verdict(r: Results) -> Verdict | None:
     rows = _rows(b)
     main = MAIN if MAIN in rows else max(rows)
     x = rows[main]
-    members = "–".join(f"{v:g}" for v in (x["set_low"], x["set_high"]))
+    if x["set_low"] == x["set_high"]:
+        members = "every other θ tested is significantly worse"
+    else:
+        members = f"θ from {x['set_low']:g} to {x['set_high']:g} is not significantly worse"
     gains = [n for n, y in rows.items() if y["edge_low"] > 0]
     answer = (
-        f"At {main} players the best eat-or-collect weight is θ = {x['best_theta']:g} (θ "
-        f"from {members} is not significantly worse; a larger θ collects more). "
+        f"At {main} players the best eat-or-collect weight is θ = {x['best_theta']:g} "
+        f"({members}; a larger θ collects more). "
         + (f"Choosing θ this way gains {ci(x['edge_pp'], x['edge_low'], x['edge_high'])} over "
            "the fair share on deals not used to pick it"
            if x["edge_low"] > 0 else

@@ -452,12 +452,16 @@ def test_theta_verdict_says_what_the_held_out_edge_supports():
     sets = pl.DataFrame({"field": FIELDS, "best_theta": [2.0, 1.4]})
     r = _results(best_theta=_best((0.1, -1.2, 1.3)), theta_sets=(sets, [2.0], []))
     v = verdicts.theta_verdict(r)
-    assert "θ = 2 (θ from 1.4–2.8 is not significantly worse" in v.answer
+    assert "θ = 2 (θ from 1.4 to 2.8 is not significantly worse" in v.answer
     assert "gains nothing measurable" in v.answer and "pays held out at no player" in v.answer
     assert v.recommendation == "" and v.robustness == "robust" and v.n_unit == "deals"
     r = _results(best_theta=_best((2.0, 0.5, 3.5)), theta_sets=(sets, [], []))
     v = verdicts.theta_verdict(r)
     assert "gains +2.0 pp [+0.5, +3.5]" in v.answer and "pays held out at 4 players" in v.answer
+    alone = _results(best_theta=_best((0.1, -1.2, 1.3), members=(2.0,)),
+                     theta_sets=(sets, [], []))  # fmt: skip
+    answer = verdicts.theta_verdict(alone).answer
+    assert "θ = 2 (every other θ tested is significantly worse" in answer
     assert v.recommendation and v.robustness == "not robust: no common θ"
 
 

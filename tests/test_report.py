@@ -493,9 +493,14 @@ def test_sign_agreement_counts_flip_with_the_estimates():
     assert agreement_sentence(fields, flipped, low, high).endswith("at 0 of 2 player counts.")
 
 
-@pytest.mark.parametrize("args, text", [((0.2, -0.04, 0.3), "+0.2 pp [+0.0, +0.3]"),
-                                        ((-0.04, -1.0, 1.0, "Elo", "+.0f"), "+0 Elo [-1, +1]"),
-                                        ((12.0, -0.03, 0.0, "%", ".1f"), "12.0 % [0.0, 0.0]")])  # fmt: skip
+NEGATIVE_ZERO = [
+    ((0.2, -0.04, 0.3), "+0.2 pp [+0.0, +0.3]"),
+    ((-0.04, -1.0, 1.0, "Elo", "+.0f"), "+0 Elo [-1, +1]"),
+    ((12.0, -0.03, 0.0, "%", ".1f"), "12.0 % [0.0, 0.0]"),
+]
+
+
+@pytest.mark.parametrize("args, text", NEGATIVE_ZERO)
 def test_intervals_never_print_negative_zero(args, text):
     from analysis.pdf import ci
 

@@ -645,7 +645,8 @@ def test_search_sentence_reads_the_gap_oriented_as_search_minus_heuristic(
     a, b, gap, low, high, est, says
 ):
     gaps = pl.DataFrame({"players": [4, 4], "a": [a, "heuristic"], "b": [b, "greedy"],
-                         "gap": [gap, 500.0], "low": [low, 400.0], "high": [high, 600.0]})  # fmt: skip
+                         "gap": [gap, 500.0], "low": [low, 400.0],
+                         "high": [high, 600.0]})  # fmt: skip
     text = verdicts._search_sentence(gaps, 4)
     assert est in text and says in text
     assert verdicts._search_sentence(gaps, 3) == ""  # no search rated at 3 players

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from sims.core.errors import SlicelabError
 
@@ -102,3 +102,28 @@ def check_int(title: str, key: str, value: Any, low: int, high: int, hint: str =
             f"{title} rule option {key}={value!r}: use an integer from {low} to {high}"
             + (f" ({hint})" if hint else "")
         )
+
+
+class RuleOptions:
+    """Mixin of a game's frozen ``Rules`` dataclass: :meth:`as_dict` and :meth:`from_dict`
+    (through :func:`rules_from_dict`), named by the class's ``TITLE`` and ``DOC`` (and
+    ``SKIP``, the options it type-checks itself)."""
+
+    TITLE: ClassVar[str] = "game"
+    DOC: ClassVar[str] = "docs/rules/"
+    SKIP: ClassVar[tuple[str, ...]] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        """The options as a plain dict (for manifests and variant ids)."""
+        return dataclasses.asdict(self)  # type: ignore[call-overload]
+
+    @classmethod
+    def from_dict(cls, options: Mapping[str, Any]) -> Any:
+        """Rules from a dict of option overrides, refusing unknown names and wrong types.
+
+        Raises
+        ------
+        SlicelabError
+            Naming the unknown option (and the known ones) or the value at fault.
+        """
+        return rules_from_dict(cls, options, cls.TITLE, cls.DOC, cls.SKIP)

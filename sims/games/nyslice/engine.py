@@ -45,6 +45,7 @@ from enum import IntEnum
 import numpy as np
 
 from sims.core.errors import SlicelabError
+from sims.games.flow import DecisionFlow
 from sims.games.nyslice.cuts import cut_count, decode_cut
 from sims.games.nyslice.deck import VEGGIE, Deck, Kind, Special
 from sims.games.nyslice.rules import (
@@ -169,8 +170,6 @@ def deal(deck: Deck, n_players: int, rng: np.random.Generator) -> Deal:
     )
 
 
-class IllegalAction(SlicelabError):
-    """An action that is not legal in the current decision."""
 
 
 @dataclass
@@ -184,7 +183,7 @@ class PlayerState:
     hidden_eaten: set[int] = field(default_factory=set)  # Mystery slices eaten face down
 
 
-class GameState:
+class GameState(DecisionFlow):
     """A game of New York Slice in progress.
 
     Parameters
@@ -234,53 +233,10 @@ class GameState:
         self.supreme_holder = -1  # seat that collected the Supreme, -1 if none
         self.supreme_type = 0  # type it is assigned to, 0 while unassigned
         self.events: list[tuple] = []
-        self.history: list[int] = []
-        self.trace: list[tuple[int, int, int]] = []  # (player, phase, action) per decision
         self._result: list[Breakdown] | None = None
-        self._flow = self._play()
-        self._pending: Decision | None = next(self._flow, None)
+        self._start()
 
     # ----------------------------------------------------------------- public API
-    @property
-    def terminal(self) -> bool:
-        """Whether the game is over (scores are final)."""
-        return self._pending is None
-
-    def decision(self) -> Decision | None:
-        """The pending decision, or ``None`` when the game is over."""
-        return self._pending
-
-    @property
-    def current_player(self) -> int:
-        """The seat of the pending decision (-1 when the game is over)."""
-        return self._pending.player if self._pending else -1
-
-    def legal_actions(self) -> Sequence[int]:
-        """Legal actions of the pending decision (empty when terminal)."""
-        return self._pending.legal if self._pending else ()
-
-    def apply(self, action: int) -> None:
-        """Apply the pending decision's action and run on to the next real decision.
-
-        Raises
-        ------
-        IllegalAction
-            If ``action`` is not legal now.
-        """
-        if self._pending is None:
-            raise IllegalAction("the game is over; no action can be applied")
-        if action not in self._pending.legal:
-            raise IllegalAction(
-                f"action {action} is not legal for {self._pending.phase.name} "
-                f"(player {self._pending.player})"
-            )
-        self.history.append(int(action))
-        self.trace.append((self._pending.player, int(self._pending.phase), int(action)))
-        try:
-            self._pending = self._flow.send(int(action))
-        except StopIteration:
-            self._pending = None
-
     def scores(self) -> list[Breakdown]:
         """Final score breakdowns per seat (only when terminal)."""
         if self._result is None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sims.core.errors import SlicelabError
 from sims.core.seeding import game_streams
+from sims.games.flow import play_out, seat_specs
 from sims.games.nyslice.deck import Deck, default_deck
-from sims.games.nyslice.engine import GameState, IllegalAction, deal
+from sims.games.nyslice.engine import GameState, deal
 from sims.games.nyslice.records import decision_row
 from sims.games.nyslice.rules import Rules, check_players
 from sims.games.nyslice.strategies import Strategy, make_strategy
@@ -23,17 +23,7 @@ def seat_strategies(specs: Sequence[str] | str, n_players: int) -> list[Strategy
         When the number of specs is neither 1 nor the number of players.
     """
     check_players(n_players)
-    from sims.core.specs import split_specs
-
-    items = split_specs(specs) if isinstance(specs, str) else list(specs)
-    if len(items) == 1:
-        items = items * n_players
-    if len(items) != n_players:
-        raise SlicelabError(
-            f"{len(items)} strategies given for {n_players} players: give one for every seat "
-            "or a single one for all (e.g. --strategies greedy,random,random,random)"
-        )
-    return [make_strategy(s) for s in items]
+    return [make_strategy(s) for s in seat_specs(specs, n_players)]
 
 
 def play_game(
@@ -67,16 +57,5 @@ def play_game(
     streams = game_streams(study_seed, game_index, n_players)
     avoid = [getattr(s, "avoid", None) for s in strategies]  # restricted play, per seat
     state = GameState(deck, rules, n_players, deal(deck, n_players, streams.deal), avoid)
-    while not state.terminal:
-        dec = state.decision()
-        strat = strategies[dec.player]
-        action = strat.choose(PlayerView(state, dec.player), dec, streams.seats[dec.player])
-        if records is not None:
-            records.append(decision_row(state, dec, action, game_index))
-        try:
-            state.apply(action)
-        except IllegalAction as exc:
-            raise SlicelabError(
-                f"strategy {strat.spec} (seat {dec.player}) chose an illegal action: {exc}"
-            ) from None
+    play_out(state, strategies, streams.seats, PlayerView, records, decision_row, game_index)
     return state

@@ -7,7 +7,6 @@ options and the deck content, never the seed (design principle 3).
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass
@@ -15,7 +14,7 @@ from typing import Any
 
 from sims.core.errors import SlicelabError
 from sims.games.nyslice.deck import Special
-from sims.games.ruleopts import rules_from_dict
+from sims.games.ruleopts import RuleOptions
 
 RULES_VERSION = "nyslice-1"
 """Bumped whenever a change to the engine can change the result of a game."""
@@ -46,7 +45,7 @@ replaced."""
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(RuleOptions):
     """Rulings of the spec as options; the defaults are the spec's rulings.
 
     Attributes
@@ -97,6 +96,10 @@ class Rules:
         special's worth and check that an estimate of special strength recovers it.
     """
 
+    TITLE = "New York Slice"
+    DOC = "docs/rules/nyslice.md"
+    SKIP = ("compensation",)
+
     first_slicer: int = 0
     rejected_special: str = "leaves"
     dibs_slicer_may_use: bool = True
@@ -140,24 +143,6 @@ class Rules:
         counted from the first slicer (0 beyond the list)."""
         pos = (seat - self.first_slicer) % n_players
         return self.compensation[pos] if pos < len(self.compensation) else 0
-
-    def as_dict(self) -> dict[str, Any]:
-        """The options as a plain dict (for manifests and variant ids)."""
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_dict(cls, options: dict[str, Any]) -> Rules:
-        """Build rules from a dict of option overrides, refusing unknown names.
-
-        Raises
-        ------
-        SlicelabError
-            Naming an unknown option or a value of the wrong type.
-        """
-        # compensation: a list, or its command-line text, checked by _compensation
-        return rules_from_dict(
-            cls, options, "New York Slice", "docs/rules/nyslice.md", skip=("compensation",)
-        )
 
 
 SUPER_SIZED_HALVES = (1, 8)

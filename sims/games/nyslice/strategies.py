@@ -28,14 +28,16 @@ play"). A valuer treats the special a seat avoids as absent from that seat's por
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 
 from sims.core.errors import StrategySpecError
-from sims.core.specs import ParamBound, StrategySpec, parse_spec
+from sims.core.specs import StrategySpec, parse_spec
+from sims.games.catalogue import Family as StrategyInfo
+from sims.games.catalogue import check_params
 from sims.games.nyslice.deck import REAL_SPECIALS, VEGGIE, Kind, Special
 from sims.games.nyslice.engine import Decision, Phase
 from sims.games.nyslice.scoring import Holdings, score
@@ -423,32 +425,6 @@ def _own_total(view: PlayerView, seat: int, eat: Sequence[int] = ()) -> int:
     return score(view.deck, holdings, view.rules)[seat].total
 
 
-@dataclass(frozen=True)
-class StrategyInfo:
-    """A registered strategy family: its factory, parameters and a one-line summary.
-
-    Attributes
-    ----------
-    name : str
-        The spec name.
-    factory : callable
-        Builds the strategy from a validated spec.
-    params : dict
-        Parameter defaults.
-    summary : str
-        One line.
-    bounds : dict
-        Each parameter's valid values (:class:`~sims.core.specs.ParamBound`); a spec
-        outside them is refused by :func:`make_strategy`.
-    """
-
-    name: str
-    factory: Callable[[StrategySpec], Strategy]
-    params: dict[str, float]
-    summary: str
-    bounds: dict[str, ParamBound] = field(default_factory=dict)
-
-
 def _search(spec: StrategySpec) -> Strategy:
     from sims.games.nyslice.search import SearchStrategy
 
@@ -537,16 +513,8 @@ def make_strategy(text: str | StrategySpec) -> Strategy:
 def _check_params(spec: StrategySpec, info: StrategyInfo) -> None:
     """Refuse a parameter the family does not have, or a value outside its bounds (``avoid``,
     which every family takes, must name a special)."""
-    unknown = set(spec.params) - set(info.params) - {AVOID}
-    if unknown:
-        known = ", ".join(sorted([*info.params, AVOID]))
-        raise StrategySpecError(
-            f"strategy {spec.name!r} has no parameter(s) {sorted(unknown)}; its parameters: {known}"
-        )
+    check_params(spec, info, also=(AVOID,))
     avoid_special(spec)
-    for key, value in spec.params.items():
-        if key != AVOID:
-            info.bounds[key].check(spec.name, key, value)
 
 
 def _register_family_params() -> None:

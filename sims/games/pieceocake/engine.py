@@ -29,6 +29,7 @@ from enum import IntEnum
 import numpy as np
 
 from sims.core.errors import SlicelabError
+from sims.games.flow import DecisionFlow
 from sims.games.pieceocake.cake import ROUNDS, SLICES_PER_CAKE, Cake
 from sims.games.pieceocake.cuts import cut_masks, pieces_of
 from sims.games.pieceocake.rules import Rules, check_players
@@ -87,8 +88,6 @@ def deal(cake: Cake, rng: np.random.Generator) -> Deal:
     )
 
 
-class IllegalAction(SlicelabError):
-    """An action that is not legal in the current state."""
 
 
 @dataclass
@@ -114,7 +113,7 @@ def turn_order(server: int, n_players: int, rules: Rules) -> list[int]:
     return [(server + 1 + i) % n_players for i in range(n_players)]
 
 
-class GameState:
+class GameState(DecisionFlow):
     """A game of Piece o' Cake in progress.
 
     Parameters
@@ -146,55 +145,10 @@ class GameState:
         self.circle: list[int] = []
         self.pieces: list[Piece] = []
         self.events: list[tuple] = []
-        self.history: list[int] = []
-        self.trace: list[tuple[int, int, int]] = []  # (player, phase, action) per decision
-        self.choices: list[int] = []  # each decision's action as its index in the legal list
         self._result: list[Breakdown] | None = None
-        self._flow = self._play()
-        self._pending: Decision | None = next(self._flow, None)
+        self._start()
 
     # ----------------------------------------------------------------- public API
-    @property
-    def terminal(self) -> bool:
-        """Whether the game is over (scores are final)."""
-        return self._pending is None
-
-    def decision(self) -> Decision | None:
-        """The pending decision, or ``None`` when the game is over."""
-        return self._pending
-
-    @property
-    def current_player(self) -> int:
-        """The seat of the pending decision (-1 when the game is over)."""
-        return self._pending.player if self._pending else -1
-
-    def legal_actions(self) -> Sequence[int]:
-        """Legal actions of the pending decision (empty when terminal)."""
-        return self._pending.legal if self._pending else ()
-
-    def apply(self, action: int) -> None:
-        """Apply the pending decision's action and run on to the next real decision.
-
-        Raises
-        ------
-        IllegalAction
-            If ``action`` is not legal now.
-        """
-        if self._pending is None:
-            raise IllegalAction("the game is over; no action can be applied")
-        if action not in self._pending.legal:
-            raise IllegalAction(
-                f"action {action} is not legal for {self._pending.phase.name} "
-                f"(player {self._pending.player})"
-            )
-        self.history.append(int(action))
-        self.choices.append(self._pending.legal.index(action))
-        self.trace.append((self._pending.player, int(self._pending.phase), int(action)))
-        try:
-            self._pending = self._flow.send(int(action))
-        except StopIteration:
-            self._pending = None
-
     def scores(self) -> list[Breakdown]:
         """Final score breakdowns per seat (only when terminal)."""
         if self._result is None:

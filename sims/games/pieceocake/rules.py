@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any
 
 from sims.core.errors import SlicelabError
-from sims.games.ruleopts import check_bools, check_choices, check_int, rules_from_dict
+from sims.games.ruleopts import RuleOptions, check_bools, check_choices, check_int
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -28,7 +27,7 @@ TITLE = "Piece o' Cake"
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(RuleOptions):
     """The rule options of a game of Piece o' Cake (defaults: the spec's rulings).
 
     Attributes
@@ -61,6 +60,9 @@ class Rules:
         count, or ``two_player_pieces`` at 2 players), as in New York Slice.
     """
 
+    TITLE = TITLE
+    DOC = "docs/rules/pieceocake.md"
+
     first_server: int = 0
     two_player_pieces: int = 4
     two_player_order: str = "alternate"
@@ -84,22 +86,6 @@ class Rules:
     def max_pieces(self, n_players: int) -> int:
         """The most pieces a server may cut at ``n_players``."""
         return self.two_player_pieces if n_players == 2 else n_players
-
-    def as_dict(self) -> dict[str, Any]:
-        """The options as a plain dict (for manifests and variant ids)."""
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_dict(cls, options: dict[str, Any]) -> Rules:
-        """Rules from a dict of option overrides, refusing unknown names and wrong types.
-
-        Raises
-        ------
-        SlicelabError
-            Naming the unknown option (and the known ones) or the value at fault.
-        """
-        return rules_from_dict(cls, options, TITLE, "docs/rules/pieceocake.md")
-
 
 def check_players(n_players: Any) -> None:
     """Refuse a player count outside 2–5 with a clear message."""

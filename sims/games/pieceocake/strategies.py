@@ -25,7 +25,7 @@ arithmetic is done in the order the specification writes it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Protocol
@@ -33,7 +33,9 @@ from typing import Protocol
 import numpy as np
 
 from sims.core.errors import StrategySpecError
-from sims.core.specs import ParamBound, StrategySpec, parse_spec
+from sims.core.specs import StrategySpec, parse_spec
+from sims.games.catalogue import Family as StrategyInfo
+from sims.games.catalogue import check_params
 from sims.games.pieceocake.cuts import pieces_of
 from sims.games.pieceocake.engine import Decision, Phase
 from sims.games.pieceocake.heuristic import (
@@ -441,18 +443,6 @@ def _search(spec: StrategySpec) -> Strategy:
 
 
 # ---------------------------------------------------------------------- catalogue
-@dataclass(frozen=True)
-class StrategyInfo:
-    """A registered strategy family: its factory, parameter defaults, a one-line summary
-    and each parameter's valid values."""
-
-    name: str
-    factory: Callable[[StrategySpec], Strategy]
-    params: dict[str, float]
-    summary: str
-    bounds: dict[str, ParamBound] = field(default_factory=dict)
-
-
 STRATEGIES: dict[str, StrategyInfo] = {
     "random": StrategyInfo("random", RandomStrategy, {}, "uniform over the legal actions"),
     "greedy": StrategyInfo(
@@ -510,18 +500,6 @@ def _import_strategy(spec: StrategySpec) -> Strategy:
     return strategy
 
 
-def _check_params(spec: StrategySpec, info: StrategyInfo) -> None:
-    """Refuse a parameter the family does not have, or a value outside its bounds."""
-    unknown = set(spec.params) - set(info.params)
-    if unknown:
-        known = ", ".join(sorted(info.params)) or "none"
-        raise StrategySpecError(
-            f"strategy {spec.name!r} has no parameter(s) {sorted(unknown)}; its parameters: {known}"
-        )
-    for key, value in spec.params.items():
-        info.bounds[key].check(spec.name, key, value)
-
-
 def make_strategy(text: str | StrategySpec) -> Strategy:
     """Build a strategy from a spec: ``random``, ``greedy``, ``heuristic(theta=2)``, a
     preset (``heuristic-eq4``, ``heuristic-eq4(margin=1)``, a user's) or a Python strategy
@@ -538,14 +516,14 @@ def make_strategy(text: str | StrategySpec) -> Strategy:
     info = STRATEGIES.get(spec.name)
     if info is None:
         if spec.name in load_presets():
-            _check_params(spec, STRATEGIES["heuristic"])
+            check_params(spec, STRATEGIES["heuristic"])
             return HeuristicStrategy(spec, preset=spec.name)
         raise StrategySpecError(
             f"unknown Piece o' Cake strategy {spec.name!r}; known: "
             f"{', '.join(sorted(STRATEGIES))} and the heuristic presets "
             "(see `slicelab strategies pieceocake`)"
         )
-    _check_params(spec, info)
+    check_params(spec, info)
     return info.factory(spec)
 
 

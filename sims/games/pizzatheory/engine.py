@@ -31,6 +31,7 @@ from enum import IntEnum
 import numpy as np
 
 from sims.core.errors import SlicelabError
+from sims.games.flow import DecisionFlow
 from sims.games.pizzatheory.board import LINES_PER_DIRECTION, Board
 from sims.games.pizzatheory.rules import COLOURS, NEUTRAL, Rules, check_players
 
@@ -80,8 +81,6 @@ def deal(n_players: int, rules: Rules, rng: np.random.Generator) -> Deal:
     return Deal(tuple(int(x) for x in rolls))
 
 
-class IllegalAction(SlicelabError):
-    """An action that is not legal in the current state."""
 
 
 @dataclass
@@ -141,7 +140,7 @@ def legal_places(board: Board, owner: Sequence[int], colour: int, placement: str
     ]
 
 
-class GameState:
+class GameState(DecisionFlow):
     """A game of Pizza Theory in progress.
 
     Parameters
@@ -178,60 +177,15 @@ class GameState:
         self.safety_rounds = 0  # rounds in which the safety rule kept a topping on the board
         self.winners: tuple[int, ...] = ()
         self.ending: Ending | None = None
-        self.history: list[int] = []
-        self.choices: list[int] = []  # each decision's action as its index in the legal list
-        self.trace: list[tuple[int, int, int]] = []  # (player, phase, action) per decision
         self._pending_cuts: dict[int, int] = {}  # hidden until every seat has cut
         self._ran_out: set[int] = set()  # colours whose supply reached 0 this round
         self._saved_before = 0
         for colour in range(COLOURS):
             for space in board.start[self.positions[colour]]:
                 self._put(space, colour)
-        self._flow = self._play()
-        self._pending: Decision | None = next(self._flow, None)
+        self._start()
 
     # ----------------------------------------------------------------- public API
-    @property
-    def terminal(self) -> bool:
-        """Whether the game is over."""
-        return self._pending is None
-
-    def decision(self) -> Decision | None:
-        """The pending decision, or ``None`` when the game is over."""
-        return self._pending
-
-    @property
-    def current_player(self) -> int:
-        """The seat of the pending decision (-1 when the game is over)."""
-        return self._pending.player if self._pending else -1
-
-    def legal_actions(self) -> Sequence[int]:
-        """Legal actions of the pending decision (empty when terminal)."""
-        return self._pending.legal if self._pending else ()
-
-    def apply(self, action: int) -> None:
-        """Apply the pending decision's action and run on to the next real decision.
-
-        Raises
-        ------
-        IllegalAction
-            If ``action`` is not legal now.
-        """
-        if self._pending is None:
-            raise IllegalAction("the game is over; no action can be applied")
-        if action not in self._pending.legal:
-            raise IllegalAction(
-                f"action {action} is not legal for {self._pending.phase.name} "
-                f"(player {self._pending.player})"
-            )
-        self.history.append(int(action))
-        self.choices.append(list(self._pending.legal).index(action))
-        self.trace.append((self._pending.player, int(self._pending.phase), int(action)))
-        try:
-            self._pending = self._flow.send(int(action))
-        except StopIteration:
-            self._pending = None
-
     def on_board(self, colour: int) -> int:
         """The toppings of ``colour`` on the board."""
         return self.rules.supply - self.supply[colour]

@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any
 
 from sims.core.errors import SlicelabError
-from sims.games.ruleopts import check_bools, check_choices, check_int, rules_from_dict
+from sims.games.ruleopts import RuleOptions, check_bools, check_choices, check_int
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 3
@@ -33,7 +32,7 @@ ROUNDS_RANGE = (1, 10_000)
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(RuleOptions):
     """The rule options of a game of Pizza Theory (defaults: the spec's rulings).
 
     Attributes
@@ -69,6 +68,9 @@ class Rules:
         Ruling: a game still running after this many rounds (200) is recorded as a draw.
     """
 
+    TITLE = TITLE
+    DOC = "docs/rules/pizzatheory.md"
+
     first_seat: int = 0
     rotation: str = "clockwise"
     replacement_order: str = "by-region"
@@ -86,22 +88,6 @@ class Rules:
                   hint="a seat number")  # fmt: skip
         check_int(TITLE, "supply", self.supply, *SUPPLY_RANGE, hint="16 is the rule")
         check_int(TITLE, "max_rounds", self.max_rounds, *ROUNDS_RANGE, hint="200 is the ruling")
-
-    def as_dict(self) -> dict[str, Any]:
-        """The options as a plain dict (for manifests and variant ids)."""
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_dict(cls, options: dict[str, Any]) -> Rules:
-        """Rules from a dict of option overrides, refusing unknown names and wrong types.
-
-        Raises
-        ------
-        SlicelabError
-            Naming the unknown option (and the known ones) or the value at fault.
-        """
-        return rules_from_dict(cls, options, TITLE, "docs/rules/pizzatheory.md")
-
 
 def check_players(n_players: Any) -> None:
     """Refuse a player count other than 3 (or 2, the neutral variant) with a clear message."""

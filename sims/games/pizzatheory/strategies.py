@@ -11,7 +11,6 @@ Every "best" takes the first maximum (the lowest space or line among equals).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -19,6 +18,8 @@ import numpy as np
 
 from sims.core.errors import StrategySpecError
 from sims.core.specs import ParamBound, StrategySpec, parse_spec
+from sims.games.catalogue import Family as StrategyInfo
+from sims.games.catalogue import check_params
 from sims.games.pizzatheory.board import LINES_PER_DIRECTION
 from sims.games.pizzatheory.engine import Decision, Phase
 from sims.games.pizzatheory.rules import COLOURS, NEUTRAL
@@ -223,18 +224,6 @@ class MixedStrategy(HeuristicStrategy):
 
 
 # ---------------------------------------------------------------------- catalogue
-@dataclass(frozen=True)
-class StrategyInfo:
-    """A registered strategy family: its factory, parameter defaults, a one-line summary
-    and each parameter's valid values."""
-
-    name: str
-    factory: Callable[[StrategySpec], Strategy]
-    params: dict[str, float]
-    summary: str
-    bounds: dict[str, ParamBound] = field(default_factory=dict)
-
-
 STRATEGIES: dict[str, StrategyInfo] = {
     "random": StrategyInfo("random", RandomStrategy, {}, "uniform over the legal actions"),
     "greedy": StrategyInfo(
@@ -273,12 +262,5 @@ def make_strategy(text: str | StrategySpec) -> Strategy:
             f"unknown Pizza Theory strategy {spec.name!r}; known: "
             f"{', '.join(sorted(STRATEGIES))} (see `slicelab strategies pizzatheory`)"
         )
-    unknown = set(spec.params) - set(info.params)
-    if unknown:
-        known = ", ".join(sorted(info.params)) or "none"
-        raise StrategySpecError(
-            f"strategy {spec.name!r} has no parameter(s) {sorted(unknown)}; its parameters: {known}"
-        )
-    for key, value in spec.params.items():
-        info.bounds[key].check(spec.name, key, value)
+    check_params(spec, info)
     return info.factory(spec)

@@ -12,16 +12,10 @@ import numpy as np
 import pytest
 
 from sims.core.errors import SlicelabError
+from sims.games.flow import IllegalAction
 from sims.games.pieceocake.cake import default_cake
 from sims.games.pieceocake.cuts import cut_masks
-from sims.games.pieceocake.engine import (
-    Deal,
-    GameState,
-    IllegalAction,
-    Phase,
-    deal,
-    turn_order,
-)
+from sims.games.pieceocake.engine import Deal, GameState, Phase, deal, turn_order
 from sims.games.pieceocake.rules import Rules
 
 CAKE = default_cake()

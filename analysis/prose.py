@@ -25,6 +25,16 @@ def listing(items: Iterable[object]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def chance(p: float) -> str:
+    """A probability as a whole percentage, never rounded to certainty: ``more than 99%``,
+    ``less than 1%``, else ``87%``."""
+    if p > 0.995:
+        return "more than 99%"
+    if p < 0.005:
+        return "less than 1%"
+    return f"{100 * p:.0f}%"
+
+
 def side(low: float, high: float, reference: float = 0.0) -> str:
     """Where an interval lies against a reference: ``above``, ``below`` or ``covers``
     (``none`` when there is no interval)."""

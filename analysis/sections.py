@@ -40,7 +40,7 @@ from analysis.pdf import (
     table,
     table_pages,
 )
-from analysis.prose import fairness_sentence, first_seat_sentence, listing
+from analysis.prose import chance, fairness_sentence, first_seat_sentence, listing
 from analysis.samplesize import warning
 from analysis.stats import games_for_half_width
 
@@ -486,7 +486,7 @@ def gaps_text(gaps: pl.DataFrame) -> str:
     """The highest- against the lowest-rated strategy per count: gap, interval, deals."""
     parts = [
         f"{g['players']} players {ci(g['gap'], g['low'], g['high'], 'Elo', '+.0f')} "
-        f"({g['a']} ahead of {g['b']} {100 * g['win']:.0f}% of the time; "
+        f"({g['a']} ahead of {g['b']} {chance(g['win'])} of the time; "
         f"{g['deals']:,} deals)"
         for g in gaps.filter(pl.col("top_vs_bottom")).sort("players").iter_rows(named=True)
     ]

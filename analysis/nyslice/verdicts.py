@@ -15,7 +15,7 @@ import math
 import polars as pl
 
 from analysis.pdf import ci
-from analysis.prose import listing
+from analysis.prose import chance, listing
 from analysis.robust import judge, sign
 from analysis.sections import Results, Verdict
 
@@ -418,7 +418,7 @@ def ratings_verdict(r: Results) -> Verdict | None:
         f"At {main} players the equilibrium heuristic is rated "
         f"{ci(x['gap'], x['low'], x['high'], 'Elo', '+.0f')} above greedy"
         + (
-            f" (it would win {100 * win:.0f}% of head-to-head games)"
+            f" (it would win {chance(win)} of head-to-head games)"
             if win is not None and math.isfinite(win)
             else ""
         )

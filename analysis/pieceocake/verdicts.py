@@ -17,7 +17,7 @@ import polars as pl
 from analysis.pdf import ci
 from analysis.pieceocake.prose import counts_text, grouped
 from analysis.pieceocake.robustness import FIELDS
-from analysis.prose import listing
+from analysis.prose import chance, listing
 from analysis.robust import judge, sign
 from analysis.sections import Results, Verdict
 
@@ -381,15 +381,6 @@ def exact_verdict(r: Results) -> Verdict | None:
     )
 
 
-def _percent(p: float) -> str:
-    """A probability as a whole percentage, never rounded up to 100% or down to 0%."""
-    if p > 0.995:
-        return "more than 99%"
-    if p < 0.005:
-        return "less than 1%"
-    return f"{100 * p:.0f}%"
-
-
 def _search_sentence(gaps: pl.DataFrame, main: int) -> str:
     """The search player against the heuristic at ``main`` players, when both were rated:
     whether a deeper player beats the equilibrium field, read from the gap's interval."""
@@ -430,7 +421,7 @@ def ratings_verdict(r: Results) -> Verdict | None:
     answer = (
         f"At {main} players the heuristic is rated "
         f"{ci(x['gap'], x['low'], x['high'], 'Elo', '+.0f')} {side} greedy"
-        + (f" (it finishes ahead of greedy {_percent(win)} of the time)"
+        + (f" (it finishes ahead of greedy {chance(win)} of the time)"
            if win is not None and math.isfinite(win) else "")
         + ": the verdicts above rest on the heuristic, not on a one-step greedy player."
         + _search_sentence(gaps, main)

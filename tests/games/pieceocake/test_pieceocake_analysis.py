@@ -15,6 +15,7 @@ from analysis_fixtures import SyntheticDataset, approx, one_hot, row
 
 from analysis.pieceocake import compare, cuts, forgo, prose, restricted, varieties, verdicts
 from analysis.pieceocake.report import REPORT
+from analysis.prose import chance
 from analysis.robust import Condition
 from analysis.sections import Results
 from sims.games.pieceocake.cake import default_cake
@@ -655,4 +656,4 @@ def test_search_sentence_reads_the_gap_oriented_as_search_minus_heuristic(
 @pytest.mark.parametrize("p, text", [(0.997, "more than 99%"), (0.004, "less than 1%"),
                                      (0.5, "50%"), (0.994, "99%")])  # fmt: skip
 def test_percent_never_rounds_to_certainty(p, text):
-    assert verdicts._percent(p) == text
+    assert chance(p) == text

@@ -3,7 +3,9 @@
 Each notebook is executed by nbclient in a fresh ``python3`` kernel, from ``notebooks/``,
 with ``SLICELAB_DATA`` pointing at the session's quick dataset of the notebook's game
 (``quick_dataset`` in conftest.py; Piece o' Cake's notebook gets
-``pieceocake_quick_dataset``) and matplotlib's Agg backend; any cell error fails the test.
+``pieceocake_quick_dataset``), fewer bootstrap resamples and replayed games (``SMALL``:
+the notebooks read ``SLICELAB_NBOOT`` and ``SLICELAB_PAYOFF_GAMES``) and matplotlib's Agg
+backend; any cell error fails the test.
 The ``python3`` kernel spec is written for this interpreter into a temporary directory
 placed first on ``JUPYTER_PATH``, so the test needs nothing beyond ``pip install -e
 '.[dev]'`` and never picks up a user-level ``python3`` kernel that runs another Python.
@@ -31,6 +33,9 @@ EXPECTED = (
 )
 """One notebook per balance question; new notebooks are picked up by the glob below."""
 CELL_TIMEOUT = 120  # seconds per cell
+SMALL = {"SLICELAB_NBOOT": "40", "SLICELAB_PAYOFF_GAMES": "20"}
+"""Fewer bootstrap resamples and replayed games than a reader's run: the cells' code is the
+same, the quick dataset's intervals are wide anyway."""
 
 
 def _notebooks() -> list[Path]:
@@ -78,7 +83,8 @@ def test_notebook_runs_top_to_bottom(path, request, jupyter_path, monkeypatch):
     # Found first by the kernel manager nbclient creates (read when it is created).
     paths = [jupyter_path, os.environ.get("JUPYTER_PATH", "")]
     monkeypatch.setenv("JUPYTER_PATH", os.pathsep.join(p for p in paths if p))
-    env = {**os.environ, "SLICELAB_DATA": str(_dataset(path, request)), "MPLBACKEND": "Agg"}
+    env = {**os.environ, "SLICELAB_DATA": str(_dataset(path, request)), "MPLBACKEND": "Agg",
+           **SMALL}  # fmt: skip
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
         nb,

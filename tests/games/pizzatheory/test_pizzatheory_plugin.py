@@ -151,3 +151,23 @@ def test_play_and_study_commands(tmp_path):
     games = read("games")
     assert games.num_rows == 6
     assert read("decisions").num_rows == sum(games.column("decisions").to_pylist())
+
+
+def test_the_generic_report_serves_pizza_theory(tmp_path):
+    """Without a report of its own, Pizza Theory gets the generic sections (seats, player
+    count, ratings, sample size) through the protocol: the ``won`` key, the 2-player
+    variant and the reference engine included."""
+    from pypdf import PdfReader
+
+    study = tmp_path / "pt.toml"
+    study.write_text(
+        'name = "pt"\nseed = 5\n\n[[arms]]\nname = "seats"\ngame = "pizzatheory"\n'
+        'players = [2, 3]\nstrategies = "random"\ngames = 60\n\n'
+        '[[arms]]\nname = "ladder"\ngame = "pizzatheory"\nplayers = 3\n'
+        'strategies = ["greedy", "random", "random"]\nrotate = true\ngames = 3\n'
+    )
+    pdf = tmp_path / "pt.pdf"
+    _invoke(["report", str(study), "--data", str(tmp_path / "data"), "--out", str(pdf)])
+    pages = [" ".join(p.extract_text().split()) for p in PdfReader(pdf).pages]
+    assert pages[0].startswith("Pizza Theory Balance report")
+    assert "Seats 3 players" in pages[0] and "Ratings 3 players" in pages[0]

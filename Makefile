@@ -29,6 +29,7 @@ demo: $(STAMP) ## Play a batch of New York Slice games at every player count and
 bench: $(STAMP) ## Throughput benchmarks (kernel vs reference, workers, Parquet, memory, 1M games)
 	$(BIN)/python benchmarks/bench_simulator.py
 	$(BIN)/python benchmarks/bench_pieceocake.py
+	$(BIN)/python benchmarks/bench_pizzatheory.py
 
 lab: $(STAMP) ## Open JupyterLab on notebooks/ (installs jupyterlab on first use)
 	$(BIN)/python -c "import jupyterlab" 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[lab]'

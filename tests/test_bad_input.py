@@ -1104,7 +1104,7 @@ add(
     Case("pizzatheory-play-strategy-unknown", ["play", "pizzatheory", "--players", "3",
          "--strategies", "search"], "unknown Pizza Theory strategy 'search'"),
     st("arm-pizzatheory-kernel", study(arm={"game": "pizzatheory", "players": 3,
-       "engine": "kernel"}), "no compiled kernel yet"),
+       "engine": "kernel"}), "plays only 'random' seats so far"),
     st("arm-pizzatheory-first-seat", study(arm={"game": "pizzatheory", "players": 2,
        "rules": {"first_seat": 2}}), "first_seat=2 is not a seat of 2 players"),
 )  # fmt: skip

@@ -74,11 +74,11 @@ class Deal:
 
 def deal(n_players: int, rules: Rules, rng: np.random.Generator) -> Deal:
     """Draw the chance of a game: at 2 players one roll of the neutral die per possible
-    round (``rng.integers(0, 6, max_rounds)``); nothing at 3."""
+    round, one ``rng.integers(0, 6)`` at a time (scalar draws, which the compiled kernel
+    reproduces); nothing at 3."""
     if n_players == 3:
         return Deal()
-    rolls = rng.integers(0, LINES_PER_DIRECTION, rules.max_rounds)
-    return Deal(tuple(int(x) for x in rolls))
+    return Deal(tuple(int(rng.integers(0, LINES_PER_DIRECTION)) for _ in range(rules.max_rounds)))
 
 
 

@@ -3,9 +3,10 @@
 Its options are a board (``board``, flag ``--board``: a shipped board's name such as
 ``hex-61``, or a board TOML file, resolved against the study file's folder) and rule
 options (``rules``, flag ``--rule NAME=VALUE``: every Ruling and what-if of
-``docs/rules/pizzatheory.md``). Every chunk is played by the reference engine (no compiled
-kernel yet), writing ``records.DECISION_COLUMNS``, ``records.SEAT_COLUMNS`` and
-``records.GAME_COLUMNS``.
+``docs/rules/pizzatheory.md``). A chunk whose seats are all ``random`` is played by the
+compiled kernel (``kernel.py``; ``engine = "auto"`` or ``"kernel"``), any other by the
+reference engine; both write ``records.DECISION_COLUMNS``, ``records.SEAT_COLUMNS`` and
+``records.GAME_COLUMNS``, the same rows.
 
 The game's own columns (``ResultSchema``). ``players``: ``won`` (int8, the win key: 1 for a
 winner; every seat 1 in a draw at the round bound and in a 2-player game the neutral colour
@@ -47,6 +48,19 @@ from sims.games.pizzatheory.strategies import PARAM_RANGES, STRATEGIES, make_str
 PHASE_NAMES = [p.name.lower() for p in Phase]
 TABLES_VERSION = 1
 """Bumped when the written columns change, so an older dataset is never resumed into."""
+
+
+KERNEL_FAMILIES = ("random",)
+"""The families the compiled kernel plays so far."""
+
+
+def _kernel_plays(strategies: Sequence[str]) -> bool:
+    """Whether every seat plays a family the kernel plays (without parameters)."""
+    from sims.core.specs import parse_spec
+
+    return all(
+        (spec := parse_spec(s)).name in KERNEL_FAMILIES and not spec.params for s in strategies
+    )
 
 
 def rules_version() -> str:
@@ -191,10 +205,10 @@ class PizzaTheory:
                 f"rule option first_seat={rules.first_seat} is not a seat of {arm.players} "
                 f"players; use 0 to {arm.players - 1}"
             )
-        if arm.engine == "kernel":
+        if arm.engine == "kernel" and not _kernel_plays(arm.strategies):
             raise SlicelabError(
-                "engine 'kernel': Pizza Theory has no compiled kernel yet; use engine = 'auto' "
-                "or 'reference'"
+                "engine 'kernel': Pizza Theory's compiled kernel plays only 'random' seats so "
+                "far; use engine = 'auto' or 'reference' for these strategies"
             )
 
     def fingerprint(self, arm: Arm) -> dict[str, Any]:
@@ -217,6 +231,7 @@ class PizzaTheory:
                 summary=info.summary,
                 params=dict(info.params),
                 ranges=dict(PARAM_RANGES) if info.name == "heuristic" else {},
+                kernel=info.name in KERNEL_FAMILIES,
             )
             for info in STRATEGIES.values()
         ]
@@ -275,14 +290,25 @@ class PizzaTheory:
 
     # ----------------------------------------------------------------- chunk play
     def engine_for(self, arm: Arm) -> str:
-        """Always ``"reference"`` (no compiled kernel yet)."""
-        return "reference"
+        """``"kernel"`` when every seat is ``random`` (what the kernel plays so far) and the
+        arm does not ask for the reference, else ``"reference"``."""
+        if arm.engine == "reference" or not _kernel_plays(arm.strategies):
+            return "reference"
+        return "kernel"
 
     def play_chunk(
         self, arm: Arm, first: int, count: int, decisions: bool, engine: str | None = None
     ) -> ChunkArrays:
         """Games ``first .. first + count - 1`` of an arm as arrays."""
-        seats_, games_, recs = _play_reference(arm, first, count, decisions)
+        if (engine or self.engine_for(arm)) == "kernel":
+            from sims.games.pizzatheory.kernel import play_many
+
+            board, rules = board_of(arm.options), rules_of(arm.options)
+            seats_, games_, recs = play_many(
+                board, rules, arm.players, arm.seed, first, count, decisions
+            )
+        else:
+            seats_, games_, recs = _play_reference(arm, first, count, decisions)
         types = {"won": np.int8, "score": np.int8, "toppings": np.int8, "placed": np.int8,
                  "captured": np.int16, "lost": np.int16, "safe_rounds": np.int16,
                  "saved": np.int16, "skipped": np.int16, "start_position": np.int8}  # fmt: skip

@@ -77,8 +77,9 @@ def test_bad_variants_are_refused(raw, message):
 
 
 def test_check_arm_refuses_the_kernel_and_unknown_strategies():
-    with pytest.raises(SlicelabError, match="no compiled kernel yet"):
-        GAME.check_arm(_arm(engine="kernel"))
+    with pytest.raises(SlicelabError, match="plays only 'random' seats so far"):
+        GAME.check_arm(_arm(engine="kernel", strategies=("greedy", "random", "random")))
+    GAME.check_arm(_arm(engine="kernel"))  # random seats: the kernel plays them
     with pytest.raises(SlicelabError, match="unknown Pizza Theory strategy 'search'"):
         GAME.check_arm(_arm(strategies=("search",)))
     GAME.check_arm(_arm(strategies=("greedy", "mixed", "random")))
@@ -171,3 +172,17 @@ def test_the_generic_report_serves_pizza_theory(tmp_path):
     pages = [" ".join(p.extract_text().split()) for p in PdfReader(pdf).pages]
     assert pages[0].startswith("Pizza Theory Balance report")
     assert "Seats 3 players" in pages[0] and "Ratings 3 players" in pages[0]
+
+
+def test_engine_choice_and_both_engines_write_the_same_rows():
+    assert GAME.engine_for(_arm()) == "kernel"
+    assert GAME.engine_for(_arm(engine="reference")) == "reference"
+    assert GAME.engine_for(_arm(strategies=("random", "greedy", "random"))) == "reference"
+    arm = _arm(players=2, games=6, rules={"runout_tiebreak": True})
+    kernel = GAME.play_chunk(arm, 0, 6, True, engine="kernel")
+    reference = GAME.play_chunk(arm, 0, 6, True, engine="reference")
+    for c in SEAT_COLUMNS:
+        assert kernel.seats[c].tolist() == reference.seats[c].tolist(), c
+    for c, v in kernel.games.items():
+        assert v.tolist() == reference.games[c].tolist(), c
+    assert kernel.decisions.equals(reference.decisions)

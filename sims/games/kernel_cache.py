@@ -1,5 +1,6 @@
 """numba's on-disk cache, keyed on a whole compiled-kernel package (shared by the games'
-kernels: ``sims.games.nyslice.kernel``, ``sims.games.pieceocake.kernel``).
+kernels: ``sims.games.nyslice.kernel``, ``sims.games.pieceocake.kernel``,
+``sims.games.pizzatheory.kernel``).
 
 numba checks a cached function against its own source file only. A kernel's functions
 call and inline one another across its package's modules, and numba freezes the

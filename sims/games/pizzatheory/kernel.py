@@ -16,12 +16,14 @@ Board arrays (``Board.arrays()``): ``adjacency`` (spaces, degree) padded with -1
 
 from __future__ import annotations
 
+import sys
 from functools import cache
 
 import numpy as np
 from numba import njit
 
 from sims.core.fastrng import game_streams_into, integers
+from sims.games.kernel_cache import key_caches
 from sims.games.pizzatheory.board import LINES_PER_DIRECTION, Board
 from sims.games.pizzatheory.records import DECISION_COLUMNS, GAME_COLUMNS, SEAT_COLUMNS
 from sims.games.pizzatheory.rules import Rules
@@ -395,3 +397,8 @@ def play_many(board: Board, rules: Rules, n: int, study_seed: int, first_index: 
             break
         rows = int(dcount[0])  # more decisions than guessed: play the chunk again
     return seats, games, (drec[: dcount[0]] if records else None)
+
+
+# numba checks a cached function against its own file only: key this kernel's cache on the
+# game package's sources, fastrng's and its constants (sims.games.kernel_cache)
+_CACHE_KEY = key_caches([sys.modules[__name__]], "sims.games.pizzatheory")

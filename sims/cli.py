@@ -122,11 +122,17 @@ def game_options(fn):
             if o.flag:
                 seen.setdefault(o.flag, []).append(g.info.name)
                 opts.setdefault(o.flag, o)
+    docs = {g.info.name: g.info.rules_doc for g in all_games()}
     for flag, o in reversed(list(opts.items())):
         games_with = "" if len(seen[flag]) == len(all_games()) else f" [{', '.join(seen[flag])}]"
         if o.kind == "table":
+            # shared by several games: one help for all, pointing at each game's rules
+            where = ", ".join(docs[g] for g in seen[flag])
+            text = f"Set {o.help}" if len(seen[flag]) == 1 else (
+                f"Set one of the chosen game's {o.key} options, {o.metavar}; each game's are "
+                f"listed with their defaults in {where}")  # fmt: skip
             fn = click.option(flag, o.key, multiple=True, metavar=o.metavar,
-                              help=f"Set {o.help}{games_with} (repeatable).")(fn)  # fmt: skip
+                              help=f"{text}{games_with} (repeatable).")(fn)  # fmt: skip
         else:
             kind = click.Path(dir_okay=False, path_type=Path) if o.kind == "path" else str
             fn = click.option(flag, o.key, type=kind, default=None, metavar=o.metavar,

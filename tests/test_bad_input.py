@@ -1103,8 +1103,6 @@ add(
          "2 to 3 players"),
     Case("pizzatheory-play-strategy-unknown", ["play", "pizzatheory", "--players", "3",
          "--strategies", "search"], "unknown Pizza Theory strategy 'search'"),
-    st("arm-pizzatheory-kernel", study(arm={"game": "pizzatheory", "players": 3,
-       "engine": "kernel"}), "plays only 'random' seats so far"),
     st("arm-pizzatheory-first-seat", study(arm={"game": "pizzatheory", "players": 2,
        "rules": {"first_seat": 2}}), "first_seat=2 is not a seat of 2 players"),
 )  # fmt: skip

@@ -1,13 +1,12 @@
 """Pizza Theory's compiled kernel: whole games from arrays only, the twin of ``engine.py``
-and ``game.play_game`` for ``random`` seats.
+and ``game.play_game`` for every built-in family: ``random``, and the swing strategies
+``greedy``, ``heuristic`` and ``mixed`` (``kernel_swing.py``).
 
 For the same (study seed, game index) it makes the same decisions in the same order and
 reaches the same rows (``records.SEAT_COLUMNS``, ``GAME_COLUMNS``, ``DECISION_COLUMNS``):
 ``tests/games/pizzatheory/test_pizzatheory_kernel.py`` checks it game by game. Its random
 streams are :mod:`sims.core.fastrng`'s copy of NumPy's (child 0 of the game's streams rolls
-the 2-player neutral die, one ``integers(0, 6)`` per round; child 1 + p is seat p's). The
-kernel plays only ``random`` seats so far; the swing strategies (greedy, heuristic, mixed)
-run on the reference engine.
+the 2-player neutral die, one ``integers(0, 6)`` per round; child 1 + p is seat p's).
 
 Board arrays (``Board.arrays()``): ``adjacency`` (spaces, degree) padded with -1,
 ``regions`` (216, spaces) flattened from (6, 6, 6, spaces), ``start`` (3, 2) and
@@ -22,11 +21,23 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from sims.core.fastrng import game_streams_into, integers
+from sims.core.fastrng import game_streams_into, integers, next_double
+from sims.core.specs import parse_spec
+from sims.games.flow import seat_specs
 from sims.games.kernel_cache import key_caches
+from sims.games.pizzatheory import kernel_swing
 from sims.games.pizzatheory.board import LINES_PER_DIRECTION, Board
+from sims.games.pizzatheory.kernel_swing import (
+    N_SP,
+    SP_BLIND,
+    mixed_mix,
+    swing_cut,
+    swing_place,
+    triple_tables,
+)
 from sims.games.pizzatheory.records import DECISION_COLUMNS, GAME_COLUMNS, SEAT_COLUMNS
 from sims.games.pizzatheory.rules import Rules
+from sims.games.pizzatheory.strategies import make_strategy
 
 COLOURS = 3
 NEUTRAL = 2
@@ -43,6 +54,9 @@ N_SEAT = len(SEAT_COLUMNS)
 N_GAME = len(GAME_COLUMNS) + 1  # and the decisions
 N_DEC = len(DECISION_COLUMNS)
 MAX_REGIONS = 8
+K_RANDOM, K_SWING, K_MIXED = range(3)
+KINDS = {"random": K_RANDOM, "greedy": K_SWING, "heuristic": K_SWING, "mixed": K_MIXED}
+"""The families the kernel plays, as its seat kinds."""
 
 
 def rules_array(rules: Rules) -> np.ndarray:
@@ -57,8 +71,9 @@ def rules_array(rules: Rules) -> np.ndarray:
 
 
 @cache
-def board_arrays(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The kernel's board arrays: adjacency, regions (216, spaces), start, touch."""
+def board_arrays(board: Board) -> tuple[np.ndarray, ...]:
+    """The kernel's board arrays: adjacency, regions (216, spaces), start, touch, and each
+    triple's lines and region count (``kernel_swing.triple_tables``)."""
     a = board.arrays()
     n = board.n_spaces
     near = a["near"]
@@ -70,7 +85,35 @@ def board_arrays(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
                 touch[d, k, i] = any(near[d, k, j] != near[d, k, i]
                                      for j in board.adjacency[i])  # fmt: skip
     regions = np.ascontiguousarray(a["regions"].reshape(-1, n).astype(np.int64))
-    return adjacency, regions, np.ascontiguousarray(a["start"]), touch
+    return (adjacency, regions, np.ascontiguousarray(a["start"]), touch,
+            *triple_tables(regions))  # fmt: skip
+
+
+def seat_arrays(specs: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Each seat's kind (``K_*``) and parameters (``kernel_swing.SP_*``; greedy's fixed
+    ones for greedy, zeros for random) for the kernel.
+
+    Raises
+    ------
+    SlicelabError
+        For a family the kernel does not play.
+    """
+    from sims.core.errors import SlicelabError
+
+    kinds = np.zeros(len(specs), dtype=np.int64)
+    sp = np.zeros((len(specs), N_SP), dtype=np.float64)
+    for s, text in enumerate(specs):
+        name = parse_spec(text).name
+        if name not in KINDS:
+            raise SlicelabError(
+                f"Pizza Theory's compiled kernel does not play {name!r}; it plays "
+                f"{', '.join(KINDS)} (use engine = 'reference')"
+            )
+        kinds[s] = KINDS[name]
+        if kinds[s] != K_RANDOM:
+            p = make_strategy(text).p
+            sp[s] = [p["aggression"], p["leader"], p["risk"], p["blind"], p.get("iters", 0)]
+    return kinds, sp
 
 
 @njit(cache=True, inline="always")
@@ -204,13 +247,17 @@ def _refill(owner, supply, ran_out, tally, c, i):
 
 
 @njit(cache=True)
-def _play(adjacency, regions, start, touch, rules, n, rngs, seat_out, game_out, drec, dcount,
-          game_index, iw, cw, die):  # fmt: skip
-    """One game of random seats; writes each seat's row to seat_out (n, N_SEAT) and the
-    game's row to game_out (N_GAME,). Scratch: ``iw`` (10, spaces) and ``cw`` (MAX_REGIONS +
-    9, COLOURS) int64 work rows, ``die`` (max_rounds,)."""
+def _play(adjacency, regions, start, touch, tlines, nreg, rules, n, kinds, sp, rngs, seat_out,
+          game_out, drec, dcount, game_index, iw, cw, die, cnt, tabs, acc, fout, sc, u, rw,
+          w, tk, rxyz):  # fmt: skip
+    """One game; writes each seat's row to seat_out (n, N_SEAT) and the game's row to
+    game_out (N_GAME,). Scratch: ``iw`` (10, spaces) and ``cw`` (MAX_REGIONS + 9, COLOURS)
+    int64 work rows, ``die`` (max_rounds,); the swing strategies' (``kernel_swing``)
+    ``cnt``, ``tabs``, ``acc``, ``fout``, ``sc``, ``u``, ``rw``, ``w``, ``tk``, ``rxyz``."""
     nspaces = adjacency.shape[0]
     total = rules[R_SUPPLY]
+    safety = rules[R_SAFETY] != 0
+    tie_nothing = rules[R_TWO_TIE] != 0
     owner, legal, removed, refill = iw[0], iw[1], iw[2], iw[3]
     counts = cw[:MAX_REGIONS]
     supply, ran_out, pos, start_pos = (
@@ -242,6 +289,8 @@ def _play(adjacency, regions, start, touch, rules, n, rngs, seat_out, game_out, 
         for j in range(2):
             _put(owner, supply, ran_out, start[pos[c], j], c)
     ndec = 0
+    solved = -1  # the round whose cut game rw holds the solution of, and for whom
+    solver = 0
     safety_rounds = 0
     ending = ENDING_DRAW
     rounds = rules[R_ROUNDS]
@@ -275,7 +324,12 @@ def _play(adjacency, regions, start, touch, rules, n, rngs, seat_out, game_out, 
                 continue
             k = 0
             if nl > 1:
-                k = integers(rngs[1 + seat], nl)
+                if kinds[seat] == K_RANDOM or r < sp[seat, SP_BLIND]:
+                    k = integers(rngs[1 + seat], nl)
+                else:
+                    k = swing_place(owner, supply, legal, nl, seat, seat, pos[seat], -1, 0,
+                                    sp[seat], regions, tlines, nreg, safety, tie_nothing,
+                                    total, cnt, tabs, acc, fout, sc, tk, rxyz)  # fmt: skip
                 _log(drec, dcount, game_index, r, seat, pos[seat], P_PLACE, legal[k], nl,
                      owner, supply, total)  # fmt: skip
                 ndec += 1
@@ -292,16 +346,53 @@ def _play(adjacency, regions, start, touch, rules, n, rngs, seat_out, game_out, 
                         nl += 1
                 if nl > 0:
                     k = 0
+                    placer = order[0]
+                    if nl > 1 and kinds[placer] == K_RANDOM:
+                        k = integers(rngs[1 + placer], nl)
+                    elif nl > 1:
+                        k = swing_place(owner, supply, legal, nl, NEUTRAL, placer,
+                                        pos[placer], pos[NEUTRAL], line, sp[placer], regions,
+                                        tlines, nreg, safety, tie_nothing, total, cnt, tabs,
+                                        acc, fout, sc, tk, rxyz)  # fmt: skip
                     if nl > 1:
-                        k = integers(rngs[1 + order[0]], nl)
                         _log(drec, dcount, game_index, r, order[0], pos[order[0]], P_NEUTRAL,
                              legal[k], nl, owner, supply, total)  # fmt: skip
                         ndec += 1
                     _put(owner, supply, ran_out, legal[k], NEUTRAL)
                     tally[NEUTRAL, T_PLACED] += 1
-        for q in range(n):  # 2. cut (a random seat's draw sees nothing of the others')
+        kd = pos[NEUTRAL] if n == 2 else -1  # at 2 players the neutral line is known
+        kl = lines[pos[NEUTRAL]] if n == 2 else 0
+        for q in range(n):  # 2. cut: nothing a seat reads depends on another's cut
             seat = order[q]
-            line = integers(rngs[1 + seat], LINES_PER_DIRECTION)
+            if kinds[seat] == K_RANDOM:
+                line = integers(rngs[1 + seat], LINES_PER_DIRECTION)
+            elif kinds[seat] == K_SWING:
+                line = swing_cut(owner, supply, seat, pos[seat], kd, kl, sp[seat], regions,
+                                 tlines, nreg, safety, tie_nothing, total, cnt, tabs, acc,
+                                 fout, sc, tk)  # fmt: skip
+            else:
+                # every player's mix comes out of one solve of the round's cut game, and
+                # the position stands until all have cut: a later mixed seat with the same
+                # parameters reads its mix from the same solve
+                same = solved == r
+                for j in range(sp.shape[1]):
+                    if sp[seat, j] != sp[solver, j]:
+                        same = False
+                if not same:
+                    mixed_mix(owner, supply, seat, order, n, pos, kl, sp[seat], regions,
+                              tlines, nreg, safety, tie_nothing, total, cnt, tabs, sc, u, rw,
+                              w)  # fmt: skip
+                    solved = r
+                    solver = seat
+                mix = rw[1, q]
+                x = next_double(rngs[1 + seat])
+                line = LINES_PER_DIRECTION - 1
+                share = 0.0
+                for j in range(LINES_PER_DIRECTION - 1):
+                    share = share + mix[j]
+                    if share > x:
+                        line = j
+                        break
             _log(drec, dcount, game_index, r, seat, pos[seat], P_CUT, line,
                  LINES_PER_DIRECTION, owner, supply, total)  # fmt: skip
             ndec += 1
@@ -360,23 +451,38 @@ def _play(adjacency, regions, start, touch, rules, n, rngs, seat_out, game_out, 
 
 
 @njit(cache=True)
-def play_games_kernel(adjacency, regions, start, touch, rules, n, study_seed, first_index,
-                      seats, games, drec, dcount):  # fmt: skip
-    """Play games ``first_index ..`` of a study, every seat random: seats (count, n,
-    N_SEAT), games (count, N_GAME), decision records from row dcount[0] of drec."""
+def play_games_kernel(adjacency, regions, start, touch, tlines, nreg, rules, n, kinds, sp,
+                      study_seed, first_index, seats, games, drec, dcount):  # fmt: skip
+    """Play games ``first_index ..`` of a study, seat ``s`` of kind ``kinds[s]`` with
+    parameters ``sp[s]``: seats (count, n, N_SEAT), games (count, N_GAME), decision
+    records from row dcount[0] of drec."""
     rngs = np.zeros((n + 1, 5), dtype=np.uint64)
     iw = np.zeros((10, max(adjacency.shape[0], MAX_REGIONS)), dtype=np.int64)
     cw = np.zeros((MAX_REGIONS + 8, COLOURS), dtype=np.int64)
     die = np.zeros(rules[R_ROUNDS], dtype=np.int64)
+    cnt = np.zeros((216, MAX_REGIONS, COLOURS), dtype=np.int64)
+    tabs = np.zeros((4, 216, COLOURS), dtype=np.int64)
+    acc = np.zeros((LINES_PER_DIRECTION, 9), dtype=np.int64)
+    fout = np.zeros(LINES_PER_DIRECTION)
+    sc = np.zeros((4, COLOURS), dtype=np.int64)
+    u = np.zeros((3, LINES_PER_DIRECTION, LINES_PER_DIRECTION, LINES_PER_DIRECTION))
+    rw = np.zeros((4, 3, LINES_PER_DIRECTION))
+    w = np.zeros((LINES_PER_DIRECTION, LINES_PER_DIRECTION))
+    tk = np.zeros((LINES_PER_DIRECTION, 36), dtype=np.int64)
+    rxyz = np.zeros((3, 216, MAX_REGIONS), dtype=np.int64)
     for g in range(seats.shape[0]):
         game_streams_into(study_seed, first_index + g, n + 1, rngs)
-        _play(adjacency, regions, start, touch, rules, n, rngs, seats[g], games[g], drec,
-              dcount, first_index + g, iw, cw, die)  # fmt: skip
+        _play(adjacency, regions, start, touch, tlines, nreg, rules, n, kinds, sp, rngs,
+              seats[g], games[g], drec, dcount, first_index + g, iw, cw, die, cnt, tabs, acc,
+              fout, sc, u, rw, w, tk, rxyz)  # fmt: skip
 
 
 def play_many(board: Board, rules: Rules, n: int, study_seed: int, first_index: int,
-              count: int, records: bool = False):  # fmt: skip
-    """Games ``first_index .. first_index + count - 1`` of a study with every seat random.
+              count: int, records: bool = False,
+              strategies: list[str] | str | None = None):  # fmt: skip
+    """Games ``first_index .. first_index + count - 1`` of a study, each seat playing its
+    spec of ``strategies`` (one spec for every seat or one per seat; default ``random``;
+    the families of :data:`KINDS`).
 
     Returns
     -------
@@ -385,7 +491,8 @@ def play_many(board: Board, rules: Rules, n: int, study_seed: int, first_index: 
         The game columns, then the real decisions.
     records : int64 array (decisions, len(DECISION_COLUMNS)) or None
     """
-    args = (*board_arrays(board), rules_array(rules), n)
+    kinds, sp = seat_arrays(seat_specs(strategies or "random", n))
+    args = (*board_arrays(board), rules_array(rules), n, kinds, sp)
     seats = np.zeros((count, n, N_SEAT), dtype=np.int64)
     games = np.zeros((count, N_GAME), dtype=np.int64)
     rows = count * 40 if records else 0
@@ -401,4 +508,4 @@ def play_many(board: Board, rules: Rules, n: int, study_seed: int, first_index: 
 
 # numba checks a cached function against its own file only: key this kernel's cache on the
 # game package's sources, fastrng's and its constants (sims.games.kernel_cache)
-_CACHE_KEY = key_caches([sys.modules[__name__]], "sims.games.pizzatheory")
+_CACHE_KEY = key_caches([kernel_swing, sys.modules[__name__]], "sims.games.pizzatheory")

@@ -3,10 +3,10 @@
 Its options are a board (``board``, flag ``--board``: a shipped board's name such as
 ``hex-61``, or a board TOML file, resolved against the study file's folder) and rule
 options (``rules``, flag ``--rule NAME=VALUE``: every Ruling and what-if of
-``docs/rules/pizzatheory.md``). A chunk whose seats are all ``random`` is played by the
-compiled kernel (``kernel.py``; ``engine = "auto"`` or ``"kernel"``), any other by the
-reference engine; both write ``records.DECISION_COLUMNS``, ``records.SEAT_COLUMNS`` and
-``records.GAME_COLUMNS``, the same rows.
+``docs/rules/pizzatheory.md``). Chunks are played by the compiled kernel (``kernel.py``:
+every strategy family; ``engine = "auto"`` or ``"kernel"``) unless an arm asks for the
+reference engine (``engine = "reference"``); both write ``records.DECISION_COLUMNS``,
+``records.SEAT_COLUMNS`` and ``records.GAME_COLUMNS``, the same rows.
 
 The game's own columns (``ResultSchema``). ``players``: ``won`` (int8, the win key: 1 for a
 winner; every seat 1 in a draw at the round bound and in a 2-player game the neutral colour
@@ -48,19 +48,6 @@ from sims.games.pizzatheory.strategies import PARAM_RANGES, STRATEGIES, make_str
 PHASE_NAMES = [p.name.lower() for p in Phase]
 TABLES_VERSION = 1
 """Bumped when the written columns change, so an older dataset is never resumed into."""
-
-
-KERNEL_FAMILIES = ("random",)
-"""The families the compiled kernel plays so far."""
-
-
-def _kernel_plays(strategies: Sequence[str]) -> bool:
-    """Whether every seat plays a family the kernel plays (without parameters)."""
-    from sims.core.specs import parse_spec
-
-    return all(
-        (spec := parse_spec(s)).name in KERNEL_FAMILIES and not spec.params for s in strategies
-    )
 
 
 def rules_version() -> str:
@@ -195,7 +182,8 @@ class PizzaTheory:
         return [Variant(options)]
 
     def check_arm(self, arm: Arm) -> None:
-        """Refuse an arm whose strategies, board, rule options or engine are invalid."""
+        """Refuse an arm whose strategies, board or rule options are invalid (every
+        strategy Pizza Theory knows plays on both engines)."""
         for spec in arm.strategies:
             make_strategy(spec)
         board_of(arm.options)
@@ -204,11 +192,6 @@ class PizzaTheory:
             raise SlicelabError(
                 f"rule option first_seat={rules.first_seat} is not a seat of {arm.players} "
                 f"players; use 0 to {arm.players - 1}"
-            )
-        if arm.engine == "kernel" and not _kernel_plays(arm.strategies):
-            raise SlicelabError(
-                "engine 'kernel': Pizza Theory's compiled kernel plays only 'random' seats so "
-                "far; use engine = 'auto' or 'reference' for these strategies"
             )
 
     def fingerprint(self, arm: Arm) -> dict[str, Any]:
@@ -231,7 +214,7 @@ class PizzaTheory:
                 summary=info.summary,
                 params=dict(info.params),
                 ranges=dict(PARAM_RANGES) if info.name == "heuristic" else {},
-                kernel=info.name in KERNEL_FAMILIES,
+                kernel=True,  # the kernel plays every family (kernel.KINDS)
             )
             for info in STRATEGIES.values()
         ]
@@ -290,11 +273,9 @@ class PizzaTheory:
 
     # ----------------------------------------------------------------- chunk play
     def engine_for(self, arm: Arm) -> str:
-        """``"kernel"`` when every seat is ``random`` (what the kernel plays so far) and the
-        arm does not ask for the reference, else ``"reference"``."""
-        if arm.engine == "reference" or not _kernel_plays(arm.strategies):
-            return "reference"
-        return "kernel"
+        """``"kernel"`` (it plays every family Pizza Theory knows) unless the arm asks for
+        the reference."""
+        return "reference" if arm.engine == "reference" else "kernel"
 
     def play_chunk(
         self, arm: Arm, first: int, count: int, decisions: bool, engine: str | None = None
@@ -305,7 +286,7 @@ class PizzaTheory:
 
             board, rules = board_of(arm.options), rules_of(arm.options)
             seats_, games_, recs = play_many(
-                board, rules, arm.players, arm.seed, first, count, decisions
+                board, rules, arm.players, arm.seed, first, count, decisions, arm.strategies
             )
         else:
             seats_, games_, recs = _play_reference(arm, first, count, decisions)

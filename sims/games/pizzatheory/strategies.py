@@ -23,12 +23,14 @@ from sims.games.catalogue import check_params
 from sims.games.pizzatheory.board import LINES_PER_DIRECTION
 from sims.games.pizzatheory.engine import Decision, Phase
 from sims.games.pizzatheory.rules import COLOURS, NEUTRAL
-from sims.games.pizzatheory.swing import deltas, swing
+from sims.games.pizzatheory.swing import deltas, roles, swing
 from sims.games.pizzatheory.view import PlayerView
 
-HEURISTIC_DEFAULTS: dict[str, float] = {"aggression": 1.0, "leader": 0.5, "risk": 0.0}
+HEURISTIC_DEFAULTS: dict[str, float] = {
+    "aggression": 1.0, "leader": 0.5, "risk": 0.0, "blind": 0,
+}  # fmt: skip
 """``heuristic``'s parameters and their (untuned) defaults."""
-GREEDY_PARAMS: dict[str, float] = {"aggression": 1.0, "leader": 0.0, "risk": 0.0}
+GREEDY_PARAMS: dict[str, float] = {"aggression": 1.0, "leader": 0.0, "risk": 0.0, "blind": 0}
 """``greedy``: the heuristic's valuation with these fixed parameters."""
 HEURISTIC_BOUNDS: dict[str, ParamBound] = {
     # Weights of the other colours' change against one's own: negative would reward
@@ -37,6 +39,9 @@ HEURISTIC_BOUNDS: dict[str, ParamBound] = {
     "leader": ParamBound(0.0, 10.0),
     # Standard deviations of the swing over the others' cuts given up per point of mean.
     "risk": ParamBound(-5.0, 5.0),
+    # Rounds at the start in which the seat places uniformly at random (restricted play:
+    # what its first placements are worth).
+    "blind": ParamBound(0, 1_000, integer=True),
 }
 PARAM_RANGES: dict[str, tuple[float, float]] = {
     "aggression": (0.0, 2.0),
@@ -82,22 +87,55 @@ def _known_lines(view: PlayerView) -> dict[int, int]:
     return {}
 
 
-def line_values(view: PlayerView, value: np.ndarray, colour: int, risk: float,
-                known: dict[int, int]) -> np.ndarray:  # fmt: skip
-    """For each line of ``colour``'s direction, the mean of ``value`` (indexed ``(...,
-    6, 6, 6)`` by the lines of directions 0, 1, 2) over the unknown directions' lines drawn
-    uniformly, minus ``risk`` times its standard deviation: shape ``(..., 6)``."""
-    lead = value.ndim - 3
-    v = value
-    for d in sorted(known, reverse=True):  # fix the known directions' lines
+def line_value(x: np.ndarray, y: np.ndarray, z: np.ndarray, aggression: float,
+               leader: float, risk: float) -> np.ndarray:  # fmt: skip
+    """The value of a line from its outcomes' integer changes ``x``, ``y``, ``z``
+    (:func:`swing.roles`, shape ``(..., m)``: the ``m`` equally likely lines of the unknown
+    directions): the mean of the swing ``V = x - (aggression / 2) y - leader z`` minus
+    ``risk`` times its standard deviation (over the ``m`` outcomes, ``ddof = 0``).
+
+    Both moments come from integer sums (exact whatever the order of summation), then a
+    fixed sequence of float operations, which the compiled kernel repeats scalar by scalar:
+    the two engines value every line with the same float and so break ties alike.
+    """
+    m = x.shape[-1]
+    h = 0.5 * aggression
+    sx, sy, sz = x.sum(axis=-1), y.sum(axis=-1), z.sum(axis=-1)
+    mean = ((sx - h * sy) - leader * sz) / m
+    if risk == 0:
+        return mean
+    sxx, syy, szz = (x * x).sum(axis=-1), (y * y).sum(axis=-1), (z * z).sum(axis=-1)
+    sxy, sxz, syz = (x * y).sum(axis=-1), (x * z).sum(axis=-1), (y * z).sum(axis=-1)
+    e2 = (((((sxx + (h * h) * syy) + (leader * leader) * szz) - (2.0 * h) * sxy)
+           - (2.0 * leader) * sxz) + ((2.0 * h) * leader) * syz) / m  # fmt: skip
+    var = np.maximum(e2 - mean * mean, 0.0)  # rounding can make it a hair negative
+    return mean - risk * np.sqrt(var)
+
+
+def _arrange(v: np.ndarray, view: PlayerView, colour: int, known: dict[int, int]) -> np.ndarray:
+    """``v`` (..., 6, 6, 6) by the lines of directions 0, 1, 2 as (..., 6, m): ``colour``'s
+    line first, then the ``m`` combinations of the unknown directions' lines (the known
+    directions fixed at their line)."""
+    lead = v.ndim - 3
+    for d in sorted(known, reverse=True):
         v = np.take(v, known[d], axis=lead + d)
-    free = [d for d in range(3) if d not in known]  # the directions left, in order
+    free = [d for d in range(3) if d not in known]
     v = np.moveaxis(v, lead + free.index(view.positions[colour]), lead)
-    rest = tuple(range(lead + 1, v.ndim))
-    out = v.mean(axis=rest) if rest else v
-    if risk and rest:
-        out = out - risk * v.std(axis=rest)
-    return out
+    return v.reshape(v.shape[: lead + 1] + (-1,))
+
+
+def _on_board(view: PlayerView) -> list[int]:
+    return [view.on_board(c) for c in range(COLOURS)]
+
+
+def line_values(view: PlayerView, d: np.ndarray, colour: int, p: dict[str, float],
+                known: dict[int, int]) -> np.ndarray:  # fmt: skip
+    """For each line of ``colour``'s direction, its value (:func:`line_value`) to
+    ``colour`` with parameters ``p`` over the unknown directions' lines drawn uniformly,
+    from the changes ``d`` (:func:`swing.deltas`, shape ``(..., 6, 6, 6, COLOURS)``):
+    shape ``(..., 6)``."""
+    x, y, z = (_arrange(v, view, colour, known) for v in roles(d, colour, _on_board(view)))
+    return line_value(x, y, z, p["aggression"], p["leader"], p["risk"])
 
 
 @dataclass
@@ -107,15 +145,12 @@ class SwingStrategy:
     spec: StrategySpec
     p: dict[str, float] = field(default_factory=dict)
 
-    def value(self, view: PlayerView, d: np.ndarray, colour: int) -> np.ndarray:
-        """``colour``'s value of each outcome of ``d`` (:func:`swing.swing`)."""
-        on_board = np.array([view.on_board(c) for c in range(COLOURS)])
-        return swing(d, colour, self.p["aggression"], self.p["leader"], on_board)
-
     def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
         seat = decision.player
         if decision.phase == Phase.CUT:
             return self.cut(view, seat, rng)
+        if decision.phase == Phase.PLACE and view.round < self.p["blind"]:
+            return decision.legal[int(rng.integers(0, len(decision.legal)))]
         placed = seat if decision.phase == Phase.PLACE else NEUTRAL
         return self.place(view, seat, placed, decision.legal)
 
@@ -128,15 +163,13 @@ class SwingStrategy:
         supply[:, colour] -= 1
         d = deltas(view.board, view.rules, owner, supply)
         known = _known_lines(view) if colour == NEUTRAL else {}
-        lines = line_values(view, self.value(view, d, seat), seat, self.p["risk"], known)
+        lines = line_values(view, d, seat, self.p, known)
         return legal[_first_max(lines.max(axis=-1))]
 
     def cut(self, view: PlayerView, seat: int, rng: np.random.Generator) -> int:
         """The line of the best value against the others' cuts drawn uniformly."""
         d = deltas(view.board, view.rules, np.array(view.owner), np.array(view.supply))
-        lines = line_values(view, self.value(view, d, seat), seat, self.p["risk"],
-                            _known_lines(view))  # fmt: skip
-        return _first_max(lines)
+        return _first_max(line_values(view, d, seat, self.p, _known_lines(view)))
 
 
 @dataclass
@@ -155,6 +188,22 @@ class HeuristicStrategy(SwingStrategy):
         self.p = {**HEURISTIC_DEFAULTS, **{k: float(v) for k, v in self.spec.params.items()}}
 
 
+def _contract_last(u: np.ndarray, sigma: np.ndarray) -> np.ndarray:
+    """``u @ sigma`` over ``u``'s last axis, summed line by line from 0 (a fixed order, so
+    the compiled kernel's loop gives the same floats; a BLAS product would not)."""
+    acc = np.zeros(u.shape[:-1])
+    for t in range(LINES_PER_DIRECTION):
+        acc = acc + u[..., t] * sigma[t]
+    return acc
+
+
+def _total(v: np.ndarray) -> float:
+    acc = 0.0
+    for x in v:
+        acc = acc + float(x)
+    return acc
+
+
 def regret_matching(payoffs: list[np.ndarray], iters: int) -> list[np.ndarray]:
     """Average strategies of regret matching in a simultaneous game.
 
@@ -170,10 +219,15 @@ def regret_matching(payoffs: list[np.ndarray], iters: int) -> list[np.ndarray]:
     -------
     list of arrays (6,)
         Each player's average strategy over the iterations.
+
+    Notes
+    -----
+    Every sum runs in a fixed order (the other players' axes contracted last first, each
+    line by line from 0) so that the compiled kernel reproduces the floats exactly.
     """
     k = len(payoffs)
     # each payoff with its own axis first: the others' axes are then contracted last-first
-    moved = [np.moveaxis(u, i, 0) for i, u in enumerate(payoffs)]
+    moved = [np.moveaxis(np.asarray(u, dtype=np.float64), i, 0) for i, u in enumerate(payoffs)]
     uniform = np.full(LINES_PER_DIRECTION, 1 / LINES_PER_DIRECTION)
     regrets = [np.zeros(LINES_PER_DIRECTION) for _ in range(k)]
     totals = [np.zeros(LINES_PER_DIRECTION) for _ in range(k)]
@@ -181,16 +235,16 @@ def regret_matching(payoffs: list[np.ndarray], iters: int) -> list[np.ndarray]:
         sigma = []
         for r in regrets:
             pos = np.maximum(r, 0.0)
-            total = pos.sum()
+            total = _total(pos)
             sigma.append(pos / total if total > 0 else uniform)
         for i in range(k):
             u = moved[i]
             for j in reversed(range(k)):
                 if j != i:
-                    u = u @ sigma[j]
-            regrets[i] += u - u @ sigma[i]
-            totals[i] += sigma[i]
-    return [t / t.sum() for t in totals]
+                    u = _contract_last(u, sigma[j])
+            regrets[i] = regrets[i] + (u - _total(u * sigma[i]))
+            totals[i] = totals[i] + sigma[i]
+    return [t / _total(t) for t in totals]
 
 
 @dataclass
@@ -206,9 +260,10 @@ class MixedStrategy(HeuristicStrategy):
         d = deltas(view.board, view.rules, np.array(view.owner), np.array(view.supply))
         known = _known_lines(view)
         players = view.turn_order()
+        on_board = _on_board(view)
         payoffs = []
         for c in players:
-            v = self.value(view, d, c)
+            v = swing(d, c, self.p["aggression"], self.p["leader"], on_board)
             for dd in sorted(known, reverse=True):
                 v = np.take(v, known[dd], axis=dd)
             free = [dd for dd in range(3) if dd not in known]
@@ -220,7 +275,13 @@ class MixedStrategy(HeuristicStrategy):
 
     def cut(self, view: PlayerView, seat: int, rng: np.random.Generator) -> int:
         mix = self.mix(view, seat)
-        return int(min(np.searchsorted(np.cumsum(mix), rng.random(), side="right"), 5))
+        x = rng.random()
+        acc = 0.0
+        for line in range(LINES_PER_DIRECTION - 1):  # the first cumulative share above x
+            acc = acc + float(mix[line])
+            if acc > x:
+                return line
+        return LINES_PER_DIRECTION - 1
 
 
 # ---------------------------------------------------------------------- catalogue
@@ -234,7 +295,8 @@ STRATEGIES: dict[str, StrategyInfo] = {
     "heuristic": StrategyInfo(
         "heuristic", HeuristicStrategy, dict(HEURISTIC_DEFAULTS),
         "greedy's swing with tunable aggression (weight of the others' change), leader "
-        "(extra weight on the leader's) and risk (aversion to the swing's spread)",
+        "(extra weight on the leader's) and risk (aversion to the swing's spread); blind: "
+        "rounds at the start it places at random",
         dict(HEURISTIC_BOUNDS),
     ),
     "mixed": StrategyInfo(

@@ -47,7 +47,7 @@ def deltas(board: Board, rules: Rules, owner: np.ndarray, supply: np.ndarray) ->
 
     Returns
     -------
-    float array (..., 6, 6, 6, COLOURS)
+    int64 array (..., 6, 6, 6, COLOURS)
         Indexed by the lines of directions 0, 1, 2, then the colour: captured minus lost.
     """
     owner = np.asarray(owner)
@@ -72,22 +72,37 @@ def deltas(board: Board, rules: Rules, owner: np.ndarray, supply: np.ndarray) ->
     refill = (removed.sum(axis=-1, keepdims=True) * majority * leader).sum(axis=-2)
     available = np.asarray(supply, dtype=np.float64)[..., None, :] + lost
     captured = np.minimum(refill, available)
-    return (captured - lost).reshape(lead + (LINES_PER_DIRECTION,) * 3 + (COLOURS,))
+    # every count is a whole number, exact in float64: the int result is exact too
+    out = np.rint(captured - lost).astype(np.int64)
+    return out.reshape(lead + (LINES_PER_DIRECTION,) * 3 + (COLOURS,))
 
 
-def swing(
-    d: np.ndarray, colour: int, aggression: float, leader: float, on_board: np.ndarray
-) -> np.ndarray:
+def leading_other(colour: int, on_board) -> int:
+    """The other colour with the most toppings on the board, the lowest among equals."""
+    others = [c for c in range(COLOURS) if c != colour]
+    return max(others, key=lambda c: (on_board[c], -c))
+
+
+def roles(d: np.ndarray, colour: int, on_board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The three integer changes a colour's swing weighs, from ``d`` (:func:`deltas`):
+    its own ``X``, the other two colours' sum ``Y`` and the leading other colour's ``Z``
+    (:func:`leading_other`)."""
+    others = [c for c in range(COLOURS) if c != colour]
+    x = d[..., colour]
+    y = d[..., others[0]] + d[..., others[1]]
+    z = d[..., leading_other(colour, on_board)]
+    return x, y, z
+
+
+def swing(d: np.ndarray, colour: int, aggression: float, leader: float, on_board) -> np.ndarray:
     """A colour's value of each outcome in ``d`` (:func:`deltas`): its own change minus
     ``aggression`` times the other colours' mean change, minus ``leader`` times the change
-    of the other colour with the most toppings on the board (the lowest among equals).
+    of the other colour with the most toppings on the board (the lowest among equals):
+    ``X - (aggression / 2) * Y - leader * Z`` (:func:`roles`), evaluated in this order so
+    that the compiled kernel's scalar arithmetic gives the same floats.
 
     The other colours are the other players, and at 2 players one of them is neutral
     (whose win makes both players lose).
     """
-    others = [c for c in range(COLOURS) if c != colour]
-    value = d[..., colour] - aggression * d[..., others].mean(axis=-1)
-    if leader:
-        top = max(others, key=lambda c: (on_board[c], -c))
-        value = value - leader * d[..., top]
-    return value
+    x, y, z = roles(d, colour, on_board)
+    return (x - (0.5 * aggression) * y) - leader * z

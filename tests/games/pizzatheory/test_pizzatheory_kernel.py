@@ -1,6 +1,7 @@
-"""Two engines, one truth: Pizza Theory's compiled kernel (random seats so far) replays the
-reference engine game for game — every decision record, every seat row and game row — at
-2 and 3 players, under every rule option, on every shipped board."""
+"""Two engines, one truth: Pizza Theory's compiled kernel replays the reference engine game
+for game — every decision record, every seat row and game row — at 2 and 3 players, under
+every rule option, on every shipped board, for every built-in family: random, and the swing
+strategies greedy, heuristic (every parameter) and mixed, alone and side by side."""
 
 from __future__ import annotations
 
@@ -25,16 +26,22 @@ CASES = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("n, rules, board", CASES, ids=[f"{i}" for i in range(len(CASES))])
-def test_kernel_agrees_with_the_reference_engine(n, rules, board):
+SWING = {
+    3: ["heuristic(risk=0.4,leader=1.2,blind=1)", "greedy", "mixed(iters=15,aggression=0.6)"],
+    2: ["mixed(iters=15,leader=0.8)", "heuristic(risk=-0.6,aggression=1.7,blind=2)"],
+}
+"""Every swing family at one table, with parameters that exercise every term of the value
+(aggression, leader, risk of both signs, blind placements) and the mixed cut."""
+
+
+def _agree(n, rules, board, specs, games, seed=17):
     b = shipped_board(board)
-    games = 40
-    seats, games_, recs = play_many(b, rules, n, 17, 0, games, records=True)
+    seats, games_, recs = play_many(b, rules, n, seed, 0, games, records=True, strategies=specs)
     assert recs.shape[0] == games_[:, -1].sum()
     row = 0
     for g in range(games):
         records: list[list[int]] = []
-        state = play_game(n, seat_strategies("random", n), 17, g, b, rules, records)
+        state = play_game(n, seat_strategies(specs, n), seed, g, b, rules, records)
         assert seats[g].tolist() == seat_rows(state), g
         assert games_[g].tolist() == [*game_row(state), len(state.trace)], g
         got = recs[row : row + len(records)].tolist()
@@ -42,8 +49,37 @@ def test_kernel_agrees_with_the_reference_engine(n, rules, board):
         row += len(records)
 
 
-def test_games_are_the_same_in_any_chunk():
+@pytest.mark.parametrize("n, rules, board", CASES, ids=[f"{i}" for i in range(len(CASES))])
+def test_kernel_agrees_with_the_reference_engine(n, rules, board):
+    _agree(n, rules, board, "random", 40)
+
+
+@pytest.mark.parametrize("n, rules, board", CASES, ids=[f"{i}" for i in range(len(CASES))])
+def test_kernel_agrees_on_the_swing_strategies(n, rules, board):
+    _agree(n, rules, board, SWING[n], 3)
+
+
+@pytest.mark.parametrize(
+    "n, spec", [(3, "greedy"), (3, "heuristic"), (3, "mixed(iters=25)"), (2, "greedy"),
+                (2, "mixed(iters=25)"), (3, "mixed(iters=20);mixed(iters=20);mixed(iters=21)")],
+)  # fmt: skip
+def test_kernel_agrees_on_each_family_in_every_seat(n, spec):
+    """One family in every seat (at 3 mixed players the kernel solves the round's cut game
+    once for all seats with the same parameters; the last case makes it solve twice)."""
+    _agree(n, Rules(), "hex-37", spec.split(";") if ";" in spec else spec, 6, seed=3)
+
+
+@pytest.mark.parametrize("spec", ["random", "mixed(iters=10)"])
+def test_games_are_the_same_in_any_chunk(spec):
     b = shipped_board("hex-37")
-    whole, _, _ = play_many(b, Rules(), 3, 5, 0, 30)
-    parts = [play_many(b, Rules(), 3, 5, i, 10)[0] for i in (0, 10, 20)]
+    whole, _, _ = play_many(b, Rules(), 3, 5, 0, 30, strategies=spec)
+    parts = [play_many(b, Rules(), 3, 5, i, 10, strategies=spec)[0] for i in (0, 10, 20)]
     assert np.array_equal(whole, np.concatenate(parts))
+
+
+def test_kernel_refuses_a_family_it_does_not_play():
+    from sims.core.errors import SlicelabError
+
+    with pytest.raises(SlicelabError, match="does not play 'tests.example"):
+        play_many(shipped_board("hex-37"), Rules(), 3, 1, 0, 1,
+                  strategies="tests.example_strategies:First")  # fmt: skip

@@ -77,9 +77,8 @@ def test_bad_variants_are_refused(raw, message):
 
 
 def test_check_arm_refuses_the_kernel_and_unknown_strategies():
-    with pytest.raises(SlicelabError, match="plays only 'random' seats so far"):
-        GAME.check_arm(_arm(engine="kernel", strategies=("greedy", "random", "random")))
-    GAME.check_arm(_arm(engine="kernel"))  # random seats: the kernel plays them
+    GAME.check_arm(_arm(engine="kernel"))  # every family Pizza Theory knows: in the kernel
+    GAME.check_arm(_arm(engine="kernel", strategies=("greedy", "mixed(iters=5)", "heuristic")))
     with pytest.raises(SlicelabError, match="unknown Pizza Theory strategy 'search'"):
         GAME.check_arm(_arm(strategies=("search",)))
     GAME.check_arm(_arm(strategies=("greedy", "mixed", "random")))
@@ -177,8 +176,9 @@ def test_the_generic_report_serves_pizza_theory(tmp_path):
 def test_engine_choice_and_both_engines_write_the_same_rows():
     assert GAME.engine_for(_arm()) == "kernel"
     assert GAME.engine_for(_arm(engine="reference")) == "reference"
-    assert GAME.engine_for(_arm(strategies=("random", "greedy", "random"))) == "reference"
-    arm = _arm(players=2, games=6, rules={"runout_tiebreak": True})
+    assert GAME.engine_for(_arm(strategies=("random", "greedy", "mixed"))) == "kernel"
+    arm = _arm(players=2, games=6, rules={"runout_tiebreak": True},
+               strategies=("greedy", "mixed(iters=10)"))  # fmt: skip
     kernel = GAME.play_chunk(arm, 0, 6, True, engine="kernel")
     reference = GAME.play_chunk(arm, 0, 6, True, engine="reference")
     for c in SEAT_COLUMNS:

@@ -21,7 +21,7 @@ from sims.games.pizzatheory.strategies import (
     make_strategy,
     regret_matching,
 )
-from sims.games.pizzatheory.swing import deltas, swing
+from sims.games.pizzatheory.swing import deltas
 from sims.games.pizzatheory.view import PlayerView
 
 BOARD = default_board()
@@ -66,7 +66,7 @@ def test_greedy_cut_is_the_line_of_the_best_mean_swing():
     own = d[..., seat] - np.delete(d, seat, axis=-1).mean(axis=-1)
     axis = s.positions[seat]
     expected = np.moveaxis(own, axis, 0).reshape(6, -1).mean(axis=1)
-    got = line_values(view, swing(d, seat, 1.0, 0.0, np.zeros(3)), seat, 0.0, {})
+    got = line_values(view, d, seat, GREEDY_PARAMS, {})
     np.testing.assert_allclose(got, expected)
     dec = s.decision()
     assert make_strategy("greedy").choose(view, dec, None) == int(np.argmax(expected))
@@ -82,8 +82,8 @@ def test_greedy_place_is_the_space_of_the_best_best_line():
         owner[space] = 0
         supply = np.array(s.supply)
         supply[0] -= 1
-        v = swing(deltas(BOARD, s.rules, owner, supply), 0, 1.0, 0.0, np.zeros(3))
-        value = line_values(view, v, 0, 0.0, {}).max()
+        value = line_values(view, deltas(BOARD, s.rules, owner, supply), 0, GREEDY_PARAMS,
+                            {}).max()  # fmt: skip
         if value > best_v:
             best, best_v = space, value
     assert make_strategy("greedy").choose(view, dec, None) == best

@@ -1,0 +1,416 @@
+"""The swing strategies (greedy, heuristic, mixed) in the compiled kernel: numba functions
+of arrays only, the twins of :mod:`sims.games.pizzatheory.swing` and the valuation, the
+placement, the cut and regret matching of :mod:`sims.games.pizzatheory.strategies`.
+
+Every float is computed by the same sequence of operations as the reference's: the line
+values from exact integer sums (``strategies.line_value``), the swing per outcome as
+``(x - h y) - leader z``, regret matching's sums line by line from 0. So the two engines
+value every candidate with the same float and break ties alike (``tests/games/pizzatheory/
+test_pizzatheory_kernel.py`` checks it decision by decision).
+
+Arrays: ``regions`` (216, spaces), the region of each space for each triple ``t = a*36 +
+b*6 + c`` of lines of directions 0, 1, 2; ``tlines`` (216, 3), each triple's line per
+direction; ``nreg`` (216,), each triple's region count. A placement candidate changes one
+region of every triple: its changes are found from the position's per-triple totals by
+re-resolving that one region, unless the placed colour thereby loses the safety rule, when
+the whole triple is resolved again.
+
+Seat parameters (a row of ``sp``): ``SP_AGGRESSION``, ``SP_LEADER``, ``SP_RISK``,
+``SP_BLIND``, ``SP_ITERS``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+COLOURS = 3
+LINES = 6
+TRIPLES = LINES**3
+MAX_REGIONS = 8
+SP_AGGRESSION, SP_LEADER, SP_RISK, SP_BLIND, SP_ITERS = range(5)
+N_SP = 5
+
+
+def triple_tables(regions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``tlines`` (216, 3) and ``nreg`` (216,) for a board's region table (216, spaces)."""
+    tlines = np.zeros((TRIPLES, 3), dtype=np.int64)
+    for t in range(TRIPLES):
+        tlines[t] = (t // 36, (t // 6) % 6, t % 6)
+    nreg = (regions.max(axis=1) + 1).astype(np.int64)
+    return tlines, nreg
+
+
+@njit(cache=True, inline="always")
+def _outcome(c0, c1, c2, s0, s1, s2, tie_nothing):
+    """One region's removals per colour and refills per colour, as a tuple ``(lost0,
+    lost1, lost2, refill0, refill1, refill2)``: counts ``c0..c2``, safe flags ``s0..s2``."""
+    top = max(c0, max(c1, c2))
+    nlead = (c0 == top) + (c1 == top) + (c2 == top)
+    if top == 0 or nlead == 3 or (nlead == 2 and tie_nothing):
+        return 0, 0, 0, 0, 0, 0
+    l0 = c0 if (c0 > 0 and c0 < top and not s0) else 0
+    l1 = c1 if (c1 > 0 and c1 < top and not s1) else 0
+    l2 = c2 if (c2 > 0 and c2 < top and not s2) else 0
+    if nlead != 1:
+        return l0, l1, l2, 0, 0, 0
+    removed = l0 + l1 + l2
+    if c0 == top:
+        return l0, l1, l2, removed, 0, 0
+    if c1 == top:
+        return l0, l1, l2, 0, removed, 0
+    return l0, l1, l2, 0, 0, removed
+
+
+@njit(cache=True, inline="always")
+def _count(cnt, t, g, c, gx, x):
+    """Region ``g``'s count of colour ``c`` in triple ``t``, plus one in region ``gx`` for
+    colour ``x`` (the candidate topping; ``gx = -1``: none)."""
+    return cnt[t, g, c] + (1 if (g == gx and c == x) else 0)
+
+
+@njit(cache=True, inline="always")
+def _resolve_triple(cnt, t, nr, safety, tie_nothing, gx, x):
+    """Resolve triple ``t`` from its region counts ``cnt[t]`` (8, 3), with one more topping
+    of colour ``x`` in region ``gx`` (-1: none): ``(safe0, safe1, safe2, lost0, lost1,
+    lost2, refill0, refill1, refill2)``. It stores nothing, so the loops calling it keep
+    their loads in registers."""
+    s0 = s1 = s2 = safety
+    if safety:
+        for g in range(nr):
+            if _count(cnt, t, g, 0, gx, x) > 1:
+                s0 = False
+            if _count(cnt, t, g, 1, gx, x) > 1:
+                s1 = False
+            if _count(cnt, t, g, 2, gx, x) > 1:
+                s2 = False
+    a0 = a1 = a2 = b0 = b1 = b2 = 0
+    for g in range(nr):
+        l0, l1, l2, r0, r1, r2 = _outcome(_count(cnt, t, g, 0, gx, x),
+                                          _count(cnt, t, g, 1, gx, x),
+                                          _count(cnt, t, g, 2, gx, x), s0, s1, s2,
+                                          tie_nothing)  # fmt: skip
+        a0 += l0
+        a1 += l1
+        a2 += l2
+        b0 += r0
+        b1 += r1
+        b2 += r2
+    return s0, s1, s2, a0, a1, a2, b0, b1, b2
+
+
+@njit(cache=True)
+def position_tables(owner, regions, nreg, safety, tie_nothing, cnt, bsafe, blost, brefill):
+    """The position's region counts ``cnt`` (216, 8, 3) and each triple's safe flags, lost
+    and refilled toppings per colour (``bsafe``, ``blost``, ``brefill``: (216, 3))."""
+    spaces = owner.shape[0]
+    for t in range(TRIPLES):
+        for g in range(MAX_REGIONS):
+            for c in range(COLOURS):
+                cnt[t, g, c] = 0
+        for i in range(spaces):
+            c = owner[i]
+            if c >= 0:
+                cnt[t, regions[t, i], c] += 1
+        s0, s1, s2, l0, l1, l2, r0, r1, r2 = _resolve_triple(cnt, t, nreg[t], safety,
+                                                             tie_nothing, -1, 0)  # fmt: skip
+        bsafe[t, 0], bsafe[t, 1], bsafe[t, 2] = s0, s1, s2
+        blost[t, 0], blost[t, 1], blost[t, 2] = l0, l1, l2
+        brefill[t, 0], brefill[t, 1], brefill[t, 2] = r0, r1, r2
+
+
+@njit(cache=True)
+def position_deltas(supply, blost, brefill, d):
+    """Each triple's change per colour (``swing.deltas``) from the position tables: ``d``
+    (216, 3) written."""
+    for t in range(TRIPLES):
+        for c in range(COLOURS):
+            lost = blost[t, c]
+            d[t, c] = min(brefill[t, c], supply[c] + lost) - lost
+
+
+@njit(cache=True, inline="always")
+def _candidate(t, g, colour, supply, nreg, safety, tie_nothing, cnt, bsafe, blost,
+               brefill):  # fmt: skip
+    """Triple ``t``'s change per colour (a tuple) in the position with one more topping of
+    ``colour`` in its region ``g`` (and one less in its supply): the same for every space
+    of the region."""
+    x0 = 1 if colour == 0 else 0
+    x1 = 1 if colour == 1 else 0
+    x2 = 1 - x0 - x1
+    c0, c1, c2 = cnt[t, g, 0], cnt[t, g, 1], cnt[t, g, 2]
+    s0, s1, s2 = bsafe[t, 0] != 0, bsafe[t, 1] != 0, bsafe[t, 2] != 0
+    if (s0 and x0 == 1 and c0 == 1) or (s1 and x1 == 1 and c1 == 1) or (s2 and x2 == 1 and c2 == 1):
+        # the colour loses the safety rule: every region may change, resolve it all
+        _, _, _, l0, l1, l2, r0, r1, r2 = _resolve_triple(cnt, t, nreg[t], safety,
+                                                          tie_nothing, g, colour)  # fmt: skip
+    else:  # the safe flags stand: only this region's outcome changes
+        a0, a1, a2, b0, b1, b2 = _outcome(c0, c1, c2, s0, s1, s2, tie_nothing)
+        e0, e1, e2, f0, f1, f2 = _outcome(c0 + x0, c1 + x1, c2 + x2, s0, s1, s2, tie_nothing)
+        l0 = blost[t, 0] - a0 + e0
+        l1 = blost[t, 1] - a1 + e1
+        l2 = blost[t, 2] - a2 + e2
+        r0 = brefill[t, 0] - b0 + f0
+        r1 = brefill[t, 1] - b1 + f1
+        r2 = brefill[t, 2] - b2 + f2
+    return (min(r0, supply[0] - x0 + l0) - l0, min(r1, supply[1] - x1 + l1) - l1,
+            min(r2, supply[2] - x2 + l2) - l2)  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def leading_other(colour, on_board):
+    """``swing.leading_other``: the other colour with the most on the board, the lowest
+    among equals."""
+    best = -1
+    for c in range(COLOURS):
+        if c == colour:
+            continue
+        if best < 0 or on_board[c] > on_board[best]:
+            best = c
+    return best
+
+
+@njit(cache=True, inline="always")
+def _others(colour):
+    return (1 if colour == 0 else 0), (1 if colour == 2 else 2)
+
+
+@njit(cache=True, inline="always")
+def _line_triples(tlines, direction, known_dir, known_line, tk):
+    """The triples of each line ``k`` of ``direction``, ``tk[k, :m]`` (those whose known
+    direction's line is ``known_line``; ``known_dir = -1``: all), and ``m``, the outcomes
+    per line (36, or 6 with a known direction)."""
+    f0 = f1 = f2 = f3 = f4 = f5 = 0
+    for t in range(TRIPLES):
+        if known_dir >= 0 and tlines[t, known_dir] != known_line:
+            continue
+        k = tlines[t, direction]
+        if k == 0:
+            tk[0, f0] = t
+            f0 += 1
+        elif k == 1:
+            tk[1, f1] = t
+            f1 += 1
+        elif k == 2:
+            tk[2, f2] = t
+            f2 += 1
+        elif k == 3:
+            tk[3, f3] = t
+            f3 += 1
+        elif k == 4:
+            tk[4, f4] = t
+            f4 += 1
+        else:
+            tk[5, f5] = t
+            f5 += 1
+    return f0
+
+
+@njit(cache=True)
+def _values(acc, m, sp, out):
+    """``strategies.line_value`` of each line from its sums ``acc`` (6, 9): ``out`` (6,)."""
+    h = 0.5 * sp[SP_AGGRESSION]
+    leader = sp[SP_LEADER]
+    risk = sp[SP_RISK]
+    for k in range(LINES):
+        mean = ((float(acc[k, 0]) - h * float(acc[k, 1])) - leader * float(acc[k, 2])) / m
+        if risk == 0:
+            out[k] = mean
+            continue
+        e2 = (((((float(acc[k, 3]) + (h * h) * float(acc[k, 4]))
+                 + (leader * leader) * float(acc[k, 5])) - (2.0 * h) * float(acc[k, 6]))
+               - (2.0 * leader) * float(acc[k, 7])) + ((2.0 * h) * leader) * float(acc[k, 8])
+              ) / m  # fmt: skip
+        var = max(e2 - mean * mean, 0.0)
+        out[k] = mean - risk * math.sqrt(var)
+
+
+@njit(cache=True)
+def regret_matching(u, k, iters, regrets, totals, sigma, ev, w):
+    """``strategies.regret_matching`` for ``k`` (2 or 3) players: ``u`` (3, 6, 6, 6) with
+    ``u[i, a, b, c]`` player i's payoff for its own line a and the others' lines b, c in
+    player order (``c`` unused, 0, at k = 2). The average strategies are written to
+    ``totals`` (3, 6), normalised. Scratch: ``regrets``, ``sigma``, ``ev`` (3, 6), ``w`` (6,
+    6)."""
+    for i in range(k):
+        for a in range(LINES):
+            regrets[i, a] = 0.0
+            totals[i, a] = 0.0
+    for _ in range(iters):
+        for i in range(k):
+            total = 0.0
+            for a in range(LINES):
+                total = total + max(regrets[i, a], 0.0)
+            for a in range(LINES):
+                sigma[i, a] = max(regrets[i, a], 0.0) / total if total > 0 else 1 / LINES
+        for i in range(k):
+            o0 = 1 if i == 0 else 0
+            if k == 3:
+                o1 = 1 if i == 2 else 2
+                for a in range(LINES):  # the last other's axis first, line by line from 0
+                    for b in range(LINES):
+                        s = 0.0
+                        for c in range(LINES):
+                            s = s + u[i, a, b, c] * sigma[o1, c]
+                        w[a, b] = s
+                for a in range(LINES):
+                    s = 0.0
+                    for b in range(LINES):
+                        s = s + w[a, b] * sigma[o0, b]
+                    ev[i, a] = s
+            else:
+                for a in range(LINES):
+                    s = 0.0
+                    for b in range(LINES):
+                        s = s + u[i, a, b, 0] * sigma[o0, b]
+                    ev[i, a] = s
+            mean = 0.0
+            for a in range(LINES):
+                mean = mean + ev[i, a] * sigma[i, a]
+            for a in range(LINES):
+                regrets[i, a] = regrets[i, a] + (ev[i, a] - mean)
+                totals[i, a] = totals[i, a] + sigma[i, a]
+    for i in range(k):
+        total = 0.0
+        for a in range(LINES):
+            total = total + totals[i, a]
+        for a in range(LINES):
+            totals[i, a] = totals[i, a] / total
+
+
+@njit(cache=True)
+def swing_place(owner, supply, legal, nl, colour, seat, direction, known_dir, known_line,
+                sp, regions, tlines, nreg, safety, tie_nothing, total, cnt, tabs, acc,
+                out, sc, tk, rxyz):  # fmt: skip
+    """``SwingStrategy.place``: the index in ``legal[:nl]`` of the space whose placement
+    of ``colour`` leaves ``seat`` the best value of its best line (the first among equals).
+    Scratch: ``cnt`` (216, 8, 3) and ``tabs`` (4, 216, 3) int64, ``acc`` (6, 9), ``out``
+    (6,), ``sc`` (4, 3), ``tk`` (6, 36), ``rxyz`` (3, 216, 8)."""
+    bsafe, blost, brefill = tabs[0], tabs[1], tabs[2]
+    position_tables(owner, regions, nreg, safety, tie_nothing, cnt, bsafe, blost, brefill)
+    on_board = sc[2]
+    for c in range(COLOURS):
+        on_board[c] = total - supply[c]
+    lead = leading_other(seat, on_board)
+    o1, o2 = _others(seat)
+    m = _line_triples(tlines, direction, known_dir, known_line, tk)
+    moments = sp[SP_RISK] != 0
+    # a candidate changes one region of each triple, and every space of that region the
+    # same way: each (triple, region)'s x, y, z once, then each candidate sums its own
+    for t in range(TRIPLES):
+        for g in range(nreg[t]):
+            d0, d1, d2 = _candidate(t, g, colour, supply, nreg, safety, tie_nothing, cnt,
+                                    bsafe, blost, brefill)  # fmt: skip
+            rxyz[0, t, g] = d0 if seat == 0 else (d1 if seat == 1 else d2)
+            rxyz[1, t, g] = (d0 if o1 == 0 else d1) + (d1 if o2 == 1 else d2)
+            rxyz[2, t, g] = d0 if lead == 0 else (d1 if lead == 1 else d2)
+    rx, ry, rz = rxyz[0], rxyz[1], rxyz[2]
+    best = -np.inf
+    bk = 0
+    for j in range(nl):
+        space = legal[j]
+        for k in range(LINES):  # the sums in locals: no store inside the loop
+            sx = sy = sz = sxx = syy = szz = sxy = sxz = syz = 0
+            for q in range(m):
+                t = tk[k, q]
+                g = regions[t, space]
+                x, y, z = rx[t, g], ry[t, g], rz[t, g]
+                sx += x
+                sy += y
+                sz += z
+                if moments:
+                    sxx += x * x
+                    syy += y * y
+                    szz += z * z
+                    sxy += x * y
+                    sxz += x * z
+                    syz += y * z
+            acc[k, 0], acc[k, 1], acc[k, 2] = sx, sy, sz
+            acc[k, 3], acc[k, 4], acc[k, 5] = sxx, syy, szz
+            acc[k, 6], acc[k, 7], acc[k, 8] = sxy, sxz, syz
+        _values(acc, m, sp, out)
+        v = out[0]
+        for k in range(1, LINES):
+            v = max(v, out[k])
+        if v > best:
+            best = v
+            bk = j
+    return bk
+
+
+@njit(cache=True)
+def swing_cut(owner, supply, seat, direction, known_dir, known_line, sp, regions, tlines,
+              nreg, safety, tie_nothing, total, cnt, tabs, acc, out, sc, tk):  # fmt: skip
+    """``SwingStrategy.cut``: the line of the best value (the first among equals)."""
+    bsafe, blost, brefill, d = tabs[0], tabs[1], tabs[2], tabs[3]
+    position_tables(owner, regions, nreg, safety, tie_nothing, cnt, bsafe, blost, brefill)
+    position_deltas(supply, blost, brefill, d)
+    on_board = sc[2]
+    for c in range(COLOURS):
+        on_board[c] = total - supply[c]
+    lead = leading_other(seat, on_board)
+    o1, o2 = _others(seat)
+    m = _line_triples(tlines, direction, known_dir, known_line, tk)
+    for k in range(LINES):
+        for j in range(9):
+            acc[k, j] = 0
+        for q in range(m):
+            t = tk[k, q]
+            x, y, z = d[t, seat], d[t, o1] + d[t, o2], d[t, lead]
+            acc[k, 0] += x
+            acc[k, 1] += y
+            acc[k, 2] += z
+            acc[k, 3] += x * x
+            acc[k, 4] += y * y
+            acc[k, 5] += z * z
+            acc[k, 6] += x * y
+            acc[k, 7] += x * z
+            acc[k, 8] += y * z
+    _values(acc, m, sp, out)
+    bk = 0
+    for k in range(1, LINES):
+        if out[k] > out[bk]:
+            bk = k
+    return bk
+
+
+@njit(cache=True)
+def mixed_mix(owner, supply, seat, order, k, pos, known_line, sp, regions, tlines, nreg,
+              safety, tie_nothing, total, cnt, tabs, sc, u, rw, w):  # fmt: skip
+    """``MixedStrategy.mix``: the seat's mix over its lines (a view of ``rw[1]``), from
+    regret matching on the round's cut game among the ``k`` players of ``order`` (the turn
+    order), each valued by the swing with the seat's parameters; at ``k = 2`` the neutral
+    direction (2) is fixed at ``known_line``. Scratch ``rw`` (4, 3, 6), ``u`` (3, 6, 6, 6),
+    ``w`` (6, 6)."""
+    bsafe, blost, brefill, d = tabs[0], tabs[1], tabs[2], tabs[3]
+    position_tables(owner, regions, nreg, safety, tie_nothing, cnt, bsafe, blost, brefill)
+    position_deltas(supply, blost, brefill, d)
+    on_board = sc[2]
+    for c in range(COLOURS):
+        on_board[c] = total - supply[c]
+    h = 0.5 * sp[SP_AGGRESSION]
+    leader = sp[SP_LEADER]
+    me = 0
+    for i in range(k):
+        q = order[i]
+        if q == seat:
+            me = i
+        o1 = 1 if q == 0 else 0
+        o2 = 1 if q == 2 else 2
+        lead = leading_other(q, on_board)
+        p0 = 1 if i == 0 else 0  # the other players, in player order
+        p1 = 1 if i == 2 else 2
+        for t in range(TRIPLES):
+            if k == 2 and tlines[t, 2] != known_line:
+                continue
+            x = d[t, q]
+            y = d[t, o1] + d[t, o2]
+            v = (x - h * y) - leader * d[t, lead]
+            a = tlines[t, pos[q]]
+            b = tlines[t, pos[order[p0]]]
+            c = tlines[t, pos[order[p1]]] if k == 3 else 0
+            u[i, a, b, c] = v
+    regret_matching(u, k, int(sp[SP_ITERS]), rw[0], rw[1], rw[2], rw[3], w)
+    return rw[1, me]

@@ -22,7 +22,6 @@ import numpy as np
 from numba import njit
 
 from sims.core.fastrng import game_streams_into, integers, next_double
-from sims.core.specs import parse_spec
 from sims.games.flow import seat_specs
 from sims.games.kernel_cache import key_caches
 from sims.games.pizzatheory import kernel_swing
@@ -37,7 +36,7 @@ from sims.games.pizzatheory.kernel_swing import (
 )
 from sims.games.pizzatheory.records import DECISION_COLUMNS, GAME_COLUMNS, SEAT_COLUMNS
 from sims.games.pizzatheory.rules import Rules
-from sims.games.pizzatheory.strategies import make_strategy
+from sims.games.pizzatheory.strategies import STRATEGIES, HeuristicStrategy, make_strategy
 
 COLOURS = 3
 NEUTRAL = 2
@@ -56,7 +55,8 @@ N_DEC = len(DECISION_COLUMNS)
 MAX_REGIONS = 8
 K_RANDOM, K_SWING, K_MIXED = range(3)
 KINDS = {"random": K_RANDOM, "greedy": K_SWING, "heuristic": K_SWING, "mixed": K_MIXED}
-"""The families the kernel plays, as its seat kinds."""
+"""The families the kernel plays, as its seat kinds: every one Pizza Theory has."""
+assert set(KINDS) == set(STRATEGIES)
 
 
 def rules_array(rules: Rules) -> np.ndarray:
@@ -89,29 +89,17 @@ def board_arrays(board: Board) -> tuple[np.ndarray, ...]:
             *triple_tables(regions))  # fmt: skip
 
 
-def seat_arrays(specs: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Each seat's kind (``K_*``) and parameters (``kernel_swing.SP_*``; greedy's fixed
-    ones for greedy, zeros for random) for the kernel.
-
-    Raises
-    ------
-    SlicelabError
-        For a family the kernel does not play.
-    """
-    from sims.core.errors import SlicelabError
-
+def seat_arrays(specs: list[str], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each seat's kind (``K_*``) and parameters at ``n`` players (``kernel_swing.SP_*``;
+    greedy's fixed ones for greedy, zeros for random) for the kernel."""
     kinds = np.zeros(len(specs), dtype=np.int64)
     sp = np.zeros((len(specs), N_SP), dtype=np.float64)
     for s, text in enumerate(specs):
-        name = parse_spec(text).name
-        if name not in KINDS:
-            raise SlicelabError(
-                f"Pizza Theory's compiled kernel does not play {name!r}; it plays "
-                f"{', '.join(KINDS)} (use engine = 'reference')"
-            )
+        strategy = make_strategy(text)  # a preset is the heuristic with its parameters
+        name = "heuristic" if isinstance(strategy, HeuristicStrategy) else strategy.spec.name
         kinds[s] = KINDS[name]
         if kinds[s] != K_RANDOM:
-            p = make_strategy(text).p
+            p = strategy.params(n)
             sp[s] = [p["aggression"], p["leader"], p["risk"], p["blind"], p.get("iters", 0)]
     return kinds, sp
 
@@ -491,7 +479,7 @@ def play_many(board: Board, rules: Rules, n: int, study_seed: int, first_index: 
         The game columns, then the real decisions.
     records : int64 array (decisions, len(DECISION_COLUMNS)) or None
     """
-    kinds, sp = seat_arrays(seat_specs(strategies or "random", n))
+    kinds, sp = seat_arrays(seat_specs(strategies or "random", n), n)
     args = (*board_arrays(board), rules_array(rules), n, kinds, sp)
     seats = np.zeros((count, n, N_SEAT), dtype=np.int64)
     games = np.zeros((count, N_GAME), dtype=np.int64)

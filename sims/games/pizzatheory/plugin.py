@@ -50,6 +50,12 @@ TABLES_VERSION = 1
 """Bumped when the written columns change, so an older dataset is never resumed into."""
 
 
+TUNABLE = ("heuristic", "mixed")
+"""The families ``slicelab tune``, ``exploit`` and ``equilibrium`` can tune (over
+``strategies.PARAM_RANGES``); at 3 players, where the game has no chance, only ``mixed``
+(whose cuts are random draws) gives a field whose games differ."""
+
+
 def rules_version() -> str:
     """The rules version as the tables record it: ``pizzatheory-<rules.RULES_VERSION>``."""
     return f"pizzatheory-{RULES_VERSION}"
@@ -77,11 +83,16 @@ def rules_of(options: Mapping[str, Any]) -> Rules:
 
 def strategy_identity(spec: str, players: int) -> str:
     """A key equal for two specs that play identically: the family and its resolved
-    parameters."""
+    parameters at ``players`` (a preset is the heuristic with its parameters)."""
+    from sims.games.pizzatheory.strategies import HeuristicStrategy, SwingStrategy
+
     strategy = make_strategy(spec)
-    resolved = getattr(strategy, "p", dict(strategy.spec.params))
-    resolved = {k: float(v) for k, v in resolved.items()}
-    return json.dumps([strategy.spec.name, resolved], sort_keys=True)
+    family = "heuristic" if isinstance(strategy, HeuristicStrategy) else strategy.spec.name
+    if isinstance(strategy, SwingStrategy):
+        resolved = {k: float(v) for k, v in strategy.params(players).items()}
+    else:
+        resolved = {k: float(v) for k, v in strategy.spec.params.items()}
+    return json.dumps([family, resolved], sort_keys=True)
 
 
 _DECISION_TYPES = {
@@ -207,17 +218,31 @@ class PizzaTheory:
 
     # ---------------------------------------------------------------- strategies
     def strategies(self) -> list[StrategyInfo]:
-        """The families: random, greedy, heuristic, mixed."""
-        return [
+        """The families (random, greedy, heuristic, mixed) and heuristic's presets; the
+        kernel plays them all."""
+        from sims.games.pizzatheory.strategies import load_presets
+
+        out = [
             StrategyInfo(
                 name=info.name,
                 summary=info.summary,
                 params=dict(info.params),
-                ranges=dict(PARAM_RANGES) if info.name == "heuristic" else {},
-                kernel=True,  # the kernel plays every family (kernel.KINDS)
+                ranges=dict(PARAM_RANGES) if info.name in TUNABLE else {},
+                kernel=True,
             )
             for info in STRATEGIES.values()
         ]
+        for name, params in sorted(load_presets().items()):
+            out.append(
+                StrategyInfo(
+                    name=name,
+                    summary="preset of heuristic (parameters can be overridden)",
+                    params=params,
+                    kernel=True,
+                    preset_of="heuristic",
+                )
+            )
+        return out
 
     def make_strategy(self, spec: str):
         return make_strategy(spec)
@@ -226,36 +251,46 @@ class PizzaTheory:
         return strategy_identity(spec, players)
 
     def strategy_defaults(self, family: str, players: int) -> dict[str, float]:
-        """``heuristic``'s parameters (no presets yet)."""
-        from sims.games.pizzatheory.strategies import HEURISTIC_DEFAULTS
+        """A tunable family's parameters at ``players``: ``heuristic``'s default preset
+        (``heuristic-eqN``, where one is shipped) or ``mixed``'s defaults."""
+        from sims.games.pizzatheory.strategies import make_strategy as build
 
         self._tunable(family)
-        return dict(HEURISTIC_DEFAULTS)
+        return build(family).params(players)
 
     def check_preset(self, family: str, name: str) -> None:
-        """Pizza Theory keeps no presets yet: refuse before any tuning.
+        """Refuse now what :meth:`save_preset` would refuse after a tuning run.
 
         Raises
         ------
         SlicelabError
         """
-        self._tunable(family)
-        raise SlicelabError(
-            "Pizza Theory cannot save presets yet; run tune without --save-preset and pass "
-            "the parameters it reports in the spec, e.g. heuristic(leader=0.8)"
-        )
+        from sims.games.pizzatheory.strategies import PRESETS
 
-    def save_preset(
-        self, family: str, name: str, params: dict[str, float], note: str
-    ) -> Path | None:
+        self._tunable(family)
+        if family != "heuristic":
+            raise SlicelabError(
+                f"Pizza Theory keeps presets of 'heuristic' only, not of {family!r}; run "
+                "without --save-preset and pass the parameters it reports in the spec, e.g. "
+                "mixed(aggression=0.8,leader=0.3)"
+            )
+        PRESETS.check_name(name)
+        PRESETS.user()
+
+    def save_preset(self, family: str, name: str, params: dict[str, float], note: str) -> Path:
+        """Save ``params`` as the user preset ``name`` (the user's presets file, never the
+        installed package) and return that file's path."""
+        from sims.games.pizzatheory.strategies import PRESETS
+
         self.check_preset(family, name)
-        return None
+        return PRESETS.save(name, params, note)
 
     @staticmethod
     def _tunable(family: str) -> None:
-        if family != "heuristic":
+        if family not in TUNABLE:
             raise SlicelabError(
-                f"cannot tune {family!r}: Pizza Theory's tunable family is 'heuristic'"
+                f"cannot tune {family!r}: Pizza Theory's tunable families are "
+                f"{', '.join(TUNABLE)}"
             )
 
     # ------------------------------------------------------------ reference state

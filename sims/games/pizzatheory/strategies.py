@@ -12,6 +12,7 @@ Every "best" takes the first maximum (the lowest space or line among equals).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -25,11 +26,13 @@ from sims.games.pizzatheory.engine import Decision, Phase
 from sims.games.pizzatheory.rules import COLOURS, NEUTRAL
 from sims.games.pizzatheory.swing import deltas, roles, swing
 from sims.games.pizzatheory.view import PlayerView
+from sims.games.presets import Presets
 
 HEURISTIC_DEFAULTS: dict[str, float] = {
     "aggression": 1.0, "leader": 0.5, "risk": 0.0, "blind": 0,
 }  # fmt: skip
-"""``heuristic``'s parameters and their (untuned) defaults."""
+"""``heuristic``'s parameters and their defaults before any preset (plain ``heuristic`` at N
+players plays the shipped preset ``heuristic-eqN`` over these, where there is one)."""
 GREEDY_PARAMS: dict[str, float] = {"aggression": 1.0, "leader": 0.0, "risk": 0.0, "blind": 0}
 """``greedy``: the heuristic's valuation with these fixed parameters."""
 HEURISTIC_BOUNDS: dict[str, ParamBound] = {
@@ -143,9 +146,23 @@ class SwingStrategy:
     """A player valuing placements and cuts by the immediate swing (greedy, heuristic)."""
 
     spec: StrategySpec
+    preset: str | None = None
     p: dict[str, float] = field(default_factory=dict)
+    _n: int = -1
+
+    def params(self, n_players: int) -> dict[str, float]:
+        """The resolved parameters at a player count."""
+        raise NotImplementedError
+
+    def resolve(self, n_players: int) -> dict[str, float]:
+        """:attr:`p`, the parameters at ``n_players`` (resolved once per player count)."""
+        if self._n != n_players:
+            self._n = n_players
+            self.p = self.params(n_players)
+        return self.p
 
     def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
+        self.resolve(view.n_players)
         seat = decision.player
         if decision.phase == Phase.CUT:
             return self.cut(view, seat, rng)
@@ -176,16 +193,17 @@ class SwingStrategy:
 class GreedyStrategy(SwingStrategy):
     """The swing valuation with :data:`GREEDY_PARAMS`."""
 
-    def __post_init__(self) -> None:
-        self.p = dict(GREEDY_PARAMS)
+    def params(self, n_players: int) -> dict[str, float]:
+        return dict(GREEDY_PARAMS)
 
 
 @dataclass
 class HeuristicStrategy(SwingStrategy):
-    """The swing valuation with its parameters (the spec's over the defaults)."""
+    """The swing valuation with its parameters: the spec's own, over its preset's
+    (``None``: the player-count default ``heuristic-eqN``), over the defaults."""
 
-    def __post_init__(self) -> None:
-        self.p = {**HEURISTIC_DEFAULTS, **{k: float(v) for k, v in self.spec.params.items()}}
+    def params(self, n_players: int) -> dict[str, float]:
+        return params_for(n_players, self.spec.params, self.preset)
 
 
 def _contract_last(u: np.ndarray, sigma: np.ndarray) -> np.ndarray:
@@ -248,15 +266,16 @@ def regret_matching(payoffs: list[np.ndarray], iters: int) -> list[np.ndarray]:
 
 
 @dataclass
-class MixedStrategy(HeuristicStrategy):
+class MixedStrategy(SwingStrategy):
     """Places as the heuristic; cuts by sampling its line from regret matching's average
     strategy of the round's cut game, every player valued by the heuristic's swing."""
 
-    def __post_init__(self) -> None:
-        self.p = {**MIXED_DEFAULTS, **{k: float(v) for k, v in self.spec.params.items()}}
+    def params(self, n_players: int) -> dict[str, float]:
+        return {**MIXED_DEFAULTS, **{k: float(v) for k, v in self.spec.params.items()}}
 
     def mix(self, view: PlayerView, seat: int) -> np.ndarray:
         """The seat's mixed strategy over its six lines this round."""
+        self.resolve(view.n_players)
         d = deltas(view.board, view.rules, np.array(view.owner), np.array(view.supply))
         known = _known_lines(view)
         players = view.turn_order()
@@ -309,8 +328,8 @@ STRATEGIES: dict[str, StrategyInfo] = {
 
 
 def make_strategy(text: str | StrategySpec) -> Strategy:
-    """Build a strategy from a spec: ``random``, ``greedy``, ``heuristic(leader=1)``,
-    ``mixed(iters=400)``.
+    """Build a strategy from a spec: ``random``, ``greedy``, ``heuristic(leader=1)``, a
+    preset (``heuristic-eq3``, ``heuristic-eq3(risk=0.2)``, a user's), ``mixed(iters=400)``.
 
     Raises
     ------
@@ -320,9 +339,39 @@ def make_strategy(text: str | StrategySpec) -> Strategy:
     spec = parse_spec(text) if isinstance(text, str) else text
     info = STRATEGIES.get(spec.name)
     if info is None:
+        if spec.name in load_presets():
+            check_params(spec, STRATEGIES["heuristic"])
+            return HeuristicStrategy(spec, preset=spec.name)
         raise StrategySpecError(
             f"unknown Pizza Theory strategy {spec.name!r}; known: "
-            f"{', '.join(sorted(STRATEGIES))} (see `slicelab strategies pizzatheory`)"
+            f"{', '.join(sorted(STRATEGIES))} and the heuristic presets (see `slicelab "
+            "strategies pizzatheory`)"
         )
     check_params(spec, info)
     return info.factory(spec)
+
+
+def seat_params(text: str | StrategySpec, n_players: int) -> dict[str, float]:
+    """A swing strategy's resolved parameters at ``n_players`` (what the kernel plays)."""
+    strategy = make_strategy(text)
+    if not isinstance(strategy, SwingStrategy):
+        raise StrategySpecError(f"{strategy.spec} has no swing parameters")
+    return strategy.params(n_players)
+
+
+# ------------------------------------------------------------------------ presets
+PRESETS_FILE = Path(__file__).parent / "data" / "presets.toml"
+"""The presets shipped with slicelab (``heuristic-eqN``: plain ``heuristic``'s parameters
+at N players). Read only: presets a user saves go to the user's presets file."""
+
+PRESETS = Presets(
+    game="pizzatheory",
+    title="Pizza Theory",
+    shipped_file=lambda: PRESETS_FILE,  # looked up on each read: a test may point it elsewhere
+    defaults=HEURISTIC_DEFAULTS,
+    bounds=HEURISTIC_BOUNDS,
+    families=lambda: list(STRATEGIES),
+)
+"""This game's presets (:class:`sims.games.presets.Presets`)."""
+load_presets = PRESETS.load
+params_for = PRESETS.params_for

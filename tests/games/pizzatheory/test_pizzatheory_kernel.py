@@ -75,11 +75,3 @@ def test_games_are_the_same_in_any_chunk(spec):
     whole, _, _ = play_many(b, Rules(), 3, 5, 0, 30, strategies=spec)
     parts = [play_many(b, Rules(), 3, 5, i, 10, strategies=spec)[0] for i in (0, 10, 20)]
     assert np.array_equal(whole, np.concatenate(parts))
-
-
-def test_kernel_refuses_a_family_it_does_not_play():
-    from sims.core.errors import SlicelabError
-
-    with pytest.raises(SlicelabError, match="does not play 'tests.example"):
-        play_many(shipped_board("hex-37"), Rules(), 3, 1, 0, 1,
-                  strategies="tests.example_strategies:First")  # fmt: skip

@@ -18,6 +18,7 @@ from sims.games.pizzatheory.strategies import (
     HEURISTIC_DEFAULTS,
     MixedStrategy,
     line_values,
+    load_presets,
     make_strategy,
     regret_matching,
 )
@@ -28,10 +29,9 @@ BOARD = default_board()
 
 
 def test_catalogue_and_parameters():
-    assert make_strategy("greedy").p == GREEDY_PARAMS
-    assert make_strategy("heuristic").p == HEURISTIC_DEFAULTS
-    assert make_strategy("heuristic(leader=1.5)").p["leader"] == 1.5
-    assert make_strategy("mixed").p["iters"] == 200
+    assert make_strategy("greedy").params(3) == GREEDY_PARAMS
+    assert make_strategy("heuristic(leader=1.5)").params(3)["leader"] == 1.5
+    assert make_strategy("mixed").params(3)["iters"] == 200
     for bad, what in [("chess", "unknown Pizza Theory strategy 'chess'"),
                       ("greedy(leader=1)", "has no parameter"),
                       ("heuristic(theta=1)", "has no parameter"),
@@ -47,6 +47,31 @@ def test_legal_and_reproducible(spec, n):
     a = play_game(n, seat_strategies(spec, n), 4, 1)
     b = play_game(n, seat_strategies(spec, n), 4, 1)
     assert a.terminal and a.history == b.history and a.won() == b.won()
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_plain_heuristic_plays_its_player_count_preset(n):
+    presets = load_presets()
+    expected = {**HEURISTIC_DEFAULTS, **presets.get(f"heuristic-eq{n}", {})}
+    assert make_strategy("heuristic").params(n) == expected
+    if f"heuristic-eq{n}" in presets:
+        named = make_strategy(f"heuristic-eq{n}(risk=0.25)").params(2 if n == 3 else 3)
+        assert named == {**expected, "risk": 0.25}
+
+
+def test_a_user_preset_is_a_strategy(monkeypatch, tmp_path):
+    from sims.games.pizzatheory.plugin import GAME
+
+    monkeypatch.setenv("SLICELAB_HOME", str(tmp_path))
+    with pytest.raises(Exception, match="reserved"):
+        GAME.check_preset("heuristic", "heuristic-eq3")
+    path = GAME.save_preset("heuristic", "mine", {"leader": 1.25, "risk": 0.5}, "a test")
+    assert path.is_relative_to(tmp_path)
+    assert make_strategy("mine").params(3) == {**HEURISTIC_DEFAULTS, "leader": 1.25, "risk": 0.5}
+    # a user preset is the defaults with its own parameters (not heuristic-eqN's)
+    assert GAME.strategy_identity("mine", 3) == GAME.strategy_identity(
+        "heuristic(aggression=1,leader=1.25,risk=0.5,blind=0)", 3
+    )
 
 
 def _at_cut(seed: int = 0):

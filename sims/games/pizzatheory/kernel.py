@@ -32,6 +32,7 @@ from sims.games.pizzatheory.kernel_swing import (
     mixed_mix,
     swing_cut,
     swing_place,
+    tables_place,
     triple_tables,
 )
 from sims.games.pizzatheory.records import DECISION_COLUMNS, GAME_COLUMNS, SEAT_COLUMNS
@@ -277,6 +278,10 @@ def _play(adjacency, regions, start, touch, tlines, nreg, rules, n, kinds, sp, r
         for j in range(2):
             _put(owner, supply, ran_out, start[pos[c], j], c)
     ndec = 0
+    # the swing strategies' position tables (kernel_swing.position_tables) hold the position
+    # of version tv; ver counts the changes to the board
+    ver = 0
+    tv = -1
     solved = -1  # the round whose cut game rw holds the solution of, and for whom
     solver = 0
     safety_rounds = 0
@@ -317,11 +322,18 @@ def _play(adjacency, regions, start, touch, tlines, nreg, rules, n, kinds, sp, r
                 else:
                     k = swing_place(owner, supply, legal, nl, seat, seat, pos[seat], -1, 0,
                                     sp[seat], regions, tlines, nreg, safety, tie_nothing,
-                                    total, cnt, tabs, acc, fout, sc, tk, rxyz)  # fmt: skip
+                                    total, cnt, tabs, acc, fout, sc, tk, rxyz,
+                                    tv != ver)  # fmt: skip
+                    tv = ver
                 _log(drec, dcount, game_index, r, seat, pos[seat], P_PLACE, legal[k], nl,
                      owner, supply, total)  # fmt: skip
                 ndec += 1
             _put(owner, supply, ran_out, legal[k], seat)
+            if tv == ver:  # keep the swing strategies' tables up to date
+                tables_place(legal[k], seat, regions, nreg, safety, tie_nothing, cnt,
+                             tabs[0], tabs[1], tabs[2])  # fmt: skip
+                tv += 1
+            ver += 1
             tally[seat, T_PLACED] += 1
         if n == 2:  # the neutral die and topping, laid by the round's first player
             line = die[r]
@@ -341,12 +353,18 @@ def _play(adjacency, regions, start, touch, tlines, nreg, rules, n, kinds, sp, r
                         k = swing_place(owner, supply, legal, nl, NEUTRAL, placer,
                                         pos[placer], pos[NEUTRAL], line, sp[placer], regions,
                                         tlines, nreg, safety, tie_nothing, total, cnt, tabs,
-                                        acc, fout, sc, tk, rxyz)  # fmt: skip
+                                        acc, fout, sc, tk, rxyz, tv != ver)  # fmt: skip
+                        tv = ver
                     if nl > 1:
                         _log(drec, dcount, game_index, r, order[0], pos[order[0]], P_NEUTRAL,
                              legal[k], nl, owner, supply, total)  # fmt: skip
                         ndec += 1
                     _put(owner, supply, ran_out, legal[k], NEUTRAL)
+                    if tv == ver:
+                        tables_place(legal[k], NEUTRAL, regions, nreg, safety, tie_nothing,
+                                     cnt, tabs[0], tabs[1], tabs[2])  # fmt: skip
+                        tv += 1
+                    ver += 1
                     tally[NEUTRAL, T_PLACED] += 1
         kd = pos[NEUTRAL] if n == 2 else -1  # at 2 players the neutral line is known
         kl = lines[pos[NEUTRAL]] if n == 2 else 0
@@ -357,7 +375,8 @@ def _play(adjacency, regions, start, touch, tlines, nreg, rules, n, kinds, sp, r
             elif kinds[seat] == K_SWING:
                 line = swing_cut(owner, supply, seat, pos[seat], kd, kl, sp[seat], regions,
                                  tlines, nreg, safety, tie_nothing, total, cnt, tabs, acc,
-                                 fout, sc, tk)  # fmt: skip
+                                 fout, sc, tk, tv != ver)  # fmt: skip
+                tv = ver
             else:
                 # every player's mix comes out of one solve of the round's cut game, and
                 # the position stands until all have cut: a later mixed seat with the same
@@ -369,7 +388,8 @@ def _play(adjacency, regions, start, touch, tlines, nreg, rules, n, kinds, sp, r
                 if not same:
                     mixed_mix(owner, supply, seat, order, n, pos, kl, sp[seat], regions,
                               tlines, nreg, safety, tie_nothing, total, cnt, tabs, sc, u, rw,
-                              w)  # fmt: skip
+                              w, tv != ver)  # fmt: skip
+                    tv = ver
                     solved = r
                     solver = seat
                 mix = rw[1, q]
@@ -390,6 +410,7 @@ def _play(adjacency, regions, start, touch, tlines, nreg, rules, n, kinds, sp, r
         if _resolve(owner, supply, ran_out, tally, rules, region, nspaces, counts, safe,
                     removed, refill, iw[8], iw[9]):  # fmt: skip
             safety_rounds += 1
+        ver += 1  # the swing strategies' tables are out of date
         # 4. the end
         done = False
         for c in range(COLOURS):

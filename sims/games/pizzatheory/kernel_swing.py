@@ -122,6 +122,36 @@ def position_tables(owner, regions, nreg, safety, tie_nothing, cnt, bsafe, blost
 
 
 @njit(cache=True)
+def tables_place(space, colour, regions, nreg, safety, tie_nothing, cnt, bsafe, blost,
+                 brefill):  # fmt: skip
+    """Bring the position tables (:func:`position_tables`) up to date after one topping of
+    ``colour`` is put on ``space``: in each triple only the space's region changes, unless
+    the colour thereby loses the safety rule, when the triple is resolved again."""
+    for t in range(TRIPLES):
+        g = regions[t, space]
+        if safety and bsafe[t, colour] != 0 and cnt[t, g, colour] == 1:
+            cnt[t, g, colour] += 1
+            s0, s1, s2, l0, l1, l2, r0, r1, r2 = _resolve_triple(cnt, t, nreg[t], safety,
+                                                                 tie_nothing, -1, 0)  # fmt: skip
+            bsafe[t, 0], bsafe[t, 1], bsafe[t, 2] = s0, s1, s2
+            blost[t, 0], blost[t, 1], blost[t, 2] = l0, l1, l2
+            brefill[t, 0], brefill[t, 1], brefill[t, 2] = r0, r1, r2
+            continue
+        s0, s1, s2 = bsafe[t, 0] != 0, bsafe[t, 1] != 0, bsafe[t, 2] != 0
+        c0, c1, c2 = cnt[t, g, 0], cnt[t, g, 1], cnt[t, g, 2]
+        a0, a1, a2, b0, b1, b2 = _outcome(c0, c1, c2, s0, s1, s2, tie_nothing)
+        cnt[t, g, colour] += 1
+        e0, e1, e2, f0, f1, f2 = _outcome(cnt[t, g, 0], cnt[t, g, 1], cnt[t, g, 2], s0, s1,
+                                          s2, tie_nothing)  # fmt: skip
+        blost[t, 0] += e0 - a0
+        blost[t, 1] += e1 - a1
+        blost[t, 2] += e2 - a2
+        brefill[t, 0] += f0 - b0
+        brefill[t, 1] += f1 - b1
+        brefill[t, 2] += f2 - b2
+
+
+@njit(cache=True)
 def position_deltas(supply, blost, brefill, d):
     """Each triple's change per colour (``swing.deltas``) from the position tables: ``d``
     (216, 3) written."""
@@ -283,13 +313,14 @@ def regret_matching(u, k, iters, regrets, totals, sigma, ev, w):
 @njit(cache=True)
 def swing_place(owner, supply, legal, nl, colour, seat, direction, known_dir, known_line,
                 sp, regions, tlines, nreg, safety, tie_nothing, total, cnt, tabs, acc,
-                out, sc, tk, rxyz):  # fmt: skip
+                out, sc, tk, rxyz, fresh):  # fmt: skip
     """``SwingStrategy.place``: the index in ``legal[:nl]`` of the space whose placement
     of ``colour`` leaves ``seat`` the best value of its best line (the first among equals).
     Scratch: ``cnt`` (216, 8, 3) and ``tabs`` (4, 216, 3) int64, ``acc`` (6, 9), ``out``
     (6,), ``sc`` (4, 3), ``tk`` (6, 36), ``rxyz`` (3, 216, 8)."""
     bsafe, blost, brefill = tabs[0], tabs[1], tabs[2]
-    position_tables(owner, regions, nreg, safety, tie_nothing, cnt, bsafe, blost, brefill)
+    if fresh:  # else the caller kept them up to date since they were last computed
+        position_tables(owner, regions, nreg, safety, tie_nothing, cnt, bsafe, blost, brefill)
     on_board = sc[2]
     for c in range(COLOURS):
         on_board[c] = total - supply[c]
@@ -342,10 +373,12 @@ def swing_place(owner, supply, legal, nl, colour, seat, direction, known_dir, kn
 
 @njit(cache=True)
 def swing_cut(owner, supply, seat, direction, known_dir, known_line, sp, regions, tlines,
-              nreg, safety, tie_nothing, total, cnt, tabs, acc, out, sc, tk):  # fmt: skip
+              nreg, safety, tie_nothing, total, cnt, tabs, acc, out, sc, tk,
+              fresh):  # fmt: skip
     """``SwingStrategy.cut``: the line of the best value (the first among equals)."""
     bsafe, blost, brefill, d = tabs[0], tabs[1], tabs[2], tabs[3]
-    position_tables(owner, regions, nreg, safety, tie_nothing, cnt, bsafe, blost, brefill)
+    if fresh:  # else the caller kept them up to date since they were last computed
+        position_tables(owner, regions, nreg, safety, tie_nothing, cnt, bsafe, blost, brefill)
     position_deltas(supply, blost, brefill, d)
     on_board = sc[2]
     for c in range(COLOURS):
@@ -378,14 +411,15 @@ def swing_cut(owner, supply, seat, direction, known_dir, known_line, sp, regions
 
 @njit(cache=True)
 def mixed_mix(owner, supply, seat, order, k, pos, known_line, sp, regions, tlines, nreg,
-              safety, tie_nothing, total, cnt, tabs, sc, u, rw, w):  # fmt: skip
+              safety, tie_nothing, total, cnt, tabs, sc, u, rw, w, fresh):  # fmt: skip
     """``MixedStrategy.mix``: the seat's mix over its lines (a view of ``rw[1]``), from
     regret matching on the round's cut game among the ``k`` players of ``order`` (the turn
     order), each valued by the swing with the seat's parameters; at ``k = 2`` the neutral
     direction (2) is fixed at ``known_line``. Scratch ``rw`` (4, 3, 6), ``u`` (3, 6, 6, 6),
     ``w`` (6, 6)."""
     bsafe, blost, brefill, d = tabs[0], tabs[1], tabs[2], tabs[3]
-    position_tables(owner, regions, nreg, safety, tie_nothing, cnt, bsafe, blost, brefill)
+    if fresh:  # else the caller kept them up to date since they were last computed
+        position_tables(owner, regions, nreg, safety, tie_nothing, cnt, bsafe, blost, brefill)
     position_deltas(supply, blost, brefill, d)
     on_board = sc[2]
     for c in range(COLOURS):

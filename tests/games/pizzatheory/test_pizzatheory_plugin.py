@@ -153,11 +153,16 @@ def test_play_and_study_commands(tmp_path):
     assert read("decisions").num_rows == sum(games.column("decisions").to_pylist())
 
 
-def test_the_generic_report_serves_pizza_theory(tmp_path):
-    """Without a report of its own, Pizza Theory gets the generic sections (seats, player
-    count, ratings, sample size) through the protocol: the ``won`` key, the 2-player
-    variant and the reference engine included."""
+def test_the_generic_report_serves_pizza_theory(tmp_path, monkeypatch):
+    """The generic sections (seats, player count, ratings, sample size) serve Pizza Theory
+    through the protocol — the ``won`` key and the 2-player variant included — with its
+    own report (``analysis/pizzatheory``) set aside."""
     from pypdf import PdfReader
+
+    import analysis.report
+
+    generic = analysis.report.game_report("no-such-game")
+    monkeypatch.setattr(analysis.report, "game_report", lambda game: generic)
 
     study = tmp_path / "pt.toml"
     study.write_text(

@@ -53,6 +53,20 @@ PARAM_RANGES: dict[str, tuple[float, float]] = {
 }
 """The box that tuning searches."""
 MIXED_DEFAULTS: dict[str, float] = {"iters": 200, **HEURISTIC_DEFAULTS}
+"""``mixed``'s parameters before its player-count defaults (:data:`MIXED_EQUILIBRIA`)."""
+MIXED_EQUILIBRIA: dict[int, dict[str, float]] = {
+    # slicelab equilibrium pizzatheory -p 3 --family mixed --field mixed --candidates 12
+    #   --games 100 --validation-games 1000 --iterations 6 --tolerance 1.0 --bound 2.0
+    #   --seed 43: converged after 2 iterations (no deviation of the 12 sampled beat it in
+    #   the tuning; the defaults above were exploitable by +7.6 pp [+6.0, +9.2])
+    3: {"aggression": 0.731, "leader": 0.595, "risk": -0.482},
+    # the same at -p 2: not converged in 6 iterations; the least exploitable field found,
+    #   +0.0 pp [-2.1, +2.2] (the defaults above: +10.3 pp [+8.4, +12.2])
+    2: {"aggression": 0.746, "leader": 0.873, "risk": 0.162},
+}
+"""Plain ``mixed``'s valuation at N players: the self-play equilibrium found by damped
+iterated best response within the family (``slicelab equilibrium``), over
+:data:`MIXED_DEFAULTS`; explicit parameters override it."""
 MIXED_BOUNDS: dict[str, ParamBound] = {
     "iters": ParamBound(1, 100_000, integer=True),
     **HEURISTIC_BOUNDS,
@@ -271,7 +285,8 @@ class MixedStrategy(SwingStrategy):
     strategy of the round's cut game, every player valued by the heuristic's swing."""
 
     def params(self, n_players: int) -> dict[str, float]:
-        return {**MIXED_DEFAULTS, **{k: float(v) for k, v in self.spec.params.items()}}
+        own = {k: float(v) for k, v in self.spec.params.items()}
+        return {**MIXED_DEFAULTS, **MIXED_EQUILIBRIA.get(n_players, {}), **own}
 
     def mix(self, view: PlayerView, seat: int) -> np.ndarray:
         """The seat's mixed strategy over its six lines this round."""
@@ -321,7 +336,8 @@ STRATEGIES: dict[str, StrategyInfo] = {
     "mixed": StrategyInfo(
         "mixed", MixedStrategy, dict(MIXED_DEFAULTS),
         "places as heuristic; cuts by sampling regret matching's average strategy of the "
-        "round's simultaneous cut game (iters iterations)",
+        "round's simultaneous cut game (iters iterations); its valuation at 2 and 3 players "
+        "defaults to the self-play equilibrium (docs/strategies/pizzatheory.md)",
         dict(MIXED_BOUNDS),
     ),
 }  # fmt: skip

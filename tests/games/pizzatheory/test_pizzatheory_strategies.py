@@ -16,6 +16,8 @@ from sims.games.pizzatheory.rules import Rules
 from sims.games.pizzatheory.strategies import (
     GREEDY_PARAMS,
     HEURISTIC_DEFAULTS,
+    MIXED_DEFAULTS,
+    MIXED_EQUILIBRIA,
     MixedStrategy,
     line_values,
     load_presets,
@@ -31,7 +33,9 @@ BOARD = default_board()
 def test_catalogue_and_parameters():
     assert make_strategy("greedy").params(3) == GREEDY_PARAMS
     assert make_strategy("heuristic(leader=1.5)").params(3)["leader"] == 1.5
-    assert make_strategy("mixed").params(3)["iters"] == 200
+    for n in (2, 3):  # plain mixed plays its self-play equilibrium valuation
+        assert make_strategy("mixed").params(n) == {**MIXED_DEFAULTS, **MIXED_EQUILIBRIA[n]}
+    assert make_strategy("mixed(leader=2)").params(3)["leader"] == 2.0
     for bad, what in [("chess", "unknown Pizza Theory strategy 'chess'"),
                       ("greedy(leader=1)", "has no parameter"),
                       ("heuristic(theta=1)", "has no parameter"),

@@ -57,10 +57,15 @@ def main() -> None:
             n_ref, n_kernel = max(2, n_ref // 10), n_kernel // 10
         play_many(board, rules, n, 1, 0, 5, strategies=spec)  # load the compiled kernel
         ref = ker = 0.0
+        def reference(n=n, spec=spec, games=n_ref):
+            _reference(n, spec, games)
+
+        def kernel(n=n, spec=spec, games=n_kernel):
+            play_many(board, rules, n, 1, 0, games, strategies=spec)
+
         for _ in range(3):
-            ref = max(ref, n_ref / _seconds(lambda: _reference(n, spec, n_ref)))
-            ker = max(ker, n_kernel / _seconds(
-                lambda: play_many(board, rules, n, 1, 0, n_kernel, strategies=spec)))  # fmt: skip
+            ref = max(ref, n_ref / _seconds(reference))
+            ker = max(ker, n_kernel / _seconds(kernel))
         note = "" if ker / ref >= TARGET else f"  (below the {TARGET}× target)"
         print(f"{n:<9}{spec:<24}{ref:>19,.1f}{ker:>16,.0f}{ker / ref:>8.0f}×{note}")
 

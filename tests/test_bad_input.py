@@ -1107,6 +1107,63 @@ add(
        "rules": {"first_seat": 2}}), "first_seat=2 is not a seat of 2 players"),
 )  # fmt: skip
 
+# --- Horno: its card-set files, rule options, player range, strategies and engine ---------
+HORNO_CARDS = (ROOT / "sims" / "games" / "horno" / "data" / "cards-v1.toml").read_text("utf-8")
+HORNO_BAD_DISH = HORNO_CARDS.replace(
+    'ingredients = ["masa", "tomate", "queso"]', 'ingredients = ["masa", "tomate", "piña"]', 1
+)
+"""The default card set with an ingredient no card has in the first dish."""
+
+
+def horno_play(over: dict | None = None, *extra: str) -> list[str]:
+    return ["play", "horno", *flags({"--players": "3", "--games": "1"}, over), *extra]
+
+
+def horno_arm(id_: str, fragment, **changes) -> Case:
+    """A study whose one arm plays Horno at 3 players, with ``changes``."""
+    return arm(f"horno-{id_}", fragment, **{"game": "horno", "players": 3, **changes})
+
+
+add(
+    # a malformed or missing card-set file
+    Case("horno-play-cards-unknown-ingredient", horno_play({"--cards": "c.toml"}),
+         "dish 1 (Pizza Margarita): unknown ingredient 'piña'", files={"c.toml": HORNO_BAD_DISH}),
+    Case("horno-play-cards-negative-count", horno_play({"--cards": "c.toml"}),
+         "ingredient 1 (masa): 'copies' = -5 must be an integer from 0 to 50",
+         files={"c.toml": HORNO_CARDS.replace("copies = 5", "copies = -5", 1)}),
+    Case("horno-play-cards-not-toml", horno_play({"--cards": "c.toml"}), "not valid TOML",
+         files={"c.toml": "[[dish]\nname = 1\n"}),
+    Case("horno-replay-cards-missing", ["replay", "horno", "--players", "2", "--cards",
+                                        "missing.toml"], "no such file"),
+    st("arm-horno-cards-no-dish-ingredients", study(arm={"game": "horno", "cards": "c.toml"}),
+       "needs from 2 to 7 ingredients", files={"c.toml": HORNO_CARDS.replace(
+           'ingredients = ["masa", "tomate", "queso"]', "ingredients = []", 1)}),
+    # an unknown or wrong-typed rule option
+    Case("horno-play-rule-unknown", horno_play({"--rule": "cheese=1"}),
+         "unknown Horno rule option 'cheese'"),
+    Case("horno-play-rule-wrong-type", horno_play({"--rule": "tie=1"}),
+         "Horno rule option tie must be a string, got 1"),
+    Case("horno-play-rule-unknown-choice", horno_play({"--rule": "reshuffle=sometimes"}),
+         "reshuffle='sometimes': use one of 'discard', 'never'"),
+    horno_arm("first-player-not-a-seat", "first_player=3 is not a seat of 3 players",
+              rules={"first_player": 3}),
+    # a player count outside 2-4
+    Case("horno-play-players-5", horno_play({"--players": "5"}),
+         "Horno is played by 2 to 4 players, not 5"),
+    Case("horno-play-players-1", horno_play({"--players": "1"}), "2 to 4 players"),
+    horno_arm("players-5", "players", players=5),
+    # an unknown strategy
+    Case("horno-play-strategy-unknown", horno_play({"--strategies": "heuristic"}),
+         "unknown Horno strategy 'heuristic'"),
+    # the compiled kernel, which Horno does not have yet
+    Case("horno-simulate-engine-kernel", ["simulate", "horno", "--players", "3", "--games", "1",
+         "--out", "o", "--engine", "kernel"], "Horno has no compiled kernel yet", out="o"),
+    horno_arm("engine-kernel", "Horno has no compiled kernel yet", engine="kernel"),
+    # another game's option
+    Case("horno-play-board-flag", horno_play({"--board": "hex-37"}),
+         "--board is not an option of Horno"),
+)  # fmt: skip
+
 IDS = [c.id for c in CASES]
 assert len(IDS) == len(set(IDS)), sorted({i for i in IDS if IDS.count(i) > 1})
 

@@ -46,6 +46,7 @@ REGISTRY: dict[str, str] = {
     "nyslice": "sims.games.nyslice.plugin:GAME",
     "pieceocake": "sims.games.pieceocake.plugin:GAME",
     "pizzatheory": "sims.games.pizzatheory.plugin:GAME",
+    "horno": "sims.games.horno.plugin:GAME",
 }
 """Every game: name → ``module:attribute`` of its :class:`Game` (imported on first use)."""
 

@@ -1,0 +1,303 @@
+"""Horno through the game protocol (:class:`sims.core.game.Game`).
+
+Its options are a card set (``cards``, flag ``--cards PATH``: a card-set TOML file,
+resolved against the study file's folder; the default "assumed v1" without one) and rule
+options (``rules``, flag ``--rule NAME=VALUE``: every Ruling of ``docs/rules/horno.md``).
+Horno has no compiled kernel yet: every arm plays on the reference engine (``engine =
+"auto"`` or ``"reference"``; ``"kernel"`` is refused). Chunks are written in
+``records.DECISION_COLUMNS``, ``records.SEAT_COLUMNS`` and ``records.GAME_COLUMNS`` order,
+the layout a kernel will write.
+
+The game's own columns (``ResultSchema``). ``players``: ``won`` (int8, 1 for a winner, ties
+included), ``score`` (int16) = ``dish_base`` + ``garbage_penalty`` + ``radioactive_bonus`` +
+``radioactive_penalty`` + ``unfinished_points`` (penalties ≤ 0), ``tiebreak`` (the second
+win key: completed dishes under ``tie = "dishes"``, else 0), ``dish_points``,
+``dishes_completed``, ``completed_by_type`` (list<int8>, one entry per dish type of the card
+set), the unfinished dish's ``unfinished_correct`` and ``unfinished_bad`` cards, the actions
+made and suffered, cleans, cards drawn, discarded, placed and redrawn, ``first_type``,
+``closed`` and ``position``. ``games``: ``rounds``, ``reshuffles``, ``dishes_completed``,
+``deck_left`` and ``decisions``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from sims.core.errors import SlicelabError
+from sims.core.game import ChunkArrays, GameInfo, GameOption, ResultSchema, StrategyInfo, Variant
+from sims.core.study import Arm
+from sims.games.horno.cards import CardSet, default_cards, load_cards
+from sims.games.horno.engine import GameState, Phase, deal
+from sims.games.horno.records import COMPLETED_BY_TYPE, DECISION_COLUMNS, GAME_COLUMNS, SEAT_COLUMNS
+from sims.games.horno.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RULES_VERSION,
+    Rules,
+    check_seat,
+    variant_id,
+)
+from sims.games.horno.strategies import STRATEGIES, make_strategy
+
+PHASE_NAMES = [p.name.lower() for p in Phase]
+SCORE_PARTS = (
+    "dish_base", "garbage_penalty", "radioactive_bonus", "radioactive_penalty",
+    "unfinished_points",
+)  # fmt: skip
+"""The components of a seat's score (their sum is ``score``)."""
+TABLES_VERSION = 1
+"""Bumped when the written columns change, so an older dataset is never resumed into."""
+
+_SEAT_TYPES = {
+    "won": np.int8, "score": np.int16, "tiebreak": np.int16, "dish_base": np.int16,
+    "garbage_penalty": np.int16, "radioactive_bonus": np.int16,
+    "radioactive_penalty": np.int16, "unfinished_points": np.int16, "dish_points": np.int16,
+    "dishes_completed": np.int8, "unfinished_correct": np.int8, "unfinished_bad": np.int8,
+    "pantry_steals": np.int8, "pantry_stolen": np.int8, "oven_steals": np.int8,
+    "oven_stolen": np.int8, "sabotages": np.int8, "sabotaged": np.int8, "cleans": np.int8,
+    "cleaned": np.int8, "drawn": np.int16, "discarded": np.int16, "placed": np.int16,
+    "redrawn": np.int8, "first_type": np.int8, "closed": np.int8, "position": np.int8,
+}  # fmt: skip
+assert set(_SEAT_TYPES) | set(COMPLETED_BY_TYPE) == set(SEAT_COLUMNS)
+_GAME_TYPES = {
+    "rounds": np.int8, "reshuffles": np.int8, "dishes_completed": np.int16,
+    "deck_left": np.int16, "decisions": np.int32,
+}  # fmt: skip
+_DECISION_TYPES = {
+    "game_index": np.int64, "round": np.int8, "seat": np.int8, "position": np.int8,
+    "action": np.int16, "n_legal": np.int16, "hand": np.int8, "oven": np.int8,
+    "deck": np.int16, "points": np.int16,
+}  # fmt: skip
+assert set(_DECISION_TYPES) | {"phase"} == set(DECISION_COLUMNS)
+TABLE_SEAT_COLUMNS = tuple(c for c in SEAT_COLUMNS if c not in COMPLETED_BY_TYPE) + (
+    "completed_by_type",
+)
+"""The ``players`` table's game columns: the per-type slots become one list column."""
+
+
+def rules_version() -> str:
+    """The rules version as the tables record it: ``horno-<rules.RULES_VERSION>``."""
+    return f"horno-{RULES_VERSION}"
+
+
+@lru_cache(maxsize=64)
+def _cards(path: str | None) -> CardSet:
+    return default_cards() if path is None else load_cards(path)
+
+
+def cards_of(options: Mapping[str, Any]) -> CardSet:
+    """The card set an arm's options play: its ``cards`` file (the default without one)."""
+    return _cards(options.get("cards"))
+
+
+def rules_of(options: Mapping[str, Any]) -> Rules:
+    """The rules an arm's options play (its ``rules`` table; the defaults without one)."""
+    return Rules.from_dict(options.get("rules") or {})
+
+
+def strategy_identity(spec: str, players: int) -> str:
+    """A key equal for two specs that play identically (the family; neither has
+    parameters)."""
+    strategy = make_strategy(spec)
+    return json.dumps([strategy.spec.name, dict(strategy.spec.params)], sort_keys=True)
+
+
+def decision_columns(recs: np.ndarray) -> dict[str, pa.Array | np.ndarray]:
+    """The ``decisions`` table's columns (without ``arm``) from decision records, typed,
+    with the phase as a label."""
+    recs = np.asarray(recs, dtype=np.int64).reshape(-1, len(DECISION_COLUMNS))
+    out: dict[str, pa.Array | np.ndarray] = {}
+    for i, c in enumerate(DECISION_COLUMNS):
+        col = recs[:, i]
+        if c == "phase":
+            idx = pa.array(col.astype(np.int8))
+            out[c] = pa.DictionaryArray.from_arrays(idx, pa.array(PHASE_NAMES, pa.string()))
+        else:
+            out[c] = col.astype(_DECISION_TYPES[c])
+    return out
+
+
+def by_type(counts: np.ndarray, types: int) -> pa.ListArray:
+    """Per-type counts (games x seats x MAX_TYPES) as a list<int8> column, seat fastest,
+    each list the first ``types`` entries (the card set's types, in order)."""
+    count, n = counts.shape[:2]
+    values = pa.array(np.ascontiguousarray(counts[:, :, :types]).ravel().astype(np.int8))
+    offsets = pa.array(np.arange(0, count * n * types + 1, types, dtype=np.int32))
+    return pa.ListArray.from_arrays(offsets, values, type=pa.list_(pa.int8()))
+
+
+def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
+    from sims.games.horno.game import play_game
+    from sims.games.horno.records import game_row, seat_rows
+
+    cards, rules = cards_of(arm.options), rules_of(arm.options)
+    strategies = [make_strategy(s) for s in arm.strategies]
+    n = arm.players
+    seats = np.zeros((count, n, len(SEAT_COLUMNS)), dtype=np.int64)
+    games = np.zeros((count, len(GAME_COLUMNS) + 1), dtype=np.int64)
+    rows: list[list[int]] = []
+    for g in range(count):
+        state = play_game(
+            n, strategies, arm.seed, first + g, cards, rules, records=rows if decisions else None
+        )
+        seats[g] = seat_rows(state)
+        games[g, :-1] = game_row(state)
+        games[g, -1] = len(state.trace)
+    recs = np.array(rows, dtype=np.int64).reshape(-1, len(DECISION_COLUMNS))
+    return seats, games, recs
+
+
+class Horno:
+    """Horno (2–4 players): cook dishes in your oven from a hidden hand; steal, clean,
+    sabotage."""
+
+    info = GameInfo(
+        name="horno",
+        title="Horno",
+        min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS,
+        summary="cook dishes in your oven from a hidden hand; steal from pantries and ovens, "
+        "sabotage the others with garbage",
+        rules_doc="docs/rules/horno.md",
+    )
+    options = (
+        GameOption(
+            "cards", "path", "a Horno card-set TOML file (default: the assumed v1 set)",
+            flag="--cards", metavar="PATH",
+        ),
+        GameOption(
+            "rules", "table", "a Horno ruling, e.g. tie=dishes (see docs/rules/horno.md)",
+            flag="--rule", metavar="NAME=VALUE",
+        ),
+    )  # fmt: skip
+    results = ResultSchema(
+        components=SCORE_PARTS,
+        win_keys=("score", "tiebreak"),
+        seat_columns=TABLE_SEAT_COLUMNS,
+        game_columns=(*GAME_COLUMNS, "decisions"),
+    )
+
+    # ------------------------------------------------------------------ variants
+    def variants(self, raw: Mapping[str, Any], players: int, base: Path | None) -> list[Variant]:
+        """One variant: the card set (a path, already resolved against the study's folder)
+        and the rules as given, both validated here."""
+        options = {"cards": raw.get("cards"), "rules": dict(raw.get("rules", {}))}
+        cards_of(options)
+        check_seat(rules_of(options), players)
+        return [Variant(options)]
+
+    def check_arm(self, arm: Arm) -> None:
+        """Refuse an arm whose strategies, card set, rule options or engine are invalid."""
+        for spec in arm.strategies:
+            make_strategy(spec)
+        cards_of(arm.options)
+        check_seat(rules_of(arm.options), arm.players)
+        if arm.engine == "kernel":
+            raise SlicelabError(
+                "engine 'kernel': Horno has no compiled kernel yet; use engine = 'auto' or "
+                "'reference' (both play the reference engine)"
+            )
+
+    def fingerprint(self, arm: Arm) -> dict[str, Any]:
+        """The card set (name and content digest), the rules version, the variant, the
+        tables."""
+        cards = cards_of(arm.options)
+        return {
+            "tables_version": TABLES_VERSION,
+            "cards": cards.name,
+            "cards_digest": cards.digest,
+            "rules_version": rules_version(),
+            "variant_id": variant_id(rules_of(arm.options), cards.digest),
+        }
+
+    # ---------------------------------------------------------------- strategies
+    def strategies(self) -> list[StrategyInfo]:
+        """The families: random, greedy (neither in a kernel: there is none yet)."""
+        return [
+            StrategyInfo(name=info.name, summary=info.summary, params=dict(info.params))
+            for info in STRATEGIES.values()
+        ]
+
+    def make_strategy(self, spec: str):
+        return make_strategy(spec)
+
+    def strategy_identity(self, spec: str, players: int) -> str:
+        return strategy_identity(spec, players)
+
+    def strategy_defaults(self, family: str, players: int) -> dict[str, float]:
+        self._untunable(family)
+        return {}
+
+    def check_preset(self, family: str, name: str) -> None:
+        self._untunable(family)
+
+    def save_preset(
+        self, family: str, name: str, params: dict[str, float], note: str
+    ) -> Path | None:
+        self._untunable(family)
+        return None
+
+    @staticmethod
+    def _untunable(family: str) -> None:
+        raise SlicelabError(
+            f"cannot tune {family!r}: Horno has no tunable strategy family yet (its "
+            "strategies, random and greedy, have no parameters)"
+        )
+
+    # ------------------------------------------------------------ reference state
+    def initial_state(
+        self, options: Mapping[str, Any], players: int, rng: np.random.Generator
+    ) -> GameState:
+        cards = cards_of(options)
+        return GameState(cards, rules_of(options), players, deal(cards, rng))
+
+    def decide(self, strategy, state: GameState, rng: np.random.Generator) -> int:
+        from sims.games.horno.view import PlayerView
+
+        dec = state.decision()
+        return strategy.choose(PlayerView(state, dec.player), dec, rng)
+
+    # ----------------------------------------------------------------- chunk play
+    def engine_for(self, arm: Arm) -> str:
+        """Always ``"reference"``: Horno has no compiled kernel yet."""
+        return "reference"
+
+    def play_chunk(
+        self, arm: Arm, first: int, count: int, decisions: bool, engine: str | None = None
+    ) -> ChunkArrays:
+        """Games ``first .. first + count - 1`` of an arm as arrays (reference engine)."""
+        if (engine or self.engine_for(arm)) != "reference":
+            raise SlicelabError("Horno has no compiled kernel yet; play it on the reference engine")
+        seats_, games_, recs = _play_reference(arm, first, count, decisions)
+        cols = {c: seats_[:, :, i] for i, c in enumerate(SEAT_COLUMNS)}
+        seats: dict[str, Any] = {c: cols[c].astype(t) for c, t in _SEAT_TYPES.items()}
+        first_type = SEAT_COLUMNS.index(COMPLETED_BY_TYPE[0])
+        seats["completed_by_type"] = by_type(seats_[:, :, first_type:],
+                                             len(cards_of(arm.options).types))  # fmt: skip
+        seats = {c: seats[c] for c in TABLE_SEAT_COLUMNS}
+        names = (*GAME_COLUMNS, "decisions")
+        games = {c: games_[:, i].astype(_GAME_TYPES[c]) for i, c in enumerate(names)}
+        table = pa.table(decision_columns(recs)) if decisions else None
+        return ChunkArrays(seats=seats, games=games, decisions=table)
+
+    def replay(
+        self, options: Mapping[str, Any], players: int, specs: Sequence[str], seed: int, index: int
+    ) -> str:
+        from sims.games.horno.game import play_game, seat_strategies
+        from sims.games.horno.replay import format_replay
+
+        strats = seat_strategies(list(specs), players)
+        state = play_game(players, strats, seed, index, cards_of(options), rules_of(options))
+        header = f"Horno, {players} players, seed {seed}, game {index} (reference engine)"
+        return format_replay(state, [str(s.spec) for s in strats], header)
+
+
+GAME = Horno()
+"""The registered Horno (``sims.core.game.REGISTRY``)."""

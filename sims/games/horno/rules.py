@@ -1,0 +1,152 @@
+"""Horno's player range, its fixed limits and its rule options: every Ruling of
+``docs/rules/horno.md`` (and the points slicelab settles itself) with its name and
+default."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sims.core.errors import SlicelabError
+from sims.games.ruleopts import RuleOptions, check_bools, check_choices, check_int
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+RULES_VERSION = 1
+"""Bumped when a rule's implementation changes, so older datasets are never resumed into."""
+TITLE = "Horno"
+
+HAND_LIMIT = 7
+"""Cards a hand ("alacena") may hold."""
+OVEN_SIZE = 7
+"""Cards an oven holds besides its dish card."""
+DEAL = 3
+"""Cards dealt to each player at setup."""
+DRAW_LIMIT = 3
+"""Cards a player may draw in one Restock step."""
+PREPARE_LIMIT = 3
+"""Cards a player may place in one Prepare step."""
+ROUNDS_RANGE = (1, 30)
+
+_CHOICES = {
+    "reshuffle": ("discard", "never"),
+    "pantry_single": ("take", "forbidden"),
+    "pantry_empty_handed": ("keep-one", "return-both"),
+    "steal_hand_limit": ("after", "always"),
+    "steal_completes": ("score", "forbidden"),
+    "no_dish_left": ("empty", "repeat"),
+    "radioactive_bonus": ("once", "each"),
+    "tie": ("shared", "dishes"),
+}
+_BOOLS = ("steal_face_down", "steal_needs_replacement", "repeat_types", "second_radioactive")
+
+
+@dataclass(frozen=True)
+class Rules(RuleOptions):
+    """The rule options of a game of Horno (defaults: the spec's rulings).
+
+    Attributes
+    ----------
+    first_player : int
+        Ruling: the seat that plays first (0); play goes to the left (seat + 1).
+    reshuffle : {"discard", "never"}
+        Ruling ``discard``: the moment the deck is empty, the discard pile is shuffled
+        into a new face-up deck. ``never``: once the deck is empty nobody draws.
+    pantry_single : {"take", "forbidden"}
+        Ruling ``take``: a pantry steal from a hand of one card takes that card.
+        ``forbidden``: a hand of one cannot be robbed.
+    pantry_empty_handed : {"keep-one", "return-both"}
+        The rulebook's "as long as you have at least one card": ``keep-one``, a thief with
+        no card of its own may keep one of the taken cards and give back the other.
+        ``return-both``: it must give both back.
+    steal_hand_limit : {"after", "always"}
+        Ruling ``after``: during a steal (pantry or oven) the thief may hold more than 7
+        cards; the limit is checked once the action is over (it then always holds).
+        ``always``: a steal that would take the hand above 7 even for a moment is not
+        allowed.
+    steal_face_down : bool
+        Ruling (false): an oven steal can only take a face-up card. True: a face-down card
+        may be taken too, blind (the matching-radioactive ban then applies to face-up
+        cards only: the thief cannot see).
+    steal_needs_replacement : bool
+        Ruling (true): a thief holding no card the victim's dish needs cannot oven-steal.
+        False: it steals and leaves the space empty.
+    steal_completes : {"score", "forbidden"}
+        Ruling ``score``: a replacement that completes the victim's dish scores it for
+        the victim at once, who then picks a new dish (or closes the oven in the last
+        round). ``forbidden``: such a replacement may not be given.
+    repeat_types : bool
+        The rulebook, as the spec reads it (false): a new dish is of a type the player has
+        not completed. True: any type with cards left (only the same card cannot return).
+    no_dish_left : {"empty", "repeat"}
+        Ruling ``empty``: with no allowed type whose pile has a card, the oven stays empty
+        for the rest of the game. ``repeat``: the player may then take the top card of
+        any non-empty pile.
+    second_radioactive : bool
+        slicelab's ruling (false): a player may place its dish's radioactive card only
+        while none is face up in its oven. True: any number.
+    radioactive_bonus : {"once", "each"}
+        Ruling ``once``: the matching radioactive card's +5 (and, on an unfinished dish,
+        its +2) counts once even if two are in the oven; a second adds nothing.
+        ``each``: every matching card counts.
+    tie : {"shared", "dishes"}
+        Ruling ``shared``: the players tied on the highest total share the win.
+        ``dishes``: the one of them with more completed dishes wins (still tied: shared).
+    rounds : int
+        The rulebook's 6 rounds (a what-if: 1 to 30).
+    """
+
+    TITLE = TITLE
+    DOC = "docs/rules/horno.md"
+
+    first_player: int = 0
+    reshuffle: str = "discard"
+    pantry_single: str = "take"
+    pantry_empty_handed: str = "keep-one"
+    steal_hand_limit: str = "after"
+    steal_face_down: bool = False
+    steal_needs_replacement: bool = True
+    steal_completes: str = "score"
+    repeat_types: bool = False
+    no_dish_left: str = "empty"
+    second_radioactive: bool = False
+    radioactive_bonus: str = "once"
+    tie: str = "shared"
+    rounds: int = 6
+
+    def __post_init__(self) -> None:
+        check_choices(self, _CHOICES, TITLE)
+        check_bools(self, _BOOLS, TITLE)
+        check_int(TITLE, "first_player", self.first_player, 0, MAX_PLAYERS - 1,
+                  hint="a seat number")  # fmt: skip
+        check_int(TITLE, "rounds", self.rounds, *ROUNDS_RANGE, hint="6 is the rule")
+
+
+def check_players(n_players: Any) -> None:
+    """Refuse a player count outside 2–4 with a clear message."""
+    if (
+        not isinstance(n_players, int)
+        or isinstance(n_players, bool)
+        or not MIN_PLAYERS <= n_players <= MAX_PLAYERS
+    ):
+        raise SlicelabError(
+            f"Horno is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n_players}; "
+            f"pass --players between {MIN_PLAYERS} and {MAX_PLAYERS}"
+        )
+
+
+def check_seat(rules: Rules, n_players: int) -> None:
+    """Refuse a ``first_player`` that is not a seat of ``n_players``."""
+    if rules.first_player >= n_players:
+        raise SlicelabError(
+            f"Horno rule option first_player={rules.first_player} is not a seat of "
+            f"{n_players} players; use 0 to {n_players - 1}"
+        )
+
+
+def variant_id(rules: Rules, cards_digest: str) -> str:
+    """Id of a variant: a hash of the rule options and the card set's content."""
+    payload = json.dumps({"rules": rules.as_dict(), "cards": cards_digest}, sort_keys=True)
+    return hashlib.sha256(payload.encode()).hexdigest()[:12]

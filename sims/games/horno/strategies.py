@@ -1,0 +1,272 @@
+"""Built-in Horno strategies, exactly as ``docs/strategies/horno.md`` writes them:
+``random`` (uniform over the legal actions) and ``greedy`` (pursues its dish, takes what
+helps it, cleans out sabotage, sabotages the leader). Every "first" is in the order the
+text gives; ``greedy`` draws nothing from its stream.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from sims.core.errors import StrategySpecError
+from sims.core.specs import StrategySpec, parse_spec
+from sims.games.catalogue import Family as StrategyInfo
+from sims.games.catalogue import check_params
+from sims.games.horno.cards import INGREDIENT, RADIOACTIVE
+from sims.games.horno.engine import (
+    OVEN_CLEAN,
+    PANTRY_STEAL,
+    PASS,
+    Decision,
+    Phase,
+    decode,
+    oven_clean,
+    oven_steal,
+)
+from sims.games.horno.view import HIDDEN, PlayerView
+
+AMMO = 2
+"""Garbage and radioactive cards greedy keeps for sabotage (beyond them a third is
+useless)."""
+
+
+class Strategy(Protocol):
+    """What the engine asks of a strategy."""
+
+    spec: StrategySpec
+
+    def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
+        """Return one of ``decision.legal``."""
+        ...
+
+
+@dataclass
+class RandomStrategy:
+    """Uniform over the legal actions: one draw of the seat's stream per decision."""
+
+    spec: StrategySpec
+
+    def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
+        return decision.legal[int(rng.integers(0, len(decision.legal)))]
+
+
+# ---------------------------------------------------------------------- greedy
+def _ammo(view: PlayerView, kind: int) -> bool:
+    """A sabotage card for ``view``'s seat: garbage, or radioactive not matching its dish."""
+    c = view.cards.kinds[kind]
+    if not view.cards.is_bad(kind):
+        return False
+    d = view.ovens[view.seat].dish
+    return not (c.cls == RADIOACTIVE and d >= 0 and c.type == view.cards.dishes[d].type)
+
+
+def useful(view: PlayerView, kind: int, hand: tuple[int, ...] | list[int]) -> bool:
+    """Whether one more card ``kind`` is useful to the seat holding ``hand``: an ingredient
+    its dish is missing that it does not hold, the wild when neither its oven nor its hand
+    has one, its dish's radioactive card when its oven shows none and it holds none, or a
+    sabotage card while it holds fewer than :data:`AMMO`."""
+    cards, me = view.cards, view.seat
+    oven = view.ovens[me]
+    c = cards.kinds[kind]
+    if _ammo(view, kind):
+        return sum(1 for k in hand if _ammo(view, k)) < AMMO
+    if oven.dish < 0 or oven.closed:
+        return False
+    present = view.oven_kinds(me)
+    if c.cls == INGREDIENT:
+        return kind in cards.dishes[oven.dish].ingredients and kind not in present | set(hand)
+    if kind == cards.wild:
+        return kind not in present and kind not in hand
+    if c.cls == RADIOACTIVE:  # its own dish's (a non-matching one is ammo)
+        return kind not in present and kind not in hand
+    return False
+
+
+def _useless(view: PlayerView, hand: tuple[int, ...]) -> list[int]:
+    """The kinds of ``hand`` that are not useful, each judged against the hand without that
+    one card (so of two copies of a needed ingredient, the second is useless)."""
+    out = []
+    for k in sorted(set(hand)):
+        rest = list(hand)
+        rest.remove(k)
+        if not useful(view, k, rest):
+            out.append(k)
+    return out
+
+
+def _rest(view: PlayerView, v: int, j: int) -> list[int]:
+    """The kinds seen in ``v``'s oven without slot ``j``."""
+    return [c.kind for i, c in enumerate(view.ovens[v].cards) if i != j and c.kind != HIDDEN]
+
+
+def _fits(view: PlayerView, v: int, j: int, k: int) -> bool:
+    """Whether card ``k`` may replace slot ``j`` of ``v``'s oven: an ingredient its dish
+    then lacks, or the wild when it then has none."""
+    rest = _rest(view, v, j)
+    if k == view.cards.wild:
+        return k not in rest
+    return k in view.cards.dishes[view.ovens[v].dish].ingredients and k not in rest
+
+
+def _completes(view: PlayerView, v: int, j: int, k: int) -> bool:
+    """Whether card ``k`` in place of slot ``j`` completes ``v``'s dish."""
+    rest = [*_rest(view, v, j), k]
+    need = view.cards.dishes[view.ovens[v].dish].ingredients
+    have = sum(1 for x in need if x in rest)
+    return have == len(need) or (view.cards.wild in rest and have >= len(need) - 1)
+
+
+def _back_score(view: PlayerView, t: int, hand: tuple[int, ...]) -> int:
+    """How many of the ingredients on type ``t``'s top dish back the hand holds."""
+    return sum(1 for k in view.piles[t][1] if k in hand)
+
+
+def _leader_order(view: PlayerView, seats: list[int]) -> list[int]:
+    """``seats`` by points (most first), then unfinished progress (most missing-free
+    ingredients first: fewest missing), then seat number."""
+    return sorted(seats, key=lambda v: (-view.points[v], len(view.missing(v)), v))
+
+
+@dataclass
+class GreedyStrategy:
+    """A player that pursues the dish in its oven (see ``docs/strategies/horno.md``)."""
+
+    spec: StrategySpec
+
+    def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
+        legal = decision.legal
+        phase = decision.phase
+        hand = view.hand
+        me = view.seat
+        if phase in (Phase.REDRAW, Phase.DISCARD):
+            if phase == Phase.REDRAW:  # no dish yet: keep what a visible back shows
+                wanted = {k for _, back in view.piles for k in back}
+                drop = [k for k in sorted(set(hand)) if view.cards.kinds[k].cls == INGREDIENT
+                        and k not in wanted]  # fmt: skip
+            else:
+                drop = _useless(view, hand)
+            return drop[0] if drop else PASS
+        if phase == Phase.DRAW:  # digging is free: what is useless goes next turn
+            return legal[1]
+        if phase == Phase.DISH:
+            return max(legal, key=lambda t: (_back_score(view, t, hand), -t))
+        if phase == Phase.ACTION:
+            return self._action(view, legal)
+        if phase == Phase.KEEP:
+            keep = [k for k in sorted(set(view.taken)) if useful(view, k, hand)]
+            return keep[0] if keep else PASS
+        if phase == Phase.GIVE:
+            give = _useless(view, hand)
+            return give[0] if give else legal[0]
+        if phase == Phase.REPLACE:
+            spare = _useless(view, hand)
+            safe = [k for k in legal if not _completes(view, view.victim, view.slot, k)]
+            for pool in ([k for k in safe if k in spare], safe):
+                if pool:
+                    return pool[0]
+            return legal[0]
+        if phase == Phase.CLEAN_MORE:
+            hidden = [a for a in legal if a != PASS
+                      and view.ovens[me].cards[a - OVEN_CLEAN].kind == HIDDEN]  # fmt: skip
+            return hidden[0] if hidden else PASS
+        if phase == Phase.PREPARE:
+            return self._prepare(view, legal)
+        if phase == Phase.SABOTAGE:
+            return self._sabotage(view, legal)
+        return legal[0]
+
+    def _action(self, view: PlayerView, legal: tuple[int, ...]) -> int:
+        me, hand = view.seat, view.hand
+        oven = view.ovens[me]
+        # 1. clean out a face-down card from its own oven
+        for j, c in enumerate(oven.cards):
+            if c.kind == HIDDEN and oven_clean(j) in legal:
+                return oven_clean(j)
+        # 2. oven steal of a card it wants, paying with a card it does not
+        spare = set(_useless(view, hand))
+        victims = _leader_order(view, view.others())
+        for v in victims:
+            for j, c in enumerate(view.ovens[v].cards):
+                a = oven_steal(v, j)
+                if a not in legal or c.kind == HIDDEN or not useful(view, c.kind, hand):
+                    continue
+                if any(_fits(view, v, j, k) and not _completes(view, v, j, k) for k in spare):
+                    return a
+        # 3. pantry steal from the biggest hand, when it has a spare card to give
+        if spare:
+            targets = [a for a in legal if decode(a)[0] == "pantry"]
+            if targets:
+                return max(targets, key=lambda a: (view.hand_sizes[a - PANTRY_STEAL], -a))
+        return PASS
+
+    @staticmethod
+    def _prepare(view: PlayerView, legal: tuple[int, ...]) -> int:
+        me = view.seat
+        cards = view.cards
+        missing = view.missing(me)
+        wild_in = view.has_wild(me)
+        options = [k for k in legal if k != PASS]
+        for k in options:  # a card that completes the dish now
+            if k in missing and (len(missing) == 1 or (wild_in and len(missing) == 2)):
+                return k
+            if k == cards.wild and len(missing) == 1:
+                return k
+        for k in options:  # an ingredient, then the dish's radioactive card, then the wild
+            if cards.kinds[k].cls == INGREDIENT:
+                return k
+        for k in options:
+            if cards.kinds[k].cls == RADIOACTIVE:
+                return k
+        return options[0]
+
+    @staticmethod
+    def _sabotage(view: PlayerView, legal: tuple[int, ...]) -> int:
+        best = None
+        for a in legal:
+            if a == PASS:
+                continue
+            _, v, k = decode(a)
+            if not _ammo(view, k):
+                continue
+            kind = view.cards.kinds[k]
+            dish = view.cards.dishes[view.ovens[v].dish]
+            if kind.cls == RADIOACTIVE and kind.type == dish.type:
+                continue  # it would help them
+            key = (-view.points[v], len(view.missing(v)), v, -kind.penalty, k)
+            if best is None or key < best[0]:
+                best = (key, a)
+        return best[1] if best else PASS
+
+
+# ---------------------------------------------------------------------- catalogue
+STRATEGIES: dict[str, StrategyInfo] = {
+    "random": StrategyInfo("random", RandomStrategy, {}, "uniform over the legal actions"),
+    "greedy": StrategyInfo(
+        "greedy", GreedyStrategy, {},
+        "pursues the dish in its oven: draws all it may and keeps what it needs, cleans "
+        "out sabotage, steals what it needs, completes as soon as it can, sabotages the "
+        "leader",
+    ),
+}  # fmt: skip
+
+
+def make_strategy(text: str | StrategySpec) -> Strategy:
+    """Build a strategy from a spec: ``random`` or ``greedy``.
+
+    Raises
+    ------
+    StrategySpecError
+        Naming an unknown strategy or parameter, and what is known.
+    """
+    spec = parse_spec(text) if isinstance(text, str) else text
+    info = STRATEGIES.get(spec.name)
+    if info is None:
+        raise StrategySpecError(
+            f"unknown Horno strategy {spec.name!r}; known: {', '.join(sorted(STRATEGIES))} "
+            "(see `slicelab strategies horno`)"
+        )
+    check_params(spec, info)
+    return info.factory(spec)

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from sims import dataset
@@ -153,6 +154,11 @@ def rows(out: str | Path, table: str = "players", group: str | None = None) -> p
     meta = meta.select("arm", *[c for c in meta.columns if c != "arm" and c not in have])
     frame = lazy.join(meta.lazy(), on="arm", how="inner").collect()
     return frame.with_columns(pl.col("players").cast(pl.Int64))
+
+
+def game_ids(frame: pl.DataFrame) -> np.ndarray:
+    """A game's identity in a frame of one block: its arm and ``game_index``."""
+    return (frame["arm"].cast(pl.String) + "/" + frame["game_index"].cast(pl.String)).to_numpy()
 
 
 def untreated(frame: pl.DataFrame) -> pl.DataFrame:

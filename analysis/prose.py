@@ -66,6 +66,22 @@ def effect(
     return text
 
 
+def counts_text(ns: Sequence[int]) -> str:
+    """``2, 3 and 5 players``."""
+    return listing(str(n) for n in ns) + (" player" if list(ns) == [1] else " players")
+
+
+def grouped(players: Sequence[int], low: Sequence[float], high: Sequence[float],
+            words: dict[str, str]) -> str:  # fmt: skip
+    """Player counts grouped by where their intervals lie against 0, each group in its
+    words (``above``, ``below``, ``covers``, ``none``): ``worth having at 2 players; not
+    distinguishable from 0 at 3, 4 and 5 players``."""
+    groups: dict[str, list[int]] = {"above": [], "below": [], "covers": [], "none": []}
+    for n, lo, hi in zip(players, low, high, strict=True):
+        groups[side(lo, hi)].append(int(n))
+    return "; ".join(f"{words[k]} at {counts_text(v)}" for k, v in groups.items() if v)
+
+
 def fairness_sentence(players: Sequence[int], p_values: Sequence[float], alpha=0.05) -> str:
     """Which player counts reject equal win shares for every seat (χ² test)."""
     unfair = [int(n) for n, p in zip(players, p_values, strict=True) if p < alpha]

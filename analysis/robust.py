@@ -11,7 +11,7 @@ the components.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -132,3 +132,43 @@ def conditions_table(rows: dict[str, Sequence[Condition]]) -> pl.DataFrame:
               "estimate": pl.Float64, "low": pl.Float64, "high": pl.Float64, "n": pl.Int64,
               "unit": pl.String, "sign": pl.Int64}  # fmt: skip
     return pl.DataFrame(out, schema=schema)
+
+
+def plot_conditions(
+    found: Mapping[object, Sequence[Condition]],
+    ax,
+    label: str,
+    names: Sequence[str] = (),
+    styles: Mapping[str, tuple[str, str]] | None = None,
+    key_text: Callable[[object], str] = lambda k: f"{k} players",
+    hollow: Callable[[Condition], bool] | None = None,
+) -> None:
+    """One row per key of ``found`` (a player count, say), one marker with its 95% interval
+    per condition, in the order of ``names`` (conditions not named go last), coloured by
+    ``styles`` (name → ``(colour, marker)``; grey triangles otherwise); a condition for
+    which ``hollow`` is true gets an open marker (e.g. an exact value). The legend sits
+    right of the axes."""
+    styles = styles or {}
+    keys = sorted(found)
+    names = list(names)
+    step = 0.8 / max(len(names), 1)
+    seen: set[str] = set()
+    for i, key in enumerate(keys):
+        for c in found[key]:
+            j = names.index(c.name) if c.name in names else len(names)
+            y = i - 0.4 + step * (j + 0.5)
+            colour, marker = styles.get(c.name, ("0.5", "^"))
+            if np.isfinite(c.low) and np.isfinite(c.high):
+                ax.errorbar([c.estimate], [y], xerr=[[c.estimate - c.low], [c.high - c.estimate]],
+                            fmt="none", ecolor=colour, capsize=2, elinewidth=0.9,
+                            zorder=3)  # fmt: skip
+            face = "white" if hollow is not None and hollow(c) else colour
+            ax.plot([c.estimate], [y], marker, color=colour, mfc=face, ms=4, zorder=4,
+                    label=None if c.name in seen else c.name)  # fmt: skip
+            seen.add(c.name)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(range(len(keys)), [key_text(k) for k in keys], fontsize=7)
+    ax.set_ylim(len(keys) - 0.5, -0.5)
+    ax.set_xlabel(label, fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)

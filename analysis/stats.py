@@ -6,6 +6,7 @@ Bradley-Terry ratings and Plackett-Luce ratings of rankings with ties."""
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -68,6 +69,45 @@ def cluster_mean_interval(
         return m, float("nan"), float("nan"), g
     half = stats.t.ppf(0.5 + level / 2, g - 1) * np.sqrt(var)
     return m, float(m - half), float(m + half), g
+
+
+def ratio_interval(num: np.ndarray, den: np.ndarray, level: float = 0.95, share: bool = True):
+    """``sum(num) / sum(den)`` over independent units (one value each, e.g. a game's
+    forgone turns and its turns), with a t interval from the ratio's linearisation:
+    ``(estimate, low, high, units)``; a ``share`` keeps its interval within [0, 1]."""
+    num, den = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+    g, total = len(num), den.sum()
+    if g == 0 or total <= 0:
+        return float("nan"), float("nan"), float("nan"), g
+    r = float(num.sum() / total)
+    var, g = cluster_variance((num - r * den) / total, np.arange(g))
+    if not np.isfinite(var):
+        return r, float("nan"), float("nan"), g
+    half = stats.t.ppf(0.5 + level / 2, g - 1) * math.sqrt(var)
+    low, high = r - half, r + half
+    if share:
+        low, high = max(low, 0.0), min(high, 1.0)
+    return r, low, high, g
+
+
+def group_difference(
+    y: np.ndarray, in_group: np.ndarray, clusters: np.ndarray, level: float = 0.95
+) -> tuple[float, float, float, int]:
+    """Mean of ``y`` in the group minus out of it, rows clustered (the seats of one game),
+    with a cluster-robust t interval: ``(difference, low, high, clusters)``."""
+    y = np.asarray(y, dtype=float)
+    g = np.asarray(in_group, dtype=bool)
+    n1, n0 = int(g.sum()), int((~g).sum())
+    if n1 < 1 or n0 < 1:
+        return float("nan"), float("nan"), float("nan"), len(np.unique(clusters))
+    m1, m0 = y[g].mean(), y[~g].mean()
+    infl = np.where(g, (y - m1) / n1, -(y - m0) / n0)
+    var, k = cluster_variance(infl, clusters)
+    d = float(m1 - m0)
+    if not np.isfinite(var) or k < 2:
+        return d, float("nan"), float("nan"), k
+    half = stats.t.ppf(0.5 + level / 2, k - 1) * math.sqrt(var)
+    return d, d - half, d + half, k
 
 
 def bootstrap_interval(

@@ -3,9 +3,9 @@
 Each notebook is executed by nbclient in a fresh ``python3`` kernel, from ``notebooks/``,
 with ``SLICELAB_DATA`` pointing at the session's quick dataset of the notebook's game
 (``quick_dataset`` in conftest.py; Piece o' Cake's notebook gets
-``pieceocake_quick_dataset``), fewer bootstrap resamples and replayed games (``SMALL``:
-the notebooks read ``SLICELAB_NBOOT`` and ``SLICELAB_PAYOFF_GAMES``) and matplotlib's Agg
-backend; any cell error fails the test.
+``pieceocake_quick_dataset``, Pizza Theory's ``pizzatheory_quick_dataset``), fewer
+bootstrap resamples and replayed games (``SMALL``: the notebooks read ``SLICELAB_NBOOT``
+and ``SLICELAB_PAYOFF_GAMES``) and matplotlib's Agg backend; any cell error fails the test.
 The ``python3`` kernel spec is written for this interpreter into a temporary directory
 placed first on ``JUPYTER_PATH``, so the test needs nothing beyond ``pip install -e
 '.[dev]'`` and never picks up a user-level ``python3`` kernel that runs another Python.
@@ -30,6 +30,7 @@ EXPECTED = (
     "05-strategy-ratings",
     "06-sample-size",
     "07-pieceocake",
+    "08-pizzatheory",
 )
 """One notebook per balance question; new notebooks are picked up by the glob below."""
 CELL_TIMEOUT = 120  # seconds per cell
@@ -71,10 +72,12 @@ def test_every_question_has_a_notebook_stored_without_outputs():
 
 
 def _dataset(path: Path, request) -> Path:
-    """The quick dataset of the notebook's game: Piece o' Cake's for a notebook named after
-    it, New York Slice's balance study for the others."""
+    """The quick dataset of the notebook's game: Piece o' Cake's or Pizza Theory's for a
+    notebook named after it, New York Slice's balance study for the others."""
     if "pieceocake" in path.stem:
         return request.getfixturevalue("pieceocake_quick_dataset")
+    if "pizzatheory" in path.stem:
+        return request.getfixturevalue("pizzatheory_quick_dataset")
     return request.getfixturevalue("quick_dataset")
 
 

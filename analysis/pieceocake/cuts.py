@@ -13,8 +13,9 @@ import polars as pl
 
 from analysis.load import manifest, untreated
 from analysis.load import rows as load_rows
-from analysis.pieceocake.common import max_pieces, ratio_interval
+from analysis.pieceocake.common import max_pieces
 from analysis.samplesize import annotate
+from analysis.stats import ratio_interval
 
 
 def pieces_expr(mask: pl.Expr) -> pl.Expr:

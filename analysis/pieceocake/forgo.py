@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import polars as pl
 
+from analysis.load import game_ids, untreated
 from analysis.load import rows as load_rows
-from analysis.load import untreated
-from analysis.pieceocake.common import game_ids, group_difference, ratio_interval
 from analysis.samplesize import annotate
-from analysis.stats import mean_interval
+from analysis.stats import group_difference, mean_interval, ratio_interval
 
 
 def voluntary_forgos(out, group: str = "decisions") -> pl.DataFrame:

@@ -1,32 +1,16 @@
 """Piece o' Cake's sentences of interpretation, each a function of the numbers it states
-(the generic ones are in :mod:`analysis.prose`); each flips with its numbers
+(the generic ones are in :mod:`analysis.prose`, ``counts_text`` and ``grouped`` re-exported
+here); each flips with its numbers
 (``tests/games/pieceocake/test_pieceocake_analysis.py`` shows it)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 import polars as pl
 
 from analysis.pdf import ci
-from analysis.prose import listing, side
-
-
-def counts_text(ns: Sequence[int]) -> str:
-    """``2, 3 and 5 players``."""
-    return listing(str(n) for n in ns) + (" player" if list(ns) == [1] else " players")
-
-
-def grouped(players: Sequence[int], low: Sequence[float], high: Sequence[float],
-            words: dict[str, str]) -> str:  # fmt: skip
-    """Player counts grouped by where their intervals lie against 0, each group in its
-    words (``above``, ``below``, ``covers``, ``none``): ``worth having at 2 players; not
-    distinguishable from 0 at 3, 4 and 5 players``."""
-    groups: dict[str, list[int]] = {"above": [], "below": [], "covers": [], "none": []}
-    for n, lo, hi in zip(players, low, high, strict=True):
-        groups[side(lo, hi)].append(int(n))
-    return "; ".join(f"{words[k]} at {counts_text(v)}" for k, v in groups.items() if v)
+from analysis.prose import counts_text, grouped, listing  # noqa: F401 (re-exported)
 
 
 def option_sentence(table: pl.DataFrame, option: str) -> str:

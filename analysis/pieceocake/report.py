@@ -64,6 +64,7 @@ from analysis.pieceocake.common import (
 )
 from analysis.prose import listing
 from analysis.robust import Condition, conditions_table, judge
+from analysis.robust import plot_conditions as generic_plot_conditions
 from analysis.sections import (
     GameReport,
     Results,
@@ -123,29 +124,9 @@ def _servings(n: int, first: int = 0) -> str:
 
 
 def plot_conditions(found: dict[int, list[Condition]], ax, label: str) -> None:
-    """One row per player count, one marker with its 95% interval per field."""
-    keys = sorted(found)
-    names = list(robustness.FIELDS)
-    step = 0.8 / max(len(names), 1)
-    seen: set[str] = set()
-    for i, key in enumerate(keys):
-        for c in found[key]:
-            j = names.index(c.name) if c.name in names else len(names)
-            y = i - 0.4 + step * (j + 0.5)
-            colour, marker = FIELD_STYLE.get(c.name, ("0.5", "^"))
-            if np.isfinite(c.low) and np.isfinite(c.high):
-                ax.errorbar([c.estimate], [y], xerr=[[c.estimate - c.low], [c.high - c.estimate]],
-                            fmt="none", ecolor=colour, capsize=2, elinewidth=0.9,
-                            zorder=3)  # fmt: skip
-            ax.plot([c.estimate], [y], marker, color=colour, ms=4, zorder=4,
-                    label=None if c.name in seen else c.name)  # fmt: skip
-            seen.add(c.name)
-    ax.axvline(0, color="black", lw=0.8)
-    ax.set_yticks(range(len(keys)), [f"{k} players" for k in keys], fontsize=7)
-    ax.set_ylim(len(keys) - 0.5, -0.5)
-    ax.set_xlabel(label, fontsize=8)
-    ax.tick_params(labelsize=7)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    """One row per player count, one marker with its 95% interval per field
+    (:func:`analysis.robust.plot_conditions` with Piece o' Cake's fields)."""
+    generic_plot_conditions(found, ax, label, list(robustness.FIELDS), FIELD_STYLE)
 
 
 def _judged_lines(found: dict[int, list[Condition]]) -> list[str]:

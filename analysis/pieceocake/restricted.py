@@ -1,92 +1,18 @@
-"""What an option is worth: the win share of a seat that may use it minus that of a seat that
-never does, on the same deals against the same field, from every seat in turn.
+"""What a Piece o' Cake option is worth: the win share of a seat that may use it minus that
+of a seat that never does, on the same deals against the same field, from every seat in
+turn (:mod:`analysis.restricted`, the generic estimator, re-exported here).
 
 Piece o' Cake's options are forgoing a cake (the restricted seat plays
 ``heuristic(margin=1000)``: it never forgoes while a piece is free) and cutting fewer pieces
-than the most allowed (``heuristic(fewer=-100)``: it never does). The restricted block is
-rotated (``rotate = true``): in rotation ``k`` the restricted seat is seat ``k``, and game
-``i`` of every block of the study is dealt the same cake (one seed), so the deal is the
-paired unit.
-
-- Against its own field (the unrestricted block is uniform, ``seats``: every seat plays the
-  field's strategy): the unrestricted counterpart of the restricted seat on deal ``i`` from
-  seat ``k`` is seat ``k`` of ``seats``' game ``i``; averaged over the rotations it is the
-  deal's mean win share, 1/n. The value per deal is therefore ``1/n`` minus the mean over
-  rotations of the restricted seat's share.
-- In another field (the unrestricted block is rotated too, ``heur-greedy``: the unrestricted
-  candidate among greedy players): the candidate's share minus the restricted seat's, paired
-  by (rotation, game), averaged over the rotations of each deal.
-
-Either way the interval is a t interval over deals (every rotation of a deal played in both
-blocks); n counts deals.
+than the most allowed (``heuristic(fewer=-100)``: it never does). Against its own field the
+unrestricted block is ``seats`` (every seat plays the field: averaged over the seats an
+unrestricted seat wins 1/n of each deal); in the greedy field it is ``heur-greedy`` (the
+unrestricted candidate among greedy players, paired by rotation and deal). Either way the
+interval is a t interval over deals; n counts deals.
 """
 
 from __future__ import annotations
 
-import polars as pl
+from analysis.restricted import deal_values, option_value
 
-from analysis.load import rows as load_rows
-from analysis.load import untreated
-from analysis.samplesize import annotate
-from analysis.stats import mean_interval
-
-
-def _candidate_rows(out, group: str) -> pl.DataFrame:
-    """``players, rotation, game_index, win_share`` of the block's candidate seat: the seat
-    ``rotation`` of a rotated block; every seat of a uniform block (its seat standing for the
-    rotation it would be in)."""
-    frame = untreated(load_rows(out, "players", group))
-    uniform = frame.group_by("arm").agg(pl.col("strategy").n_unique().alias("k"))["k"].max() == 1
-    if not uniform:
-        frame = frame.filter(pl.col("seat") == pl.col("rotation"))
-    else:
-        frame = frame.with_columns(pl.col("seat").cast(pl.Int64).alias("rotation"))
-    return frame.select("players", pl.col("rotation").cast(pl.Int64), "game_index", "win_share")
-
-
-def deal_values(out, restricted: str, unrestricted: str = "seats") -> pl.DataFrame:
-    """Per (players, deal): the unrestricted and the restricted seat's win share, each
-    averaged over the rotations, and their difference (``value``, a share), for the deals
-    with every rotation played in both blocks."""
-    r = _candidate_rows(out, restricted).rename({"win_share": "restricted"})
-    u = _candidate_rows(out, unrestricted).rename({"win_share": "unrestricted"})
-    both = r.join(u, on=["players", "rotation", "game_index"], how="inner")
-    per = both.group_by("players", "game_index").agg(
-        pl.len().alias("rotations"),
-        pl.col("restricted").mean(),
-        pl.col("unrestricted").mean(),
-    )
-    per = per.filter(pl.col("rotations") == pl.col("players"))
-    return per.with_columns((pl.col("unrestricted") - pl.col("restricted")).alias("value")).sort(
-        "players", "game_index"
-    )
-
-
-def option_value(out, restricted: str, unrestricted: str = "seats") -> pl.DataFrame:
-    """The value of the option the restricted block's seat gives up, per player count.
-
-    Returns
-    -------
-    polars.DataFrame
-        ``players, deals`` (the paired unit), ``unrestricted_share`` and
-        ``restricted_share`` (means over deals), ``value_pp`` (unrestricted − restricted,
-        pp) with a 95% t interval over deals ``value_low``/``value_high``, ``games`` (=
-        deals, for the sample-size columns) and the sample-size columns (counting deals).
-    """
-    deals = deal_values(out, restricted, unrestricted)
-    result = []
-    for (n,), sub in deals.group_by("players", maintain_order=True):
-        m, lo, hi = mean_interval(100 * sub["value"].to_numpy())
-        result.append({
-            "players": int(n), "deals": sub.height,
-            "unrestricted_share": float(sub["unrestricted"].mean()),
-            "restricted_share": float(sub["restricted"].mean()),
-            "value_pp": m, "value_low": lo, "value_high": hi,
-        })  # fmt: skip
-    schema = {"players": pl.Int64, "deals": pl.Int64, "unrestricted_share": pl.Float64,
-              "restricted_share": pl.Float64, "value_pp": pl.Float64, "value_low": pl.Float64,
-              "value_high": pl.Float64}  # fmt: skip
-    table = pl.DataFrame(result, schema=schema).sort("players")
-    table = table.with_columns(pl.col("deals").alias("games"))
-    return annotate(table, "value_pp", "value_low", "value_high", share=False, unit="deals",
-                    pp=True)  # fmt: skip
+__all__ = ["deal_values", "option_value"]

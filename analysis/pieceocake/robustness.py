@@ -9,7 +9,7 @@ with the same sign.
 - :func:`first_server`: the first server's edge (seat 0 minus the mean of the other seats,
   pp, t over games) per player count (``seats``, ``seats-greedy``);
 - :func:`option_values`: an option's value (forgoing, cutting fewer) at one count
-  (:func:`analysis.pieceocake.restricted.option_value`: ``noforgo`` against ``seats``,
+  (:func:`analysis.restricted.option_value`: ``noforgo`` against ``seats``,
   ``noforgo-greedy`` against ``heur-greedy``; the same for ``nofewer``);
 - :func:`theta_sets`: the best θ and the θ not significantly worse, at one count
   (``theta``, ``theta-greedy``): robust when one θ is in every field's set.
@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from analysis import restricted, sweep
 from analysis import seats as generic_seats
-from analysis import sweep
-from analysis.pieceocake import restricted
-from analysis.pieceocake.common import field_values, has_block
+from analysis.blocks import has_block
+from analysis.pieceocake.common import field_values
 from analysis.robust import Condition
 
 

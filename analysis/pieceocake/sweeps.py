@@ -23,7 +23,8 @@ import numpy as np
 import polars as pl
 
 from analysis import sweep as generic
-from analysis.pieceocake.common import field_values, has_block
+from analysis.blocks import has_block
+from analysis.pieceocake.common import field_values
 
 
 @dataclass(frozen=True)

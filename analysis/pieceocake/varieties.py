@@ -17,9 +17,10 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from analysis.load import manifest, untreated
+from analysis.blocks import block_arms
+from analysis.load import game_ids, manifest, untreated
 from analysis.load import rows as load_rows
-from analysis.pieceocake.common import block_arms, cake_for, game_ids, rules_for
+from analysis.pieceocake.common import cake_for, rules_for
 from analysis.samplesize import annotate
 from analysis.stats import cluster_mean_interval
 

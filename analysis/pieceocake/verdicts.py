@@ -15,9 +15,8 @@ import math
 import polars as pl
 
 from analysis.pdf import ci
-from analysis.pieceocake.prose import counts_text, grouped
 from analysis.pieceocake.robustness import FIELDS
-from analysis.prose import chance, listing
+from analysis.prose import chance, counts_text, grouped, listing
 from analysis.robust import judge, sign
 from analysis.sections import Results, Verdict
 

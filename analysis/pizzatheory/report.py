@@ -1,0 +1,1437 @@
+"""Pizza Theory's balance report: the study blocks it reads, its verdicts, its sections
+(:data:`REPORT`, found by :func:`analysis.report.game_report`).
+
+1. Seats: win share by seat and starting turn position at 2 and 3 players, in the main
+   field, the mixed player's (``seats``), and in the random, heuristic and greedy fields
+   (``seats-random``, ``seats-heuristic``, ``seats-greedy``; the last two are one game each
+   at 3 players, where the game has no chance and those players draw nothing);
+2. Game length: rounds per game and how games end (a win, the run-out tiebreak, a draw at
+   the round bound, a neutral win), per field and count;
+3. Safety rule: how often it keeps a topping on the board, per field and count;
+4. First placement: restricted play (``blind``, a seat playing ``mixed(blind=1)``, paired
+   by deal with ``seats``);
+5. Board shape: each shipped alternative board against ``hex-37`` (``board-<name>``
+   against ``seats``; ``board-<name>-random`` against ``seats-random``);
+6. Player count (``seats``), 7. Ratings (``ladder``, ``ladder-random``) and 8. Sample
+   size: the generic sections, the first with the rounds a game lasts added.
+
+The real board's layout is not published: the default board is an assumption, and the
+report says so where it matters. Every sentence of interpretation is computed from the
+numbers it states (:mod:`analysis.prose`, :mod:`analysis.pizzatheory.prose`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from analysis import playercount
+from analysis import seats as generic_seats
+from analysis.blocks import block_specs, has_block
+from analysis.pdf import (
+    EMPTY,
+    TOP,
+    PageSink,
+    ci,
+    ci_col,
+    fmt,
+    heading,
+    page,
+    para,
+    table,
+    table_pages,
+)
+from analysis.pizzatheory import boards, length, opening, prose, safety, seats, verdicts
+from analysis.pizzatheory.common import (
+    BOARD_FIELDS,
+    BOARDS,
+    DEFAULT_BOARD,
+    ENDINGS,
+    FIELDS,
+    MAIN,
+    MAIN_FIELD,
+    NO_CHANCE,
+    NO_DRAWS,
+    OPENING_FIELDS,
+    block_frames,
+    chance_fields,
+    describe,
+    distinct_games,
+    mixed_status,
+    preset_status,
+    rule_value,
+    the_field,
+)
+from analysis.prose import listing
+from analysis.robust import Condition, judge, plot_conditions
+from analysis.sections import (
+    GameReport,
+    Results,
+    Row,
+    Section,
+    appendix_label,
+    count_headlines,
+    count_page,
+    count_table_pages,
+    count_title,
+    headline,
+    ratings_section,
+    sample_size_section,
+)
+from analysis.stats import mean_interval
+
+RATING_BLOCKS = ("ladder", "ladder-random")
+"""The rotated blocks the ratings are fitted on."""
+BLOCKS = tuple(
+    dict.fromkeys(
+        [
+            *FIELDS.values(),
+            *(
+                b
+                for base, pattern in BOARD_FIELDS.values()
+                for b in (base, *(pattern.format(board=x) for x in BOARDS))
+            ),
+            *(b for pair in OPENING_FIELDS.values() for b in pair),
+            *RATING_BLOCKS,
+        ]
+    )
+)
+"""Study blocks the report reads (see studies/pizzatheory-balance.toml), from the roles of
+:mod:`analysis.pizzatheory.common`: every field's seat block, every board block, the blind
+block and the ladders; :func:`analysis.report.check_dataset` refuses a dataset without one."""
+POSITION_LABEL = "starting position (0 = first in round 1)"
+FIELD_STYLE = {
+    "mixed field": ("black", "o"),
+    "random field": ("0.5", "^"),
+    "heuristic field": ("tab:purple", "s"),
+    "greedy field": ("tab:green", "D"),
+}
+BOARD_COLOURS = {
+    DEFAULT_BOARD: "black",
+    "hex-37-mid": "tab:blue",
+    "round-31": "tab:orange",
+    "hex-61": "tab:red",
+}
+BOARD_NOTE = (
+    "The real board's layout is not published (only that it is round, with six parallel "
+    "cuts per player and two start spaces each): the default board hex-37 is slicelab's "
+    "assumption, a 37-space hexagon (docs/rules/pizzatheory.md, 'The board')."
+)
+
+
+def _short(field: str) -> str:
+    return field.removesuffix(" field")
+
+
+def _exact(c: Condition) -> bool:
+    return bool(np.isfinite(c.low) and c.low == c.high)
+
+
+def _fields_text(r: Results, fields: dict[str, str]) -> str:
+    parts = []
+    for name, block in fields.items():
+        if has_block(r.manifest, block):
+            specs = block_specs(r.manifest, block)
+            parts.append(f"{_short(name)} ({block}: {listing(describe(s) for s in specs)})")
+    return listing(parts)
+
+
+def _ci_col(
+    frame: pl.DataFrame,
+    est: str,
+    lo: str,
+    hi: str,
+    name: str,
+    f: str = "+.1f",
+    scale: float = 1.0,
+    exact: str | None = "deterministic",
+) -> pl.DataFrame:
+    """A column of ``estimate [low, high]`` cells (times ``scale``); where the frame's
+    ``exact`` column is true (a deterministic field), the value alone: ``+66.7 (one game)``."""
+    scaled = frame.with_columns(
+        (scale * pl.col(est)).alias("_e"),
+        (scale * pl.col(lo)).alias("_l"),
+        (scale * pl.col(hi)).alias("_h"),
+    )
+    out = ci_col(scaled, "_e", "_l", "_h", name, f)
+    if exact is not None and exact in frame.columns:
+        one = pl.col("_e").map_elements(lambda v: f"{v:{f}} (one game)", return_dtype=pl.String)
+        out = out.with_columns(pl.when(pl.col(exact)).then(one).otherwise(pl.col(name)).alias(name))
+    return out.drop("_e", "_l", "_h")
+
+
+def _specs(r: Results, block: str) -> str:
+    """Who plays a block, as the report names them."""
+    return listing(describe(s) for s in block_specs(r.manifest, block)) or "?"
+
+
+def _pct_col(frame: pl.DataFrame, est: str, lo: str, hi: str, name: str) -> pl.DataFrame:
+    return _ci_col(frame, est, lo, hi, name, ".1f", 100.0)
+
+
+def _games_col(frame: pl.DataFrame) -> pl.DataFrame:
+    return frame.with_columns(
+        pl.struct("games", "distinct", "deterministic")
+        .map_elements(
+            lambda s: (
+                f"{s['games']:,} (one game)"
+                if s["deterministic"]
+                else f"{s['games']:,}"
+                + (f" ({s['distinct']:,} distinct)" if 0 < s["distinct"] < s["games"] else "")
+            ),
+            return_dtype=pl.String,
+        )
+        .alias("games (distinct)")
+    )
+
+
+# ----------------------------------------------------------------------------- notes
+
+
+def _provenance(m: dict) -> list[tuple[str, str]]:
+    fps = list(m["fingerprints"].values())
+    fp = fps[0] if fps else {}
+    arms = m["study"]["arms"]
+    rules = sorted(
+        {
+            f"{a.get('group', a['name'])}: "
+            + ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted((a.get("rules") or {}).items()))
+            for a in arms
+            if a.get("rules")
+        }
+    )
+    found = sorted({(f.get("board") or DEFAULT_BOARD, f.get("board_digest", "?")) for f in fps})
+    boards_ = "; ".join(
+        f"{b} (digest {d})" + (" — the default, an assumption" if b == DEFAULT_BOARD else "")
+        for b, d in found
+    )
+    return [
+        (
+            "Rules",
+            f"{fp.get('rules_version', '?')}; the rulings' defaults"
+            + (f" except {'; '.join(rules)}" if rules else "")
+            + " (docs/rules/pizzatheory.md)",
+        ),
+        ("Boards", boards_ or DEFAULT_BOARD),
+        ("Strategies", "docs/strategies/pizzatheory.md"),
+    ]
+
+
+def _deterministic_blocks(r: Results) -> list[str]:
+    """``seats (3 players)``: every block and count whose games are all one game."""
+    found = []
+    groups = dict.fromkeys(a.get("group", a["name"]) for a in r.manifest["study"]["arms"])
+    for g in groups:
+        d = distinct_games(*block_frames(r.out, g))
+        for x in d.filter(pl.col("deterministic")).iter_rows(named=True):
+            found.append(f"{g} ({x['players']} players, {x['games']:,} games)")
+    return found
+
+
+def _notes(r: Results) -> list[str]:
+    m = r.manifest
+    main = FIELDS[MAIN_FIELD]
+    players = (
+        f"Players. The main field is {the_field()}: unless a section says otherwise every "
+        f"seat plays {_specs(r, main)} (block {main}; docs/strategies/pizzatheory.md). "
+        f"{mixed_status()} The other fields: "
+        + _fields_text(r, {k: v for k, v in FIELDS.items() if k != MAIN_FIELD})
+        + f". {preset_status()} A conclusion about weak players is weak: where the fields "
+        "disagree, trust neither blindly."
+    )
+    det = _deterministic_blocks(r)
+    no_draws = listing(_short(f) for f in NO_DRAWS)
+    determinism = (
+        f"Determinism. The {listing(NO_CHANCE)}-player game has no chance (no deal, no die) "
+        f"and the {no_draws} players draw nothing, so at {listing(NO_CHANCE)} players every "
+        f"game of a field of one of them repeats that field's first game: "
+        + (
+            f"in this dataset every game of {listing(det)} is the same game. Their numbers are "
+            "exact for those fields (the interval is the point) but describe one game, not a "
+            "distribution; the tables mark them 'one game', the verdicts name them as one "
+            "game and never count them for or against an interval. The sampled estimates come "
+            f"from the fields with chance: {the_field()} (its cuts are draws from its mix), "
+            "random play, and the blind seat (its first placement is a draw)."
+            if det
+            else "no block of this dataset is deterministic (every block has games that differ)."
+        )
+    )
+    pairing = (
+        "Pairing. Every block shares the study's seed, so game i of every block draws the "
+        "same streams (the neutral die at 2 players, each seat's own stream): the restricted "
+        "seat of blind is compared with the seat it replaces in seats on the same deals, "
+        "every seat in turn (rotated blocks); the deal is the unit of those intervals. The "
+        "boards are compared by independent games."
+    )
+    board = BOARD_NOTE + (
+        " The board-shape section measures how much the answers depend on that choice."
+    )
+    rounds = {
+        rule_value(m, g, "max_rounds")
+        for g in dict.fromkeys(a.get("group", a["name"]) for a in m["study"]["arms"])
+    }
+    rules = (
+        "Rulings. Games still running after "
+        + listing(f"{b:,}" for b in sorted(rounds))
+        + " rounds are draws shared by every seat (rule max_rounds); the run-out tiebreak is "
+        "a ruling, off by default; the safety rule is on (docs/rules/pizzatheory.md)."
+    )
+    return [players, determinism, pairing, board, rules]
+
+
+# ----------------------------------------------------------------------------- 1 seats
+
+
+def _seats_compute(r: Results) -> dict[str, Any]:
+    tables = seats.field_positions(r.out, r.manifest)
+    if not tables:
+        return {}
+    stacked = pl.concat(
+        [seats.edges(t).with_columns(pl.lit(name).alias("field")) for name, t in tables.items()]
+    )
+    out: dict[str, Any] = {
+        "positions": tables,
+        "position_edges": stacked,
+        "first_conditions": seats.conditions(tables, "first"),
+        "last_conditions": seats.conditions(tables, "last"),
+        "first_points": seats.conditions(tables, "first", deterministic=True),
+        "last_points": seats.conditions(tables, "last", deterministic=True),
+        "seat_block": FIELDS[MAIN_FIELD] if MAIN_FIELD in tables else None,
+    }
+    if MAIN_FIELD in tables:
+        out["by_seat"] = seats.position_table(r.out, FIELDS[MAIN_FIELD], by="seat")
+    return out
+
+
+def _plot_positions(t: pl.DataFrame, ax) -> None:
+    shown = t.rename({"position": "seat"})
+    generic_seats.plot_seat_advantage(shown, ax, POSITION_LABEL)
+    ax.set_title("Win share by starting position (dashed: fair share)", fontsize=9)
+    ax.tick_params(labelsize=7)
+
+
+def _position_table(t: pl.DataFrame) -> pl.DataFrame:
+    shown = _games_col(_pct_col(t, "win_share", "win_low", "win_high", "win share (%) [95% CI]"))
+    shown = _ci_col(shown, "edge_pp", "edge_low", "edge_high", "edge over fair (pp)")
+    return fmt(
+        shown.select(
+            "players",
+            "position",
+            "games (distinct)",
+            "win share (%) [95% CI]",
+            "edge over fair (pp)",
+            pl.col("toppings").alias("toppings at end"),
+            "warning",
+        ),
+        {"toppings at end": ".2f"},
+    )
+
+
+POSITION_WIDTHS = [0.07, 0.07, 0.12, 0.18, 0.17, 0.08, 0.19]
+
+
+def _seat_text(r: Results, main: pl.DataFrame) -> str:
+    e = seats.edges(main)
+    same = bool(e["same_as_seat"].all())
+    counts = sorted(main["players"].unique())
+    shared = listing(
+        f"{100 * x['shared']:.1f}% at {x['players']} players" for x in e.iter_rows(named=True)
+    )
+    parts = []
+    for x in e.iter_rows(named=True):
+        if x["deterministic"]:
+            parts.append(prose.deterministic_sentence(main, x["players"], the_field()))
+        else:
+            s = prose.edge_sentence(x)
+            parts.append(s[:1].upper() + s[1:] + ".")
+    text = (
+        f"The main field, {the_field()}: every seat plays {_specs(r, FIELDS[MAIN_FIELD])} "
+        f"(block {FIELDS[MAIN_FIELD]}). A seat's "
+        "starting position is its turn position in round 1: 0 places first; at 3 players the "
+        "positions rotate every round, at 2 the first player alternates. "
+        + (
+            "In every game here the starting position is the seat (rule first_seat = 0), so "
+            "win share by seat is win share by position. "
+            if same
+            else "The starting position is not always the seat (rule first_seat): the appendix has "
+            "both tables. "
+        )
+        + "Each game has one seat in each position, so intervals are over games (Wilson). A "
+        "game every seat shares — a draw at the round bound or, at 2 players, the neutral "
+        "colour filling the board — gives each seat won = 1, so 1/n of the win, the fair "
+        f"share, and so pull every edge towards 0: {shared} of the games here. "
+        + " ".join(parts)
+        + f" The same question with other players: the next page. Counts: {listing(counts)}."
+    )
+    return text
+
+
+def _seats_draw(pdf: PageSink, r: Results, num: int) -> None:
+    tables = r.tables.get("positions")
+    if not tables or MAIN_FIELD not in tables:
+        return
+    main = tables[MAIN_FIELD]
+    fig = page(f"{num}  Do the seat and the starting position matter?")
+    y = para(fig, TOP, _seat_text(r, main), 8.5)
+    h = min(0.3, y - 0.4)
+    ax = fig.add_axes([0.1, y - h - 0.02, 0.62, h])
+    _plot_positions(main, ax)
+    y -= h + 0.1
+    heading(fig, y, f"Win share by starting position, {the_field()} (95% intervals over games)")
+    table(fig, y - 0.01, _position_table(main), POSITION_WIDTHS, size=7)
+    pdf.savefig(fig)
+    _robust_page(pdf, r, num)
+
+
+def _judged_lines(r: Results, key: str, what: str) -> str:
+    """Per count: where the fields with chance put an edge, judged across them, and the
+    deterministic fields named as one game (never counted for or against)."""
+    found = r.tables.get(key, {})
+    tables = r.positions
+    lines = []
+    for n in sorted({*found, *(int(p) for t in tables.values() for p in t["players"].unique())}):
+        det = seats.deterministic_fields(tables, n)
+        conds = [c for c in found.get(n, []) if c.name not in det]
+        label, _, _, _ = prose.judged(conds, chance_fields(n, det), det)
+        line = f"at {n} players {prose.field_signs(conds)} ({label})" if conds else ""
+        if det:
+            one = f"one game, counted neither way: {listing(_short(d) for d in det)}"
+            line = f"{line[:-1]}; {one})" if line else f"at {n} players only {one}"
+        if line:
+            lines.append(line)
+    text = "; ".join(lines)
+    return f"{what[:1].upper()}{what[1:]}: {text}" if text else ""
+
+
+def _edges_table(r: Results) -> pl.DataFrame:
+    e = _games_col(r.position_edges)
+    e = _ci_col(e, "first_pp", "first_low", "first_high", "first starter (pp)")
+    e = _ci_col(e, "last_pp", "last_low", "last_high", "last starter (pp)")
+    e = _ci_col(e, "largest_pp", "largest_low", "largest_high", "largest edge (pp)")
+    e = e.with_columns(
+        pl.col("field").str.replace(" field", ""),
+        (
+            pl.lit("pos. ")
+            + pl.col("largest_position").cast(pl.String)
+            + ": "
+            + pl.col("largest edge (pp)")
+        ).alias("largest edge (pp)"),
+    )
+    return fmt(
+        e.select(
+            "field",
+            "players",
+            "games (distinct)",
+            "first starter (pp)",
+            "last starter (pp)",
+            "largest edge (pp)",
+        ),
+        {},
+    )
+
+
+def _robust_page(pdf: PageSink, r: Results, num: int) -> None:
+    first, last = r.tables.get("first_points", {}), r.tables.get("last_points", {})
+    if not first:
+        return
+    fig = page(f"{num}  Does the starting position's edge hold with other players?")
+    text = (
+        "The first starter's edge (position 0's win share minus the fair share, pp) and the "
+        "last starter's, 95% intervals over games, in every field the study plays: "
+        + _fields_text(r, FIELDS)
+        + ". A verdict is robust only when the interval of every field with chance at the "
+        "count excludes 0 with the same sign. Open markers: a deterministic field at that "
+        "count (one game replayed: its value is exact, it has no interval, and it counts "
+        "neither for nor against). "
+        + _judged_lines(r, "first_conditions", "the first starter's edge is")
+        + ". "
+        + _judged_lines(r, "last_conditions", "the last starter's edge is")
+        + "."
+    )
+    y = para(fig, TOP, text, 8.5)
+    h = min(0.26, y - 0.42)
+    for k, (found, what) in enumerate(
+        ((first, "first starter's edge"), (last, "last starter's edge"))
+    ):
+        ax = fig.add_axes([0.12 + 0.4 * k, y - h - 0.03, 0.25, h])
+        plot_conditions(found, ax, f"{what}, pp (95% CI)", list(FIELDS), FIELD_STYLE, hollow=_exact)
+        if k == 0:
+            ax.get_legend().remove()
+    y -= h + 0.11
+    heading(fig, y, "Starting-position edges over the fair share in every field (one game: "
+            "deterministic)")  # fmt: skip
+    table(fig, y - 0.01, _edges_table(r), [0.1, 0.07, 0.14, 0.19, 0.19, 0.19], size=7)
+    pdf.savefig(fig)
+
+
+def _seats_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+    out: list[Row] = []
+    e = r.tables.get("position_edges")
+    if e is None:
+        return out
+    first = r.tables.get("first_conditions", {})
+    for x in e.iter_rows(named=True):
+        n = x["players"]
+        one = seats.deterministic_fields(r.positions, n)
+        j = judge([c for c in first.get(n, []) if c.name not in one], chance_fields(n, one))
+        det = " (one game)" if x["deterministic"] else ""
+        warn = "deterministic: one game" if x["deterministic"] else ""
+        across = "not counted across fields" if x["deterministic"] else f"across fields: {j.label}"
+        out.append(
+            headline(
+                q,
+                f"{x['players']} players, {x['field']}{det}: first starter's "
+                f"edge over the fair share ({across})",
+                prose.value(
+                    x["first_pp"], x["first_low"], x["first_high"], exact=x["deterministic"]
+                ),  # fmt: skip
+                x["games"],
+                warn,
+            )
+        )
+        out.append(
+            headline(
+                q,
+                f"{x['players']} players, {x['field']}{det}: last starter's "
+                "edge over the fair share",
+                prose.value(
+                    x["last_pp"], x["last_low"], x["last_high"], exact=x["deterministic"]
+                ),  # fmt: skip
+                x["games"],
+                warn,
+            )
+        )
+    return out
+
+
+def _seats_cells(r: Results) -> list[Row]:
+    tables = r.tables.get("positions") or {}
+    return [
+        {
+            "number": f"{x['players']}p {_short(name)} position {x['position']} win share",
+            "games": x["games"],
+            "± (pp)": 100 * x["half_width"],
+            "games for ±1 pp": x["games_for_1pp"],
+            "warning": x["warning"],
+        }
+        for name, t in tables.items()
+        for x in t.iter_rows(named=True)
+    ]
+
+
+def _seats_appendix(pdf: PageSink, r: Results, label: str) -> None:
+    tables = r.tables.get("positions")
+    if not tables:
+        return
+    shown = pl.concat(
+        [
+            _position_table(t).with_columns(pl.lit(_short(n)).alias("field"))
+            for n, t in tables.items()
+        ]
+    )
+    shown = shown.select("field", *[c for c in shown.columns if c != "field"])
+    for fig in table_pages(
+        f"{label} — Win share by starting position in every field",
+        shown,
+        [0.08, 0.06, 0.07, 0.11, 0.17, 0.16, 0.07, 0.18],
+        size=6.5,
+        x=0.04,
+        intro="Every field's win share by starting position with its 95% "
+        "interval over games (one game: a deterministic field).",
+    ):
+        pdf.savefig(fig)
+    by_seat = r.tables.get("by_seat")
+    if by_seat is not None and not bool(r.position_edges["same_as_seat"].all()):
+        shown = _position_table(by_seat).rename({"position": "seat"})
+        for fig in table_pages(
+            f"{label} — Win share by seat, {the_field()}", shown, POSITION_WIDTHS, size=7
+        ):
+            pdf.savefig(fig)
+
+
+SEATS = Section(
+    "Seats", _seats_compute, _seats_draw, _seats_headlines, _seats_cells, _seats_appendix
+)
+"""1: do the seat and the starting turn position matter?"""
+
+
+# ----------------------------------------------------------------------------- 2 length
+
+
+def _length_compute(r: Results) -> dict[str, Any]:
+    lengths, endings = length.game_length(r.out, r.manifest)
+    if lengths.is_empty():
+        return {}
+    hist = {
+        name: length.rounds_histogram(r.out, b)
+        for name, b in FIELDS.items()
+        if has_block(r.manifest, b)
+    }
+    return {"lengths": lengths, "endings": endings, "rounds_hist": hist}
+
+
+LINE_STYLES = {2: "--", 3: "-"}
+
+
+def _plot_rounds(hist: dict[str, pl.DataFrame], lengths: pl.DataFrame, ax) -> None:
+    det = {(f, n) for f, n in lengths.filter(pl.col("deterministic")).select("field", "players")
+           .iter_rows()}  # fmt: skip
+    for name, h in hist.items():
+        colour = FIELD_STYLE.get(name, ("0.5", "^"))[0]
+        for (n,), sub in h.group_by("players", maintain_order=True):
+            if (name, n) in det:
+                continue  # one game: a spike at 100%, in the table instead
+            share = 100 * sub["games"].to_numpy() / sub["games"].sum()
+            ax.plot(
+                sub["rounds"],
+                share,
+                ls=LINE_STYLES.get(int(n), ":"),
+                color=colour,
+                marker="o",
+                ms=2.5,
+                lw=1,
+                label=f"{_short(name)} {n}p",
+            )
+    ax.set_xlabel("rounds in the game", fontsize=8)
+    ax.set_ylabel("% of games", fontsize=8)
+    ax.set_title("Rounds per game (solid: 3 players, dashed: 2;\nfields of one game: in the "
+                 "table)", fontsize=8)  # fmt: skip
+    ax.tick_params(labelsize=7)
+    ax.legend(fontsize=6, loc="upper right", frameon=False)
+
+
+def _plot_endings(endings: pl.DataFrame, ax) -> None:
+    keys = endings.select("field", "players").unique(maintain_order=True)
+    colours = {0: "#4c72b0", 1: "#dd8452", 2: "#c44e52", 3: "#8172b3"}
+    labels = [f"{_short(f)} {n}p" for f, n in keys.iter_rows()]
+    bottom = np.zeros(keys.height)
+    for code, label in ENDINGS.items():
+        vals = []
+        for f, n in keys.iter_rows():
+            x = length.ending_of(endings, f, n, code)
+            vals.append(100 * x["share"] if x else 0.0)
+        ax.bar(range(keys.height), vals, 0.7, bottom=bottom, color=colours[code], label=label)
+        bottom += np.array(vals)
+    ax.set_xticks(range(keys.height), labels, fontsize=6, rotation=45, ha="right")
+    ax.set_ylabel("% of games", fontsize=8)
+    ax.set_ylim(0, 100)
+    ax.set_title("How games end", fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+
+
+def _length_table(lengths: pl.DataFrame, endings: pl.DataFrame) -> pl.DataFrame:
+    shown = _games_col(
+        _ci_col(lengths, "rounds", "rounds_low", "rounds_high", "rounds [95% CI]", ".2f")
+    )
+    rows = []
+    for x in shown.iter_rows(named=True):
+        row = {
+            "field": _short(x["field"]),
+            "players": str(x["players"]),
+            "games (distinct)": x["games (distinct)"],
+            "rounds [95% CI]": x["rounds [95% CI]"],
+            "median / 90% / max": f"{x['median']:g} / {x['p90']:g} / {x['max']}",
+        }
+        for code, label in ENDINGS.items():
+            e = length.ending_of(endings, x["field"], x["players"], code)
+            row[label] = EMPTY if e is None else f"{e['count']:,} ({100 * e['share']:.1f}%)"
+        rows.append(row)
+    return pl.DataFrame(rows)
+
+
+def _length_draw(pdf: PageSink, r: Results, num: int) -> None:
+    lengths = r.tables.get("lengths")
+    if lengths is None:
+        return
+    endings = r.endings
+    fig = page(f"{num}  How long are games, and how do they end?")
+    where = appendix_label(r, "Game length")
+    text = (
+        "Every field's uniform block (the seat pages' games). A game ends at the end of the "
+        "round in which a player has all its toppings on the board (a win), by the run-out "
+        "tiebreak when that ruling is on, as a draw when it reaches the round bound, or at 2 "
+        "players when the neutral colour's toppings are all on the board first (both players "
+        "lose). Means with t intervals over games; shares of games with Wilson intervals in "
+        f"the appendix{f' ({where})' if where else ''}. "
+        + prose.length_sentence(lengths)
+        + " "
+        + prose.endings_sentence(endings, lengths)
+        + " "
+        + prose.neutral_sentence(endings)
+    )
+    y = para(fig, TOP, text, 8.5)
+    h = min(0.25, y - 0.42)
+    _plot_rounds(r.rounds_hist, lengths, fig.add_axes([0.08, y - h - 0.04, 0.38, h]))
+    _plot_endings(endings, fig.add_axes([0.54, y - h - 0.04, 0.22, h]))
+    y -= h + 0.15
+    heading(fig, y, "Rounds per game and endings (games; % of the field's games)")
+    table(
+        fig,
+        y - 0.01,
+        _length_table(lengths, endings),
+        [0.08, 0.06, 0.1, 0.12, 0.1, 0.1, 0.09, 0.12, 0.09],
+        size=6.5,
+        x=0.04,
+    )
+    pdf.savefig(fig)
+
+
+def _length_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+    lengths, endings = r.tables.get("lengths"), r.tables.get("endings")
+    if lengths is None:
+        return []
+    out = []
+    for x in lengths.iter_rows(named=True):
+        det = " (one game)" if x["deterministic"] else ""
+        out.append(
+            headline(
+                q,
+                f"{x['players']} players, {x['field']}{det}: rounds per game "
+                f"(median {x['median']:g}, max {x['max']})",
+                prose.value(
+                    x["rounds"],
+                    x["rounds_low"],
+                    x["rounds_high"],
+                    "rounds",
+                    ".2f",
+                    x["deterministic"],
+                ),
+                x["games"],
+                x["warning"] if not x["deterministic"] else "deterministic: one game",
+            )
+        )
+    for x in endings.filter(pl.col("ending").is_in([2, 3])).iter_rows(named=True):
+        det = x["deterministic"]
+        out.append(
+            headline(
+                q,
+                f"{x['players']} players, {x['field']}"
+                + (" (one game)" if det else f" ({x['count']:,} of {x['games']:,})")
+                + f": games ending in a {x['label']}",
+                f"{100 * x['share']:.1f} % (one game)"
+                if det
+                else prose.pct(x["share"], x["share_low"], x["share_high"]),
+                x["games"],
+                "deterministic: one game" if det else x["warning"],
+            )
+        )
+    return out
+
+
+def _length_appendix(pdf: PageSink, r: Results, label: str) -> None:
+    endings = r.tables.get("endings")
+    if endings is None:
+        return
+    shown = _games_col(
+        _pct_col(endings, "share", "share_low", "share_high", "share of games (%) [95% CI]")
+    )
+    shown = fmt(
+        shown.select(
+            pl.col("field").str.replace(" field", ""),
+            "players",
+            "label",
+            "count",
+            "games (distinct)",
+            "share of games (%) [95% CI]",
+        ),
+        {},
+    )
+    for fig in table_pages(
+        f"{label} — How games end, every field and count",
+        shown,
+        [0.12, 0.07, 0.22, 0.08, 0.16, 0.22],
+        size=7,
+        intro="Each way a game can end, with its count and its share of "
+        "the field's games (Wilson 95% interval; a point for a "
+        "deterministic field). A way that never happened shows 0.",
+    ):
+        pdf.savefig(fig)
+
+
+LENGTH = Section(
+    "Game length", _length_compute, _length_draw, _length_headlines, appendix=_length_appendix
+)
+"""2: how long are games, and how do they end?"""
+
+
+# ----------------------------------------------------------------------------- 3 safety
+
+
+def _safety_compute(r: Results) -> dict[str, Any]:
+    t = safety.safety_table(r.out, r.manifest)
+    return {"safety": t} if not t.is_empty() else {}
+
+
+def _safety_wide(t: pl.DataFrame) -> pl.DataFrame:
+    rows = []
+    keys = t.select("field", "players").unique(maintain_order=True)
+    for f, n in keys.iter_rows():
+        row: dict[str, str] = {"field": _short(f), "players": str(n)}
+        for m in safety.MEASURES:
+            x = safety.measure(t, f, n, m)
+            if x is None:
+                row[m] = EMPTY
+            elif x["deterministic"]:
+                scale, spec = (100, ".1f") if m in ("fired", "round_share") else (1, ".2f")
+                row[m] = f"{scale * x['estimate']:{spec}} (one game)"
+            elif m in ("fired", "round_share"):
+                row[m] = prose.pct(x["estimate"], x["low"], x["high"])
+            else:
+                row[m] = ci(x["estimate"], x["low"], x["high"], "", ".2f")
+            if m == "fired" and x is not None:
+                det = x["deterministic"]
+                row["games"] = f"{x['games']:,}" + (" (one game)" if det else "")
+        rows.append(row)
+    names = {
+        "fired": "games it fired (%)",
+        "rounds_fired": "rounds it fired / game",
+        "round_share": "of all rounds (%)",
+        "saved": "toppings kept / seat / game",
+        "safe_rounds": "rounds a seat was safe / game",
+    }
+    frame = pl.DataFrame(rows).rename(names)
+    return frame.select("field", "players", "games", *names.values())
+
+
+def _plot_safety(t: pl.DataFrame, ax, m: str, title: str, scale: float = 1.0) -> None:
+    sub = t.filter(pl.col("measure") == m)
+    for k, x in enumerate(sub.iter_rows(named=True)):
+        colour, marker = FIELD_STYLE.get(x["field"], ("0.5", "^"))
+        e, lo, hi = scale * x["estimate"], scale * x["low"], scale * x["high"]
+        ax.errorbar(
+            [k],
+            [e],
+            yerr=[[e - lo], [hi - e]],
+            fmt=marker,
+            color=colour,
+            ms=4,
+            capsize=2,
+            mfc="white" if x["deterministic"] else colour,
+        )
+    ax.set_xticks(
+        range(sub.height),
+        [f"{_short(f)}\n{n}p" for f, n in zip(sub["field"], sub["players"], strict=True)],
+        fontsize=6,
+    )
+    ax.set_xlim(-0.5, sub.height - 0.5)
+    ax.set_title(title, fontsize=8)
+    ax.tick_params(labelsize=7)
+
+
+def _safety_draw(pdf: PageSink, r: Results, num: int) -> None:
+    t = r.tables.get("safety")
+    if t is None:
+        return
+    fig = page(f"{num}  How often does the safety rule matter?")
+    fired = t.filter(pl.col("measure") == "fired")
+    parts = "; ".join(
+        f"{_short(x['field'])} {x['players']}p "
+        + (f"{100 * x['estimate']:.1f}% (one game, {x['games']:,} times)" if x["deterministic"]
+           else f"{prose.pct(x['estimate'], x['low'], x['high'])} ({x['count']:,} of "
+           f"{x['games']:,} games)")
+        for x in fired.iter_rows(named=True)
+    )  # fmt: skip
+    saved = t.filter(pl.col("measure") == "saved")
+    kept = "; ".join(
+        f"{_short(x['field'])} {x['players']}p {x['estimate']:.2f}"
+        + (" (one game)" if x["deterministic"] else "")
+        for x in saved.iter_rows(named=True)
+    )
+    off = fired.filter(~pl.col("safety_rule"))
+    text = (
+        "The safety rule: a player with at most one topping in every region of the round is "
+        "safe, and none of its toppings can be removed or replaced. A game counts when the "
+        "rule kept at least one topping on the board in some round (games.safety_rounds > "
+        "0); a seat's kept toppings are players.saved. The game is the unit of every "
+        "interval (a seat's numbers are averaged over its game's seats first). Games in which "
+        f"it kept a topping: {parts}. Toppings it kept per seat per game (intervals in the "
+        f"table): {kept}."
+        + (f" The rule is off in {listing(off['field'].unique())}." if off.height else "")
+    )
+    y = para(fig, TOP, text, 8.5)
+    h = min(0.22, y - 0.42)
+    _plot_safety(
+        t,
+        fig.add_axes([0.1, y - h - 0.05, 0.36, h]),
+        "fired",
+        "games in which it kept a topping (%)",
+        100,
+    )
+    _plot_safety(
+        t,
+        fig.add_axes([0.58, y - h - 0.05, 0.36, h]),
+        "saved",
+        "toppings it kept per seat per game",
+    )
+    y -= h + 0.14
+    heading(
+        fig,
+        y,
+        "The safety rule per field and count (95% intervals over games; open markers: one game)",
+    )
+    table(
+        fig,
+        y - 0.01,
+        _safety_wide(t),
+        [0.08, 0.06, 0.11, 0.14, 0.12, 0.12, 0.14, 0.13],
+        size=6.5,
+        x=0.04,
+    )
+    pdf.savefig(fig)
+
+
+def _safety_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+    t = r.tables.get("safety")
+    if t is None:
+        return []
+    out = []
+    for x in t.filter(pl.col("measure").is_in(["fired", "saved"])).iter_rows(named=True):
+        fired = x["measure"] == "fired"
+        if x["deterministic"]:
+            est = (
+                f"{100 * x['estimate']:.1f} % (one game)"
+                if fired
+                else f"{x['estimate']:.2f} toppings (one game)"
+            )
+        else:
+            est = (
+                prose.pct(x["estimate"], x["low"], x["high"])
+                if fired
+                else ci(x["estimate"], x["low"], x["high"], "toppings", ".2f")
+            )
+        det = " (one game)" if x["deterministic"] else ""
+        out.append(
+            headline(
+                q,
+                f"{x['players']} players, {x['field']}{det}: {safety.MEASURES[x['measure']]}",
+                est,
+                x["games"],
+                "deterministic: one game" if x["deterministic"] else x["warning"],
+            )
+        )
+    return out
+
+
+SAFETY = Section("Safety rule", _safety_compute, _safety_draw, _safety_headlines)
+"""3: how often does the safety rule matter?"""
+
+
+# ----------------------------------------------------------------------------- 4 opening
+
+
+def _opening_compute(r: Results) -> dict[str, Any]:
+    t, found = opening.field_values(r.out, r.manifest)
+    if t is None:
+        return {}
+    return {"opening": t, "opening_conditions": found}
+
+
+def _opening_table(t: pl.DataFrame) -> pl.DataFrame:
+    shown = ci_col(t, "edge_pp", "edge_low", "edge_high", "blind − unrestricted seat (pp)")
+    shown = ci_col(shown, "table_pp", "table_low", "table_high", "blind − others at its table")
+    shown = ci_col(
+        shown,
+        "toppings",
+        "toppings_low",
+        "toppings_high",
+        "toppings (blind − unrestricted)",
+        "+.2f",
+    )
+    return fmt(
+        shown.select(
+            pl.col("field").str.replace(" field", ""),
+            "players",
+            "deals",
+            pl.col("blind_share").alias("blind seat's win share"),
+            "blind − unrestricted seat (pp)",
+            "blind − others at its table",
+            "toppings (blind − unrestricted)",
+            "warning",
+        ),
+        {"blind seat's win share": ".3f"},
+    )
+
+
+def _opening_draw(pdf: PageSink, r: Results, num: int) -> None:
+    t = r.tables.get("opening")
+    if t is None:
+        return
+    fig = page(f"{num}  What is the first placement worth?")
+    played = {
+        name: (blind, base)
+        for name, (blind, base) in OPENING_FIELDS.items()
+        if has_block(r.manifest, blind) and has_block(r.manifest, base)
+    }
+    fields = [f"{_short(name)} ({blind} against {base})" for name, (blind, base) in played.items()]
+    specs = listing(
+        dict.fromkeys(
+            f"{x} in {the_field(name)}"
+            for name, (blind, _) in played.items()
+            for x in block_specs(r.manifest, blind)
+            if "blind" in x
+        )
+    )
+    det = [
+        name
+        for name, (_, base) in OPENING_FIELDS.items()
+        if has_block(r.manifest, base)
+        and bool(
+            distinct_games(*block_frames(r.out, base))
+            .filter(pl.col("players") == MAIN)["deterministic"]
+            .any()
+        )
+    ]
+    text = (
+        "Restricted play: one seat places its first topping (round 0) uniformly at random "
+        f"among the legal spaces ({specs}) and plays every other decision as the field does. "
+        "It sits in every seat in turn "
+        "(rotated blocks): sitting in seat k on deal i, it is compared with seat k of the "
+        "field's own game i (the same deal). Per deal, the blind seat's win share averaged "
+        "over its seats minus the unrestricted seat's (averaged over the seats, 1/n of every "
+        "deal), with a t interval over deals. "
+        + (f"Field{'s' if len(fields) > 1 else ''}: {listing(fields)}" if fields else "")
+        + (" (the only field with a blind seat)" if len(fields) == 1 else "")
+        + ". Negative: the first placement is worth having. "
+        + prose.opening_sentence(t)
+        + (
+            f" In the {listing(_short(d) for d in det)} field the unrestricted games at "
+            f"{MAIN} players are one game (deterministic), so every difference there comes "
+            "from the blind seat's random opening."
+            if det
+            else ""
+        )
+    )
+    y = para(fig, TOP, text, 8.5)
+    found = r.tables.get("opening_conditions", {})
+    h = min(0.2, y - 0.4)
+    ax = fig.add_axes([0.14, y - h - 0.04, 0.5, h])
+    plot_conditions(
+        found,
+        ax,
+        "blind seat − unrestricted seat, pp (95% CI over deals)",
+        list(OPENING_FIELDS),
+        FIELD_STYLE,
+    )
+    y -= h + 0.12
+    heading(fig, y, "The first placement's value by field (t intervals over deals)")
+    table(
+        fig,
+        y - 0.01,
+        _opening_table(t),
+        [0.08, 0.06, 0.05, 0.08, 0.15, 0.15, 0.15, 0.18],
+        size=6.5,
+        x=0.04,
+    )
+    pdf.savefig(fig)
+
+
+def _opening_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+    t = r.tables.get("opening")
+    if t is None:
+        return []
+    out = []
+    for x in t.iter_rows(named=True):
+        out.append(
+            headline(
+                q,
+                f"{x['players']} players, {x['field']}: blind seat's win share "
+                "minus the unrestricted seat's on the same deals",
+                ci(x["edge_pp"], x["edge_low"], x["edge_high"]),
+                x["deals"],
+                x["warning"],
+                "deals",
+            )
+        )
+        out.append(
+            headline(
+                q,
+                f"{x['players']} players, {x['field']}: blind seat's toppings "
+                "at the end minus the unrestricted seat's",
+                ci(x["toppings"], x["toppings_low"], x["toppings_high"], "toppings", "+.2f"),
+                x["deals"],
+                "",
+                "deals",
+            )
+        )
+    return out
+
+
+def _opening_cells(r: Results) -> list[Row]:
+    t = r.tables.get("opening")
+    if t is None:
+        return []
+    return [
+        {
+            "number": f"{x['players']}p {_short(x['field'])} first placement (deals)",
+            "games": x["deals"],
+            "± (pp)": x["half_width"],
+            "games for ±1 pp": x["games_for_1pp"],
+            "warning": x["warning"],
+        }
+        for x in t.iter_rows(named=True)
+    ]
+
+
+OPENING = Section(
+    "First placement", _opening_compute, _opening_draw, _opening_headlines, _opening_cells
+)
+"""4: what is the first placement worth?"""
+
+
+# ----------------------------------------------------------------------------- 5 boards
+
+
+def _boards_compute(r: Results) -> dict[str, Any]:
+    pos, summ = boards.board_changes(r.out, r.manifest)
+    if summ.is_empty():
+        return {}
+    return {"board_positions": pos, "boards": summ}
+
+
+def _plot_boards(pos: pl.DataFrame, field: str, ax) -> None:
+    sub = pos.filter(pl.col("field") == field)
+    positions = sorted(sub["position"].unique())
+    names = [DEFAULT_BOARD, *dict.fromkeys(sub["board"])]
+    step = 0.8 / len(names)
+    for j, b in enumerate(names):
+        colour = BOARD_COLOURS.get(b, "0.5")
+        for p in positions:
+            rows = sub.filter(pl.col("position") == p)
+            if b == DEFAULT_BOARD:
+                x = rows.row(0, named=True)
+                e, lo, hi = x["base_share"], x["base_low"], x["base_high"]
+                hollow = x["base_distinct"] == 1 and x["base_games"] > 1
+            else:
+                x = rows.filter(pl.col("board") == b).row(0, named=True)
+                e, lo, hi = x["win_share"], x["win_low"], x["win_high"]
+                hollow = x["distinct"] == 1 and x["games"] > 1
+            xpos = p - 0.4 + step * (j + 0.5)
+            ax.errorbar(
+                [xpos],
+                [100 * e],
+                yerr=[[100 * (e - lo)], [100 * (hi - e)]],
+                fmt="o",
+                color=colour,
+                ms=3.5,
+                capsize=2,
+                mfc="white" if hollow else colour,
+                label=b if p == positions[0] else None,
+            )
+    ax.axhline(100 / 3, color="black", ls="--", lw=0.8)
+    ax.set_xticks(positions, [str(p) for p in positions], fontsize=7)
+    ax.set_xlabel(POSITION_LABEL, fontsize=7.5)
+    ax.set_ylabel("win share, % (95% CI)", fontsize=7.5)
+    ax.set_title(f"{field} (open: one game)", fontsize=8)
+    ax.tick_params(labelsize=7)
+
+
+def _boards_table(b: pl.DataFrame) -> pl.DataFrame:
+    shown = _games_col(b).with_columns(
+        (pl.col("deterministic") & pl.col("base_deterministic")).alias("both")
+    )
+    shown = _ci_col(shown, "largest_pp", "largest_low", "largest_high", "largest edge (pp)",
+                    exact="both")  # fmt: skip
+    shown = _ci_col(shown, "rounds_change", "rounds_low", "rounds_high",
+                    "rounds a game: change", "+.2f", exact="both")  # fmt: skip
+    shown = _ci_col(shown, "safety_change_pp", "safety_low", "safety_high",
+                    "safety fired: change (pp)", exact="both")  # fmt: skip
+    shown = shown.with_columns(
+        (
+            pl.lit("pos. ")
+            + pl.col("largest_position").cast(pl.String)
+            + ": "
+            + pl.col("largest edge (pp)")
+        ).alias("largest edge (pp)"),
+        (
+            pl.lit("pos. ")
+            + pl.col("base_largest_position").cast(pl.String)
+            + ": "
+            + pl.col("base_largest_pp").round(1).cast(pl.String)
+        ).alias("on hex-37"),
+        pl.col("changed_positions")
+        .list.eval(pl.element().cast(pl.String))
+        .list.join(", ")
+        .alias("positions that change"),
+    )
+    return fmt(
+        shown.select(
+            pl.col("field").str.replace(" field", ""),
+            "board",
+            "games (distinct)",
+            "largest edge (pp)",
+            "on hex-37",
+            "positions that change",
+            "rounds a game: change",
+            "safety fired: change (pp)",
+        ),
+        {},
+    )
+
+
+def _boards_draw(pdf: PageSink, r: Results, num: int) -> None:
+    b = r.tables.get("boards")
+    if b is None:
+        return
+    pos = r.board_positions
+    fig = page(f"{num}  Does the board's shape change the balance?")
+    fields = list(dict.fromkeys(b["field"]))
+    blocks = "; ".join(
+        f"{_short(f)}: {BOARD_FIELDS[f][1].format(board='<board>')} against {BOARD_FIELDS[f][0]}"
+        for f in fields
+        if f in BOARD_FIELDS
+    )
+    text = (
+        BOARD_NOTE + " The shipped alternatives: hex-37-mid (each position's start spaces "
+        "moved to the middle of its side), round-31 (hex-37 without its six corners) and "
+        f"hex-61 (a larger hexagon). At {MAIN} players, each board against hex-37 in each "
+        f"field ({blocks}), from independent games: each starting position's win share and "
+        "its change (Newcombe's interval from the two Wilson intervals), the change in rounds "
+        "a game (Welch) and in the share of games in which the safety rule kept a topping. "
+        + " ".join(prose.board_sentence(b, pos, f) for f in fields)
+    )
+    y = para(fig, TOP, text, 8.5)
+    h = min(0.22, y - 0.42)
+    for k, f in enumerate(fields[:2]):
+        ax = fig.add_axes([0.09 + 0.46 * k, y - h - 0.05, 0.38, h])
+        _plot_boards(pos, f, ax)
+        if k == 0:
+            handles, labels = ax.get_legend_handles_labels()
+            fig.legend(handles, labels, fontsize=7, loc="upper center", ncol=len(labels),
+                       frameon=False, bbox_to_anchor=(0.5, y - h - 0.095))  # fmt: skip
+    y -= h + 0.16
+    heading(fig, y, f"Each board against {DEFAULT_BOARD} at {MAIN} players (95% intervals)")
+    table(
+        fig,
+        y - 0.01,
+        _boards_table(b),
+        [0.07, 0.08, 0.11, 0.17, 0.09, 0.1, 0.14, 0.14],
+        size=6.5,
+        x=0.04,
+    )
+    pdf.savefig(fig)
+
+
+def _boards_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+    b = r.tables.get("boards")
+    if b is None:
+        return []
+    return [
+        headline(
+            q,
+            f"{x['board']}, {x['field']}"
+            + (" (one game each)" if x["deterministic"] and x["base_deterministic"] else "")
+            + f": largest starting-position edge (position {x['largest_position']}; "
+            f"hex-37: {x['base_largest_pp']:+.1f} pp)",
+            ci(x["largest_pp"], x["largest_low"], x["largest_high"]),
+            x["games"],
+            x["warning"],
+        )
+        for x in b.iter_rows(named=True)
+    ]
+
+
+def _boards_cells(r: Results) -> list[Row]:
+    pos = r.tables.get("board_positions")
+    if pos is None:
+        return []
+    out = []
+    for x in pos.iter_rows(named=True):
+        det = x["distinct"] == 1 and x["base_distinct"] == 1
+        half = (x["change_high"] - x["change_low"]) / 2
+        out.append(
+            {
+                "number": f"{x['board']} {_short(x['field'])} position {x['position']}: "
+                "change from hex-37",
+                "games": min(x["games"], x["base_games"]),
+                "± (pp)": half,
+                "games for ±1 pp": None
+                if det or half <= 0
+                else int(np.ceil(min(x["games"], x["base_games"]) * half**2)),
+                "warning": "deterministic: one game each"
+                if det
+                else ("" if x["change_low"] > 0 or x["change_high"] < 0 else "interval covers 0"),
+            }
+        )
+    return out
+
+
+def _boards_appendix(pdf: PageSink, r: Results, label: str) -> None:
+    pos = r.tables.get("board_positions")
+    if pos is None:
+        return
+    shown = _pct_col(pos, "win_share", "win_low", "win_high", "on the board (%)")
+    shown = _pct_col(shown, "base_share", "base_low", "base_high", "on hex-37 (%)")
+    shown = ci_col(shown, "change_pp", "change_low", "change_high", "change (pp)")
+    shown = fmt(
+        shown.select(
+            pl.col("field").str.replace(" field", ""),
+            "board",
+            "position",
+            "games",
+            "on the board (%)",
+            "on hex-37 (%)",
+            "change (pp)",
+        ),
+        {},
+    )
+    for fig in table_pages(
+        f"{label} — Every starting position on every board",
+        shown,
+        [0.1, 0.11, 0.08, 0.08, 0.2, 0.2, 0.2],
+        size=7,
+        intro="Win share by starting position on each board and on "
+        "hex-37 (Wilson 95%), and the change (Newcombe); a point "
+        "interval is one game (deterministic).",
+    ):
+        pdf.savefig(fig)
+
+
+BOARDS_SECTION = Section(
+    "Board shape", _boards_compute, _boards_draw, _boards_headlines, _boards_cells, _boards_appendix
+)
+"""5: does the board's shape change the balance?"""
+
+
+# ----------------------------------------------------------------------------- 6 count
+
+COUNT_LABELS = {"rounds": "rounds per game"}
+
+
+def _rounds(n: int, players: pl.DataFrame, games: pl.DataFrame) -> dict[str, tuple]:
+    if "rounds" not in games.columns:
+        return {}
+    return {"rounds": mean_interval(games["rounds"].to_numpy().astype(float))}
+
+
+def _count_compute(r: Results) -> dict[str, Any]:
+    g = FIELDS[MAIN_FIELD]
+    if not has_block(r.manifest, g):
+        return {}
+    return {"count_block": g, "count": playercount.player_count(r.out, g, extra=_rounds)}
+
+
+def _count_draw(pdf: PageSink, r: Results, num: int) -> None:
+    c = r.tables.get("count")
+    if c is None:
+        return
+    g = r.count_block
+    d = distinct_games(*block_frames(r.out, g))
+    det = [int(x["players"]) for x in d.filter(pl.col("deterministic")).iter_rows(named=True)]
+    where = appendix_label(r, "Player count")
+
+    def rng(m: str, scale: float = 1.0) -> str:
+        v = c.filter(pl.col("measure") == m).sort("players")
+        return "; ".join(
+            f"{p}p {scale * e:.1f}" for p, e in zip(v["players"], v["estimate"], strict=True)
+        )
+
+    text = (
+        f"Every seat plays {_specs(r, g)} (block {g}, {the_field()}); the 2-player game adds the "
+        "neutral colour. The score is a seat's toppings on the board at the end; the winning "
+        "margin is the winner's toppings minus the runner-up's. Shared wins (n_winners > 1) "
+        "include the draws and neutral wins every seat shares: "
+        f"{rng('shared_win', 100)}% of games. Rounds a game: {rng('rounds')}."
+        + (
+            f" At {listing(det)} players every game of this block is the same game "
+            "(deterministic): its numbers are that one game's (the shares' intervals are "
+            "Wilson's, as if the games were a sample; the means' are points)."
+            if det
+            else ""
+        )
+        + (f" Every estimate with its interval: {where}." if where else "")
+    )
+    pdf.savefig(count_page(count_title(c, num), text, c, COUNT_LABELS, with_table=False))
+
+
+def _count_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+    c = r.tables.get("count")
+    if c is None:
+        return []
+    return count_headlines(
+        c,
+        q,
+        (
+            ("shared_win", "shared wins (draws and neutral wins)", "%", ".1f"),
+            ("margin", "winning margin", "toppings", ".1f"),
+            ("rounds", "rounds per game", "rounds", ".1f"),
+        ),
+    )
+
+
+def _count_appendix(pdf: PageSink, r: Results, label: str) -> None:
+    if "count" in r.tables:
+        for fig in count_table_pages(
+            f"{label} — Player count: every estimate", r.count, COUNT_LABELS
+        ):
+            pdf.savefig(fig)
+
+
+COUNT = Section(
+    "Player count", _count_compute, _count_draw, _count_headlines, appendix=_count_appendix
+)
+"""6: player count (the generic measures and the rounds a game lasts)."""
+
+
+_DEFAULT_BOUND = int(rule_value({"study": {"arms": []}}, "", "max_rounds"))
+GLOSSARY = {
+    "starting position": "A seat's turn position in the first round (start_position): 0 "
+    "places first. At 3 players the positions rotate every round (the 2nd becomes 1st), at 2 "
+    "the first player alternates; by default seat s starts in position s.",
+    "first starter / last starter": "The seat in starting position 0 / the last position "
+    "(2 at 3 players, 1 at 2). Its edge is its win share minus the fair share.",
+    "mixed player": "'mixed', the main field's player: it places by the heuristic's "
+    "valuation (with its own weights) and cuts by drawing its line from regret matching's "
+    "average strategy of the round's cut game (every player cuts at once, each valued by "
+    "the heuristic's swing). Its draws come from the seat's own stream, so its games differ "
+    "even at 3 players.",
+    "deterministic field": "A field whose games are all one game: at 3 players the game "
+    "has no chance and greedy and the heuristic draw nothing, so every game of the heuristic "
+    "and greedy fields at 3 players is the same game. Its numbers are exact (the interval is "
+    "a point) but describe one game: no verdict counts it for or against an interval.",
+    "field with chance": "A field whose games differ: the "
+    f"{listing(f.removesuffix(' field') for f in FIELDS if f not in NO_DRAWS)} fields at every "
+    f"count, and every field at a count the game deals chance at (at 2 players the neutral "
+    "die). Verdicts are judged across them.",
+    "shared outcome": "A draw at the round bound, or at 2 players the neutral colour "
+    "filling the board first: every seat has won = 1, so each gets 1/n of the win (the fair "
+    "share), which pulls every edge towards 0.",
+    "safety rule": "A player with at most one topping in every region of the round is safe: "
+    "none of its toppings is removed or replaced that round.",
+    "blind seat (restricted play)": "mixed(blind=1): it places its first topping "
+    "uniformly at random and plays the rest as the mixed player. Its win share minus an "
+    "unrestricted seat's on the same deals is what the first placement is worth.",
+    "round bound": f"Rule max_rounds ({_DEFAULT_BOUND:,} by default): a game still running "
+    "after it is a draw shared by every seat.",
+    "hex-37": "The default board, slicelab's assumption (the real layout is not public): "
+    "37 spaces in a hexagon, six cuts per direction, the six corners as start spaces.",
+    "mixed field": f"The main field: every seat plays the mixed player (block "
+    f"{FIELDS['mixed field']}).",
+    "Newcombe interval": "The interval of a difference between two independent shares "
+    "built from each share's own Wilson interval.",
+}
+"""Pizza Theory's terms, merged with the generic glossary."""
+
+
+REPORT = GameReport(
+    sections=(
+        SEATS,
+        LENGTH,
+        SAFETY,
+        OPENING,
+        BOARDS_SECTION,
+        COUNT,
+        ratings_section(groups=RATING_BLOCKS),
+        sample_size_section(order=("Seats", "First placement", "Board shape")),
+    ),
+    blocks=BLOCKS,
+    example="studies/pizzatheory-balance.toml",
+    provenance=_provenance,
+    notes=_notes,
+    verdicts=verdicts.verdicts,
+    glossary=GLOSSARY,
+)
+"""Pizza Theory's balance report."""

@@ -1,0 +1,666 @@
+"""Pizza Theory's page 1: one plain-language verdict per question, each computed from the
+numbers it states, with its interval, its n and its unit, how robust it is across the
+fields the study plays, and a recommendation that follows from the numbers (or none).
+
+Each ``*_verdict`` function reads the tables the report's sections computed
+(:class:`analysis.sections.Results`) and returns a :class:`~analysis.sections.Verdict`, or
+``None`` when the study lacks what it needs. The estimate comes from the main field
+(:data:`~analysis.pizzatheory.common.MAIN_FIELD`, the mixed player) and robustness is
+judged across the fields with chance at the count
+(:func:`~analysis.pizzatheory.common.chance_fields`: the mixed and random fields at 3
+players, every field at 2). A field that is deterministic at a count (one game replayed)
+is named as one game, never counted as evidence for or against an interval; where the main
+field itself is deterministic, the estimate comes from the first field with chance and the
+verdict says so.
+"""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+
+from analysis.blocks import block_specs
+from analysis.pdf import ci
+from analysis.pizzatheory.common import (
+    BOARD_FIELDS,
+    FIELDS,
+    MAIN,
+    MAIN_FIELD,
+    OPENING_FIELDS,
+    PLAYERS,
+    chance_fields,
+    field_player,
+    short,
+    the_field,
+)
+from analysis.pizzatheory.prose import (
+    EDGE_WORDS,
+    board_sentence,
+    field_signs,
+    judged,
+    pct,
+    winners_text,
+)
+from analysis.pizzatheory.seats import edges
+from analysis.prose import chance, counts_text, listing, side
+from analysis.robust import Condition, sign
+from analysis.sections import Results, Verdict
+
+BIG_EDGE = 2.0
+"""A starting position's edge (pp) a designer should act on when it is robust."""
+BIG_VALUE = 1.0
+"""A first placement's value (pp) worth teaching when it is robust."""
+RARE = 0.05
+"""A share of games below which the safety rule 'rarely' matters."""
+NEUTRAL_BIG = 0.05
+"""A share of 2-player games the neutral colour wins above which it is worth a note."""
+
+
+def _who(r: Results, field: str = MAIN_FIELD) -> str:
+    """Who plays a field's block, from the manifest (from the field's name when the
+    manifest does not say): ``the mixed player``."""
+    block = FIELDS.get(field)
+    specs = block_specs(r.manifest, block) if block and r.manifest.get("study") else []
+    return listing(PLAYERS.get(s, f"'{s}'") for s in specs) or field_player(field)
+
+
+_short = short
+
+
+def _fields_of(names) -> str:
+    """``the mixed and random fields``."""
+    names = [short(n) for n in names]
+    return f"the {listing(names)} field{'s' if len(names) > 1 else ''}"
+
+
+def sampled_field(tables: dict[str, pl.DataFrame], players: int) -> str | None:
+    """The first field (in :data:`FIELDS` order: the main one first) with games at
+    ``players`` that is not deterministic there; None when every one is."""
+    for name in [*FIELDS, *tables]:
+        t = tables.get(name)
+        if t is None:
+            continue
+        sub = t.filter(pl.col("players") == players)
+        if sub.height and not bool(sub["deterministic"][0]):
+            return name
+    return None
+
+
+def _edge_row(tables: dict[str, pl.DataFrame], field: str, players: int) -> dict:
+    return edges(tables[field]).filter(pl.col("players") == players).row(0, named=True)
+
+
+def _det_fields(tables: dict[str, pl.DataFrame], players: int) -> list[str]:
+    """The fields deterministic at ``players`` (one game replayed), in table order."""
+    return [f for f in tables if _deterministic(tables, f, players)]
+
+
+def _one_game_text(tables: dict[str, pl.DataFrame], fields: list[str], players: int) -> str:
+    """`` The heuristic field at 3 players is one game (position 2 wins it) ...``: the
+    deterministic fields named, with their one game's outcome, as no evidence."""
+    if not fields:
+        return ""
+    each = "; ".join(f"{short(f)}: {winners_text(tables[f], players)}" for f in fields)
+    many = len(fields) > 1
+    return (
+        f" At {players} players {_fields_of(fields)} {'are' if many else 'is'} one game "
+        f"{'each ' if many else ''}(deterministic: {each}), counted neither for nor against."
+    )
+
+
+def seats_verdict(r: Results) -> Verdict | None:
+    """Does the starting position decide who wins? (the main field; robust across the
+    fields with chance at the main count)."""
+    tables = r.tables.get("positions")
+    if not tables or MAIN_FIELD not in tables:
+        return None
+    main = tables[MAIN_FIELD]
+    counts = sorted(main["players"].unique())
+    parts = []
+    for n in counts:
+        e = _edge_row(tables, MAIN_FIELD, n)
+        if e["deterministic"]:
+            parts.append(
+                f"at {n} players every game of {the_field()} is the same game (the game has "
+                f"no chance there and these players draw nothing), and "
+                f"{winners_text(main, n)}: one game, not a sample"
+            )
+        else:
+            where = EDGE_WORDS[side(e["first_low"], e["first_high"])]
+            parts.append(
+                f"at {n} players the first starter (position 0) is {where} "
+                f"({ci(e['first_pp'], e['first_low'], e['first_high'])} over the fair "
+                f"share; the last starter {e['last_pp']:+.1f} pp; {e['games']:,} games)"
+            )
+    top = MAIN if MAIN in counts else counts[-1]
+    det = _det_fields(tables, top)
+    conds = [
+        c
+        for c in r.tables.get("first_conditions", {}).get(top, [])
+        if c.name not in det and not _is_exact(c)
+    ]
+    label, detail, robust, s = judged(conds, chance_fields(top, det), det)
+    answer = f"With {_who(r)} in every seat, " + "; ".join(parts) + "."
+    if conds:
+        answer += (
+            f" Across the fields with chance at {top} players the first starter's edge is "
+            f"{field_signs(conds)}."
+        )
+    answer += _one_game_text(tables, det, top)
+    field = sampled_field(tables, top) or MAIN_FIELD
+    x = _edge_row(tables, field, top)
+    shared = [f"{100 * _edge_row(tables, MAIN_FIELD, n)['shared']:.1f}% of the games at {n} "
+              "players" for n in counts]  # fmt: skip
+    answer += (
+        " A draw or a neutral win gives every seat 1/n of the win (the fair share); in "
+        f"{the_field()} they were {listing(shared)}."
+    )
+    rec = ""
+    if robust and abs(x["first_pp"]) >= BIG_EDGE:
+        rec = (
+            f"The first starter is {'ahead' if s > 0 else 'behind'} by at least "
+            f"{BIG_EDGE:g} pp in every field with chance at {top} players: the starting "
+            "order is worth a compensation rule."
+        )
+    if field != MAIN_FIELD:
+        answer += (
+            f" The estimate below is {the_field(field)}'s, the first with chance at {top} players."
+        )
+    return Verdict(
+        question="Does the starting position decide who wins?",
+        answer=answer,
+        estimate=f"first starter {ci(x['first_pp'], x['first_low'], x['first_high'])} over the "
+        f"fair share at {top} players ({_short(field)} field)",
+        n=int(x["games"]),
+        n_unit="games",
+        robustness=label,
+        recommendation=rec,
+        section="Seats",
+        detail=f"Across the fields with chance at {top} players: {detail}.",
+    )
+
+
+def _is_exact(c: Condition) -> bool:
+    return math.isfinite(c.low) and c.low == c.high
+
+
+def _deterministic(tables: dict[str, pl.DataFrame], field: str, players: int) -> bool:
+    t = tables.get(field)
+    if t is None:
+        return False
+    sub = t.filter(pl.col("players") == players)
+    return bool(sub.height and sub["deterministic"][0])
+
+
+def length_verdict(r: Results) -> Verdict | None:
+    """How long are games, and do they end in a draw?"""
+    lengths, endings = r.tables.get("lengths"), r.tables.get("endings")
+    if lengths is None or lengths.is_empty():
+        return None
+    total = int(lengths["games"].sum())
+    draws = int(endings.filter(pl.col("ending") == 2)["count"].sum())
+    bound = listing(f"{b:,}" for b in sorted(set(lengths["max_rounds"].to_list())))
+    counts = sorted(lengths["players"].unique())
+    top = MAIN if MAIN in counts else counts[-1]
+    at = lengths.filter(pl.col("players") == top)
+    pick = at.filter(~pl.col("deterministic")).sort(pl.col("field") != MAIN_FIELD)
+    x = (pick if pick.height else at).row(0, named=True)
+    longest = lengths.sort("max").row(-1, named=True)
+    main = lengths.filter(pl.col("field") == MAIN_FIELD).sort("players")
+    listed = listing(
+        (f"{y['max']} rounds at {y['players']} players (every game: one game)"
+         if y["deterministic"] else
+         f"{ci(y['rounds'], y['rounds_low'], y['rounds_high'], 'rounds', '.1f')} at "
+         f"{y['players']} players")
+        for y in main.iter_rows(named=True)
+    )  # fmt: skip
+    answer = (
+        f"With {_who(r)} in every seat a game lasts {listed}; the "
+        f"longest game of any field lasted {longest['max']} rounds ({the_field(longest['field'])}, "
+        f"{longest['players']} players). "
+        + (
+            f"The round bound ({bound} rounds, a draw) never fired: 0 of {total:,} games."
+            if draws == 0
+            else f"{draws:,} of {total:,} games reached the round bound ({bound} rounds) and were "
+            "drawn."
+        )
+    )
+    rec = ""
+    nt = endings.filter((pl.col("ending") == 3) & (pl.col("field") == MAIN_FIELD))
+    if nt.height:
+        y = nt.row(0, named=True)
+        answer += (
+            f" At 2 players the neutral colour fills the board first in "
+            f"{pct(y['share'], y['share_low'], y['share_high'])} of {the_field()}'s "
+            f"games ({y['count']:,} of {y['games']:,}; both players lose)."
+        )
+        if y["share_low"] > NEUTRAL_BIG:
+            rec = (
+                f"At 2 players both players lose to the neutral colour in more than "
+                f"{100 * NEUTRAL_BIG:g}% of games: the variant's neutral supply or die rule "
+                "is worth revisiting."
+            )
+    if draws > 0:
+        rec = (
+            f"Games reach the {bound}-round bound ({draws:,} of {total:,}): an end rule "
+            "(e.g. most toppings after N rounds) would settle them."
+        )
+    frac = draws / total if total else float("nan")
+    fields = [_short(f) for f in lengths["field"].unique(maintain_order=True)]
+    return Verdict(
+        question="How long are games, and do they end in a draw?",
+        answer=answer,
+        estimate=f"{ci(x['rounds'], x['rounds_low'], x['rounds_high'], 'rounds', '.1f')} a game "
+        f"at {top} players ({_short(x['field'])} field, t over games); draws at the bound "
+        f"{100 * frac:.1f}% ({draws:,} of {total:,})",
+        n=int(x["games"]),
+        n_unit="games",
+        robustness="not checked",
+        recommendation=rec,
+        section="Game length",
+        detail=f"Rounds and endings in every field ({listing(fields)}); the round bound's "
+        "count is over the games of every field.",
+    )
+
+
+def safety_verdict(r: Results) -> Verdict | None:
+    """How often does the safety rule keep a topping on the board? (the main field; judged
+    across the fields with chance at the main count)."""
+    t = r.tables.get("safety")
+    if t is None or t.is_empty():
+        return None
+    fired = t.filter(pl.col("measure") == "fired")
+    counts = sorted(fired["players"].unique())
+    top = MAIN if MAIN in counts else counts[-1]
+    at = fired.filter(pl.col("players") == top)
+    pick = at.filter(~pl.col("deterministic")).sort(pl.col("field") != MAIN_FIELD)
+    x = (pick if pick.height else at).row(0, named=True)
+
+    def measure(m: str) -> dict:
+        return t.filter(
+            (pl.col("measure") == m) & (pl.col("field") == x["field"]) & (pl.col("players") == top)
+        ).row(0, named=True)
+
+    saved, rounds = measure("saved"), measure("rounds_fired")
+    sampled = at.filter(~pl.col("deterministic"))
+    conds = [
+        Condition(
+            "field",
+            y["field"],
+            100 * (y["estimate"] - 0.5),
+            100 * (y["low"] - 0.5),
+            100 * (y["high"] - 0.5),
+            y["games"],
+            "games",
+        )
+        for y in sampled.iter_rows(named=True)
+    ]
+    det = [y["field"] for y in at.iter_rows(named=True) if y["deterministic"]]
+    label, detail, _, _ = judged(conds, chance_fields(top, det), det)
+    signs = {sign(c.low, c.high) for c in conds}
+    judged_fields = _fields_of(c.name for c in conds)
+    most = (
+        f"In {judged_fields} (with chance at {top} players) it fires in more than half the "
+        "games (every interval above 50%)."
+        if signs == {1}
+        else f"In {judged_fields} (with chance at {top} players) it fires in fewer than half "
+        "the games (every interval below 50%)."
+        if signs == {-1}
+        else "Not every interval of the fields with chance lies on one side of half the games."
+    )
+    listed = "; ".join(
+        f"{_short(y['field'])} "
+        + (
+            f"{100 * y['estimate']:.1f}% (one game, {y['games']:,} times)"
+            if y["deterministic"]
+            else f"{pct(y['estimate'], y['low'], y['high'])} ({y['count']:,} of {y['games']:,})"
+        )
+        for y in at.iter_rows(named=True)
+    )
+    answer = (
+        f"At {top} players the safety rule kept at least one topping on the board in this "
+        f"share of games: {listed}. In the {_short(x['field'])} field it fired in "
+        f"{ci(rounds['estimate'], rounds['low'], rounds['high'], 'rounds', '.2f')} a game and "
+        f"kept {ci(saved['estimate'], saved['low'], saved['high'], 'toppings', '.2f')} per "
+        f"seat per game. {most}"
+        + (
+            f" {_fields_of(det)[:1].upper()}{_fields_of(det)[1:]} at {top} players "
+            f"{'are' if len(det) > 1 else 'is'} one game (deterministic), counted neither for "
+            "nor against."
+            if det
+            else ""
+        )
+    )  # fmt: skip
+    rec = ""
+    if conds and all(c.high < 100 * (RARE - 0.5) for c in conds):
+        rec = (
+            f"The safety rule almost never matters (under {100 * RARE:g}% of games in "
+            f"{judged_fields}): it could go from the rules."
+        )
+    return Verdict(
+        question="How often does the safety rule matter?",
+        answer=answer,
+        estimate=f"{pct(x['estimate'], x['low'], x['high'])} of games at {top} players "
+        f"({_short(x['field'])} field)",
+        n=int(x["games"]),
+        n_unit="games",
+        robustness=label,
+        recommendation=rec,
+        section="Safety rule",
+        detail="Robust means the share of games of every field with chance lies on the same "
+        f"side of one half. At {top} players: {detail}.",
+    )
+
+
+def _blind_spec(r: Results, field: str) -> str:
+    """The restricted seat's spec in a field's blind block (``mixed(blind=1)``)."""
+    blind = OPENING_FIELDS.get(field, ("",))[0]
+    specs = block_specs(r.manifest, blind) if blind and r.manifest.get("study") else []
+    found = [x for x in specs if "blind" in x]
+    return found[0] if found else f"{short(field)}(blind=1)"
+
+
+def opening_verdict(r: Results) -> Verdict | None:
+    """What is the first placement worth? (restricted play, paired by deal, in each field
+    with a blind block; the main field's estimate)."""
+    t = r.tables.get("opening")
+    if t is None or t.is_empty():
+        return None
+    counts = sorted(t["players"].unique())
+    top = MAIN if MAIN in counts else counts[-1]
+    at = t.filter(pl.col("players") == top)
+    main = at.filter(pl.col("field") == MAIN_FIELD)
+    x = (main if main.height else at).row(0, named=True)
+    conds = r.tables.get("opening_conditions", {}).get(top, [])
+    expected = list(OPENING_FIELDS)
+    label, detail, robust, s = judged(conds, expected, [])
+    single = len(expected) == 1 and bool(conds) and {c.name for c in conds} <= set(expected)
+    if single:
+        label = "one field only"
+        detail = (
+            f"the study plays a blind seat in {the_field(expected[0])} only, so the value is "
+            f"not checked with other players ({detail})"
+        )
+    player = field_player(x["field"])
+    words = {
+        "above": "a random first placement does better than the field's own: "
+        f"{player}'s opening is a handicap",
+        "below": "the first placement is worth having",
+        "covers": "the first placement's worth is not distinguishable from 0",
+        "none": "without an interval",
+    }
+    where = words[side(x["edge_low"], x["edge_high"])]
+    answer = (
+        f"A seat that places its first topping at random ({_blind_spec(r, x['field'])}, every "
+        f"seat in turn, on the same deals as the field's own games): its win share minus an "
+        f"unrestricted seat's is {ci(x['edge_pp'], x['edge_low'], x['edge_high'])} at "
+        f"{top} players in the {_short(x['field'])} field ({x['deals']:,} deals): {where}. "
+        "It ends with "
+        f"{ci(x['toppings'], x['toppings_low'], x['toppings_high'], 'toppings', '+.2f')} "
+        "on the board relative to the unrestricted seat."
+    )
+    others = at.filter(pl.col("field") != x["field"])
+    for y in others.iter_rows(named=True):
+        answer += (
+            f" In the {_short(y['field'])} field: "
+            f"{ci(y['edge_pp'], y['edge_low'], y['edge_high'])} ({y['deals']:,} deals)."
+        )
+    rec = ""  # robust: clear of 0 on one side in every field with a blind block
+    if robust and s < 0 and abs(x["edge_pp"]) >= BIG_VALUE:
+        rec = (
+            f"The opening placement is worth {-x['edge_pp']:.1f} pp of the win "
+            + (
+                f"in {the_field(x['field'])} (the only field with a blind seat; not checked "
+                "with other players)"
+                if single
+                else "in every field"
+            )
+            + ": where to place first is worth a strategy tip in the rules."
+        )
+    elif robust and s > 0:
+        rec = (
+            f"A random opening beats {player}'s own "
+            + ("" if single else "in every field ")
+            + f"at {top} players: its opening (not the game) needs work before the other "
+            "verdicts are read as good play."
+        )
+    return Verdict(
+        question="What is the first placement worth?",
+        answer=answer,
+        estimate=f"{ci(x['edge_pp'], x['edge_low'], x['edge_high'])} (blind seat − unrestricted "
+        f"seat) at {top} players ({_short(x['field'])} field)",
+        n=int(x["deals"]),
+        n_unit="deals",
+        robustness=label,
+        recommendation=rec,
+        section="First placement",
+        detail=f"At {top} players: {detail}.",
+    )
+
+
+def board_verdict(r: Results) -> Verdict | None:
+    """Does the board's shape change the balance? (each alternative against hex-37)."""
+    b = r.tables.get("boards")
+    pos = r.tables.get("board_positions")
+    if b is None or b.is_empty():
+        return None
+    sampled = b.filter(~(pl.col("deterministic") & pl.col("base_deterministic")))
+    use = (sampled if sampled.height else b).sort(pl.col("field") != MAIN_FIELD)
+    field = use["field"][0]
+    sub = use.filter(pl.col("field") == field)
+    base = sub.row(0, named=True)
+    p = pos.filter(pl.col("field") == field).with_columns(pl.col("change_pp").abs().alias("a"))
+    big = p.sort("a").row(-1, named=True)
+    conds = [
+        Condition(
+            "field",
+            y["field"],
+            y["change_pp"],
+            y["change_low"],
+            y["change_high"],
+            y["games"],
+            "games",
+        )
+        for y in pos.filter(
+            (pl.col("board") == big["board"]) & (pl.col("position") == big["position"])
+        ).iter_rows(named=True)
+    ]
+    exact = [c.name for c in conds if _is_exact(c)]
+    conds = [c for c in conds if c.name not in exact]
+    expected = [f for f in BOARD_FIELDS if f in chance_fields(MAIN, exact)]
+    label, detail, robust, _ = judged(conds, expected, exact)
+    largest = "; ".join(
+        f"{y['board']} position {y['largest_position']} "
+        f"{ci(y['largest_pp'], y['largest_low'], y['largest_high'])} ({y['games']:,} games)"
+        for y in sub.iter_rows(named=True)
+    )
+    changed = [y["board"] for y in sub.iter_rows(named=True) if y["changed_positions"]]
+    answer = (
+        "The real board's layout is not published: hex-37 is slicelab's assumption, and the "
+        f"three shipped alternatives test how much the answers hang on it. In the "
+        f"{_short(field)} field the largest position edge over the fair share is position "
+        f"{base['base_largest_position']}'s "
+        f"{ci(base['base_largest_pp'], base['base_largest_low'], base['base_largest_high'])} "
+        f"on hex-37 ({base['base_games']:,} games); {largest}. "
+        + (
+            f"A starting position's win share changes (interval clear of 0) on {listing(changed)}."
+            if changed
+            else "No board changes any starting position's win share measurably."
+        )
+    )
+    det = b.filter(pl.col("deterministic") & pl.col("base_deterministic"))
+    for f in dict.fromkeys(det["field"]):
+        answer += " " + board_sentence(b, pos, f)
+    rec = ""
+    if robust:
+        rec = (
+            f"The shape moves position {big['position']}'s win share on {big['board']} in "
+            f"{_fields_of(c.name for c in conds)}: measure on the real board before acting on "
+            "the seat verdicts."
+        )
+    return Verdict(
+        question="Does the board's shape change the balance?",
+        answer=answer,
+        estimate=f"largest change: position {big['position']} on {big['board']} "
+        f"{ci(big['change_pp'], big['change_low'], big['change_high'])} ({_short(field)} field)",
+        n=int(big["games"] + big["base_games"]),
+        n_unit="games",
+        robustness=label,
+        recommendation=rec,
+        section="Board shape",
+        detail=f"Position {big['position']} on {big['board']} against hex-37 in every field "
+        f"with chance that played both ({int(big['games']):,} games on the board, "
+        f"{int(big['base_games']):,} on hex-37 in the {_short(field)} field): {detail}.",
+    )
+
+
+def count_verdict(r: Results) -> Verdict | None:
+    """Is the 2-player variant as balanced as 3 players? (the largest position edge per
+    count in the first field with chance at both)."""
+    tables = r.tables.get("positions")
+    if not tables:
+        return None
+    both = None
+    for name in [*FIELDS, *tables]:
+        t = tables.get(name)
+        if t is None or t["players"].n_unique() < 2:
+            continue
+        if not t["deterministic"].any():
+            both = name
+            break
+    if both is None:
+        return None
+    e = edges(tables[both]).sort("players")
+    lo, hi = int(e["players"].min()), int(e["players"].max())
+    rows = {int(x["players"]): x for x in e.iter_rows(named=True)}
+    parts = [
+        f"{n}p position {x['largest_position']} "
+        f"{ci(x['largest_pp'], x['largest_low'], x['largest_high'])} ({x['games']:,} games)"
+        for n, x in sorted(rows.items())
+    ]
+    off = [
+        n
+        for n, x in rows.items()
+        if sign(x["largest_low"], x["largest_high"]) != 0 and abs(x["largest_pp"]) >= BIG_EDGE
+    ]
+    worst = max(rows, key=lambda n: abs(rows[n]["largest_pp"]))
+    x = rows[worst]
+    which = "the main field" if both == MAIN_FIELD else "the first field with chance at every count"
+    answer = (
+        f"In the {_short(both)} field ({which}) the largest starting-position edge over the "
+        f"fair share is: {'; '.join(parts)}. "
+        + (
+            f"A position is at least {BIG_EDGE:g} pp off its fair share (interval clear of it) "
+            f"at {counts_text(sorted(off))}."
+            if off
+            else f"No position is {BIG_EDGE:g} pp or more off its fair share with an "
+            "interval clear of it."
+        )
+    )
+    count = r.tables.get("count")
+    if count is not None and not count.is_empty():
+        m = count.filter(pl.col("measure") == "rounds").sort("players")
+        if m.height > 1:
+            one = {n for n in m["players"] if _deterministic(tables, MAIN_FIELD, n)}
+            parts = [(f"{y['estimate']:.1f} rounds at {y['players']} players (one game)"
+                      if y["players"] in one else
+                      f"{ci(y['estimate'], y['low'], y['high'], 'rounds', '.1f')} at "
+                      f"{y['players']} players") for y in m.iter_rows(named=True)]  # fmt: skip
+            answer += f" With {_who(r)} in every seat a game lasts {listing(parts)}."
+    rec = ""
+    if off:
+        rec = (
+            f"The starting position matters at {counts_text(sorted(off))}; the seat "
+            "pages show which position to compensate."
+        )
+    return Verdict(
+        question=f"Is the game as balanced at {lo} players as at {hi}?",
+        answer=answer,
+        estimate=f"{worst} players, position {x['largest_position']}: "
+        f"{ci(x['largest_pp'], x['largest_low'], x['largest_high'])}",
+        n=int(x["games"]),
+        n_unit="games",
+        robustness="not checked",
+        recommendation=rec,
+        section="Player count",
+        detail=f"Starting-position edges in the {_short(both)} field; every field's are on the "
+        "seat pages.",
+    )
+
+
+def ratings_verdict(r: Results) -> Verdict | None:
+    """How strong are the players behind the numbers?"""
+    gaps = r.tables.get("rating_gaps")
+    ratings = r.tables.get("ratings")
+    if gaps is None or gaps.is_empty() or ratings is None:
+        return None
+    counts = sorted(gaps["players"].unique())
+    main = MAIN if MAIN in counts else counts[-1]
+    order = ratings.filter(pl.col("players") == main).sort("rating", descending=True)
+    listed = ", ".join(
+        f"{s} {v:+.0f}" for s, v in zip(order["strategy"], order["rating"], strict=True)
+    )
+
+    def gap(a: str, b: str) -> dict | None:
+        g = gaps.filter(
+            (pl.col("players") == main)
+            & (
+                ((pl.col("a") == a) & (pl.col("b") == b))
+                | ((pl.col("a") == b) & (pl.col("b") == a))
+            )
+        )
+        if g.is_empty():
+            return None
+        x = g.row(0, named=True)
+        if x["a"] != a:  # orient as a − b
+            x = {**x, "gap": -x["gap"], "low": -x["high"], "high": -x["low"], "win": 1 - x["win"]}
+        return x
+
+    lead = short(MAIN_FIELD)  # the main field's player: "mixed"
+    pairs = [(lead, o) for o in ("heuristic", "greedy", "random") if o != lead]
+    pairs.append(("heuristic", "greedy"))
+    found = [(x, a, b) for a, b in pairs if (x := gap(a, b)) is not None]
+    top = gaps.filter((pl.col("players") == main) & pl.col("top_vs_bottom")).row(0, named=True)
+    answer = f"At {main} players the ratings (Elo, mean 0) are {listed}."
+    for x, a, b in found:
+        where = {1: "above 0", -1: "below 0", 0: "not distinguishable from 0"}[
+            sign(x["low"], x["high"])
+        ]
+        what = f"{PLAYERS.get(a, a)} against {PLAYERS.get(b, b)}"
+        answer += (
+            f" {what[:1].upper()}{what[1:]}: "
+            f"{ci(x['gap'], x['low'], x['high'], 'Elo', '+.0f')} ({where}; it finishes "
+            f"ahead {chance(x['win'])} of the time; {int(x.get('deals') or 0):,} deals)."
+        )
+    answer += (
+        f" The verdicts above rest on {field_player(MAIN_FIELD)} (the main field); a stronger "
+        "player could change them."
+    )
+    x, a, b = found[0] if found else (top, top["a"], top["b"])
+    return Verdict(
+        question="How strong are the players behind these numbers?",
+        answer=answer,
+        estimate=f"{a} − {b} {ci(x['gap'], x['low'], x['high'], 'Elo', '+.0f')} at {main} players",
+        n=int(x.get("deals") or 0),
+        n_unit="deals",
+        robustness="not checked",
+        section="Ratings",
+        detail="Plackett–Luce ratings from the rotated tables of the ladder blocks.",
+    )
+
+
+VERDICTS = (
+    seats_verdict,
+    length_verdict,
+    safety_verdict,
+    opening_verdict,
+    board_verdict,
+    count_verdict,
+    ratings_verdict,
+)
+
+
+def verdicts(r: Results) -> list[Verdict]:
+    """Every verdict the study's data supports, in reading order."""
+    return [v for f in VERDICTS if (v := f(r)) is not None]

@@ -19,9 +19,10 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP) ## Create .venv and install slicelab with its dev tools
 
-report: $(STAMP) ## Run the default balance studies (resume) and write reports/nyslice-balance.pdf and reports/pieceocake-balance.pdf
+report: $(STAMP) ## Run the default balance studies (resume) and write reports/nyslice-balance.pdf, pieceocake-balance.pdf and pizzatheory-balance.pdf
 	$(BIN)/slicelab report studies/nyslice-balance.toml --out reports/nyslice-balance.pdf --jobs $(JOBS)
 	$(BIN)/slicelab report studies/pieceocake-balance.toml --out reports/pieceocake-balance.pdf --jobs $(JOBS)
+	$(BIN)/slicelab report studies/pizzatheory-balance.toml --out reports/pizzatheory-balance.pdf --jobs $(JOBS)
 
 demo: $(STAMP) ## Play a batch of New York Slice games at every player count and print a summary
 	$(BIN)/slicelab demo nyslice --games 20000 --seed 1
@@ -30,6 +31,7 @@ bench: $(STAMP) ## Throughput benchmarks (kernel vs reference, workers, Parquet,
 	$(BIN)/python benchmarks/bench_simulator.py
 	$(BIN)/python benchmarks/bench_pieceocake.py
 	$(BIN)/python benchmarks/bench_pizzatheory.py
+	$(BIN)/python benchmarks/bench_horno.py
 
 lab: $(STAMP) ## Open JupyterLab on notebooks/ (installs jupyterlab on first use)
 	$(BIN)/python -c "import jupyterlab" 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[lab]'

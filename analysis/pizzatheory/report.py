@@ -1097,6 +1097,7 @@ def _plot_boards(pos: pl.DataFrame, field: str, ax) -> None:
     positions = sorted(sub["position"].unique())
     names = [DEFAULT_BOARD, *dict.fromkeys(sub["board"])]
     step = 0.8 / len(names)
+    any_hollow = False
     for j, b in enumerate(names):
         colour = BOARD_COLOURS.get(b, "0.5")
         for p in positions:
@@ -1109,6 +1110,7 @@ def _plot_boards(pos: pl.DataFrame, field: str, ax) -> None:
                 x = rows.filter(pl.col("board") == b).row(0, named=True)
                 e, lo, hi = x["win_share"], x["win_low"], x["win_high"]
                 hollow = x["distinct"] == 1 and x["games"] > 1
+            any_hollow = any_hollow or hollow
             xpos = p - 0.4 + step * (j + 0.5)
             ax.errorbar(
                 [xpos],
@@ -1125,7 +1127,8 @@ def _plot_boards(pos: pl.DataFrame, field: str, ax) -> None:
     ax.set_xticks(positions, [str(p) for p in positions], fontsize=7)
     ax.set_xlabel(POSITION_LABEL, fontsize=7.5)
     ax.set_ylabel("win share, % (95% CI)", fontsize=7.5)
-    ax.set_title(f"{field} (open: one game)", fontsize=8)
+    # say what a hollow marker means only where one is drawn
+    ax.set_title(f"{field} (open marker: one game)" if any_hollow else field, fontsize=8)
     ax.tick_params(labelsize=7)
 
 

@@ -37,8 +37,9 @@ lab: $(STAMP) ## Open JupyterLab on notebooks/ (installs jupyterlab on first use
 	$(BIN)/python -c "import jupyterlab" 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[lab]'
 	$(BIN)/jupyter lab notebooks/
 
-test: $(STAMP) ## Check the layer contracts (import-linter) and run the tests on every core
+test: $(STAMP) ## Check the layer contracts (import-linter), compile the kernels once, run the tests on every core
 	$(BIN)/lint-imports
+	$(BIN)/python tests/warm_kernels.py
 	$(BIN)/python -m pytest -q -n $(JOBS) --dist loadgroup
 
 lint: $(STAMP) ## ruff check and format check

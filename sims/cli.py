@@ -203,9 +203,11 @@ def strategies(game: str) -> None:
         table.add_row(info.name, params, "yes" if info.kernel else "no", info.summary)
     console.print(table)
     tunable = [i.name for i in the_game.strategies() if i.ranges]
+    with_params = [i.name for i in the_game.strategies() if i.params and not i.preset_of]
+    example = f" or {with_params[0]}(key=value)" if with_params else ""
     console.print(
-        "A spec is NAME or NAME(key=value,...), e.g. greedy or "
-        + (f"{tunable[0]}(key=value); tunable: {', '.join(tunable)}. " if tunable else ". ")
+        f"A spec is NAME or NAME(key=value,...), e.g. greedy{example}"
+        + (f"; tunable: {', '.join(tunable)}. " if tunable else ". ")
         + "A Python strategy is package.module:Name(...)."
     )
 

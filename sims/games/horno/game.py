@@ -56,5 +56,14 @@ def play_game(
     rules = rules or Rules()
     streams = game_streams(study_seed, game_index, n_players)
     state = GameState(cards, rules, n_players, deal(cards, streams.deal))
-    play_out(state, strategies, streams.seats, PlayerView, records, decision_row, game_index)
+    play_out(state, strategies, streams.seats, view_maker(strategies), records, decision_row,
+             game_index)  # fmt: skip
     return state
+
+
+def view_maker(strategies: Sequence[Strategy]):
+    """``view(state, seat)`` for these strategies: each seat's :class:`PlayerView`, with the
+    seat's memory of hidden cards when its strategy reads it (``strategy.remembers``; a
+    strategy that does not say is given it)."""
+    remember = [bool(getattr(s, "remembers", True)) for s in strategies]
+    return lambda state, seat: PlayerView(state, seat, remember[seat])

@@ -4,9 +4,11 @@ Its options are a card set (``cards``, flag ``--cards PATH``: a card-set TOML fi
 resolved against the study file's folder; the default "assumed v1" without one) and rule
 options (``rules``, flag ``--rule NAME=VALUE``: every Ruling of ``docs/rules/horno.md``).
 Horno has no compiled kernel yet: every arm plays on the reference engine (``engine =
-"auto"`` or ``"reference"``; ``"kernel"`` is refused). Chunks are written in
-``records.DECISION_COLUMNS``, ``records.SEAT_COLUMNS`` and ``records.GAME_COLUMNS`` order,
-the layout a kernel will write.
+"auto"`` or ``"reference"``; ``"kernel"`` is refused). Its strategies are ``random``,
+``greedy``, ``heuristic`` (tunable: ``slicelab tune``, ``exploit`` and ``equilibrium``
+search its parameters; its presets are strategy names too) and ``search``. Chunks are
+written in ``records.DECISION_COLUMNS``, ``records.SEAT_COLUMNS`` and
+``records.GAME_COLUMNS`` order, the layout a kernel will write.
 
 The game's own columns (``ResultSchema``). ``players``: ``won`` (int8, 1 for a winner, ties
 included), ``score`` (int16) = ``dish_base`` + ``garbage_penalty`` + ``radioactive_bonus`` +
@@ -44,7 +46,7 @@ from sims.games.horno.rules import (
     check_seat,
     variant_id,
 )
-from sims.games.horno.strategies import STRATEGIES, make_strategy
+from sims.games.horno.strategies import STRATEGIES, family_of, make_strategy
 
 PHASE_NAMES = [p.name.lower() for p in Phase]
 SCORE_PARTS = (
@@ -103,10 +105,15 @@ def rules_of(options: Mapping[str, Any]) -> Rules:
 
 
 def strategy_identity(spec: str, players: int) -> str:
-    """A key equal for two specs that play identically (the family; neither has
-    parameters)."""
+    """A key equal for two specs that play identically at ``players`` (``heuristic``,
+    ``heuristic-eq4`` and ``heuristic(steal=1)`` when the resolved parameters agree): the
+    family and its resolved parameters (``search``'s with its defaults merged in)."""
     strategy = make_strategy(spec)
-    return json.dumps([strategy.spec.name, dict(strategy.spec.params)], sort_keys=True)
+    params = getattr(strategy, "params", None)
+    resolved = params(players) if callable(params) else getattr(strategy, "p", strategy.spec.params)
+    resolved = {k: float(v) if isinstance(v, int | float) and not isinstance(v, bool) else v
+                for k, v in resolved.items()}  # fmt: skip
+    return json.dumps([family_of(strategy), resolved], sort_keys=True, default=str)
 
 
 def decision_columns(recs: np.ndarray) -> dict[str, pa.Array | np.ndarray]:
@@ -219,11 +226,29 @@ class Horno:
 
     # ---------------------------------------------------------------- strategies
     def strategies(self) -> list[StrategyInfo]:
-        """The families: random, greedy (neither in a kernel: there is none yet)."""
-        return [
-            StrategyInfo(name=info.name, summary=info.summary, params=dict(info.params))
+        """The families (random, greedy, heuristic, search; none in a kernel: there is
+        none yet) and heuristic's presets."""
+        from sims.games.horno.heuristic import PARAM_RANGES, load_presets
+
+        out = [
+            StrategyInfo(
+                name=info.name,
+                summary=info.summary,
+                params=dict(info.params),
+                ranges=dict(PARAM_RANGES) if info.name == "heuristic" else {},
+            )
             for info in STRATEGIES.values()
         ]
+        for name, params in sorted(load_presets().items()):
+            out.append(
+                StrategyInfo(
+                    name=name,
+                    summary="preset of heuristic (parameters can be overridden)",
+                    params=params,
+                    preset_of="heuristic",
+                )
+            )
+        return out
 
     def make_strategy(self, spec: str):
         return make_strategy(spec)
@@ -232,24 +257,41 @@ class Horno:
         return strategy_identity(spec, players)
 
     def strategy_defaults(self, family: str, players: int) -> dict[str, float]:
-        self._untunable(family)
-        return {}
+        """``heuristic``'s parameters at ``players`` (its default preset ``heuristic-eqN``
+        where one ships, else its defaults)."""
+        from sims.games.horno.heuristic import params_for
+
+        self._tunable(family)
+        return params_for(players, {})
 
     def check_preset(self, family: str, name: str) -> None:
-        self._untunable(family)
+        """Refuse now what :meth:`save_preset` would refuse after a tuning run.
 
-    def save_preset(
-        self, family: str, name: str, params: dict[str, float], note: str
-    ) -> Path | None:
-        self._untunable(family)
-        return None
+        Raises
+        ------
+        SlicelabError
+        """
+        from sims.games.horno.heuristic import check_preset_name, user_presets
+
+        self._tunable(family)
+        check_preset_name(name)
+        user_presets()
+
+    def save_preset(self, family: str, name: str, params: dict[str, float], note: str) -> Path:
+        """Save ``params`` as the user preset ``name`` (the user's presets file, never the
+        installed package) and return that file's path."""
+        from sims.games.horno.heuristic import save_preset
+
+        self._tunable(family)
+        return save_preset(name, params, note)
 
     @staticmethod
-    def _untunable(family: str) -> None:
-        raise SlicelabError(
-            f"cannot tune {family!r}: Horno has no tunable strategy family yet (its "
-            "strategies, random and greedy, have no parameters)"
-        )
+    def _tunable(family: str) -> None:
+        if family != "heuristic":
+            raise SlicelabError(
+                f"cannot tune {family!r}: Horno's tunable family is 'heuristic' (random and "
+                "greedy have no parameters; search's are a budget, not a valuation)"
+            )
 
     # ------------------------------------------------------------ reference state
     def initial_state(
@@ -262,7 +304,8 @@ class Horno:
         from sims.games.horno.view import PlayerView
 
         dec = state.decision()
-        return strategy.choose(PlayerView(state, dec.player), dec, rng)
+        remember = bool(getattr(strategy, "remembers", True))
+        return strategy.choose(PlayerView(state, dec.player, remember), dec, rng)
 
     # ----------------------------------------------------------------- chunk play
     def engine_for(self, arm: Arm) -> str:

@@ -1,12 +1,19 @@
 """Built-in Horno strategies, exactly as ``docs/strategies/horno.md`` writes them:
-``random`` (uniform over the legal actions) and ``greedy`` (pursues its dish, takes what
-helps it, cleans out sabotage, sabotages the leader). Every "first" is in the order the
-text gives; ``greedy`` draws nothing from its stream.
+``random`` (uniform over the legal actions), ``greedy`` (pursues its dish, takes what
+helps it, cleans out sabotage, sabotages the leader) and ``heuristic(base=…, …)`` (a
+parameterised valuation of every decision: :mod:`sims.games.horno.heuristic`, with its
+presets); ``search(budget=…, width=…)`` lives in :mod:`sims.games.horno.search` and is
+registered here. Every "first" is in the order the text gives; ``greedy`` and
+``heuristic`` draw nothing from their streams.
+
+A strategy's ``remembers`` says whether it reads the view's memory of hidden cards
+(:attr:`PlayerView.known` and the like): the game builds its views without that memory
+when it does not (only ``search`` does, and strategies written in Python are given it).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
@@ -25,6 +32,14 @@ from sims.games.horno.engine import (
     decode,
     oven_clean,
     oven_steal,
+)
+from sims.games.horno.heuristic import (
+    HEURISTIC_BOUNDS,
+    HEURISTIC_DEFAULTS,
+    best,
+    load_presets,
+    params_for,
+    scores,
 )
 from sims.games.horno.view import HIDDEN, PlayerView
 
@@ -48,6 +63,7 @@ class RandomStrategy:
     """Uniform over the legal actions: one draw of the seat's stream per decision."""
 
     spec: StrategySpec
+    remembers = False
 
     def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
         return decision.legal[int(rng.integers(0, len(decision.legal)))]
@@ -135,6 +151,7 @@ class GreedyStrategy:
     """A player that pursues the dish in its oven (see ``docs/strategies/horno.md``)."""
 
     spec: StrategySpec
+    remembers = False
 
     def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
         legal = decision.legal
@@ -241,6 +258,42 @@ class GreedyStrategy:
         return best[1] if best else PASS
 
 
+# ---------------------------------------------------------------------- heuristic
+@dataclass
+class HeuristicStrategy:
+    """The parameterised valuation of :mod:`sims.games.horno.heuristic`: its parameters are
+    the spec's own, over its preset's (``None``: the player-count default
+    ``heuristic-eqN`` where one ships), over the defaults."""
+
+    spec: StrategySpec
+    preset: str | None = None
+    remembers = False
+    _p: dict[str, float] = field(default_factory=dict, repr=False)
+    _n: int = -1
+
+    def params(self, n_players: int) -> dict[str, float]:
+        """The resolved parameters at a player count."""
+        return params_for(n_players, self.spec.params, self.preset)
+
+    def resolved(self, n_players: int) -> dict[str, float]:
+        if self._n != n_players:
+            self._p, self._n = self.params(n_players), n_players
+        return self._p
+
+    def scores(self, view: PlayerView, decision: Decision) -> list[float]:
+        """Its score of every legal action (the search ranks its candidates by them)."""
+        return scores(view, decision, self.resolved(view.n_players))
+
+    def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
+        return best(view, decision, self.scores(view, decision))
+
+
+def _search(spec: StrategySpec) -> Strategy:
+    from sims.games.horno.search import SearchStrategy
+
+    return SearchStrategy(spec)
+
+
 # ---------------------------------------------------------------------- catalogue
 STRATEGIES: dict[str, StrategyInfo] = {
     "random": StrategyInfo("random", RandomStrategy, {}, "uniform over the legal actions"),
@@ -250,11 +303,37 @@ STRATEGIES: dict[str, StrategyInfo] = {
         "out sabotage, steals what it needs, completes as soon as it can, sabotages the "
         "leader",
     ),
+    "heuristic": StrategyInfo(
+        "heuristic", HeuristicStrategy, dict(HEURISTIC_DEFAULTS),
+        "scores every action from one card valuation: base, held, visible, late, radio "
+        "(which dish), future, ammo (card values), discard, room, draw (restocking), steal, "
+        "harm, leader (steals and whom), clean (its oven), sabotage (when; leader: whom), "
+        "wild (when to place it)",
+        dict(HEURISTIC_BOUNDS),
+    ),
+    "search": StrategyInfo(
+        "search", _search, {},  # filled by _register_search_params from search.py
+        "determinized flat Monte-Carlo search: the heuristic's best actions (at most width, "
+        "within gap of its best) played out on the same samples of the hidden cards with "
+        "the heuristic in every seat; budget (playouts per decision), restock (1: search "
+        "the Restock step too)",
+    ),
 }  # fmt: skip
 
 
+def _register_search_params() -> None:
+    """search's defaults and bounds, declared next to its code (imported here, not at the
+    top, because search.py imports this module)."""
+    from sims.games.horno.search import SEARCH_BOUNDS, SEARCH_DEFAULTS
+
+    STRATEGIES["search"].params.update({k: float(v) for k, v in SEARCH_DEFAULTS.items()})
+    STRATEGIES["search"].bounds.update(SEARCH_BOUNDS)
+
+
 def make_strategy(text: str | StrategySpec) -> Strategy:
-    """Build a strategy from a spec: ``random`` or ``greedy``.
+    """Build a strategy from a spec: ``random``, ``greedy``, ``heuristic(steal=2)``, a
+    preset (``heuristic-eq3``, ``heuristic-eq3(steal=2)``, a user's) or
+    ``search(budget=16)``.
 
     Raises
     ------
@@ -264,9 +343,22 @@ def make_strategy(text: str | StrategySpec) -> Strategy:
     spec = parse_spec(text) if isinstance(text, str) else text
     info = STRATEGIES.get(spec.name)
     if info is None:
+        if spec.name in load_presets():
+            check_params(spec, STRATEGIES["heuristic"])
+            return HeuristicStrategy(spec, preset=spec.name)
         raise StrategySpecError(
             f"unknown Horno strategy {spec.name!r}; known: {', '.join(sorted(STRATEGIES))} "
-            "(see `slicelab strategies horno`)"
+            "and the heuristic presets (see `slicelab strategies horno`)"
         )
     check_params(spec, info)
     return info.factory(spec)
+
+
+def family_of(strategy: Strategy) -> str:
+    """The family a built strategy belongs to (``heuristic`` for its presets)."""
+    if isinstance(strategy, HeuristicStrategy):
+        return "heuristic"
+    return strategy.spec.name
+
+
+_register_search_params()

@@ -62,8 +62,13 @@ def test_registered_and_described():
     assert schema.win_keys == ("score", "tiebreak")
     assert schema.components == ("dish_base", "garbage_penalty", "radioactive_bonus",
                                  "radioactive_penalty", "unfinished_points")  # fmt: skip
-    assert [i.name for i in game.strategies()] == ["random", "greedy"]
+    families = [i.name for i in game.strategies() if not i.preset_of]
+    assert families == ["random", "greedy", "heuristic", "search"]
+    presets = [i for i in game.strategies() if i.preset_of]
+    assert {i.name for i in presets} >= {"heuristic-eq2", "heuristic-eq3", "heuristic-eq4"}
+    assert all(i.preset_of == "heuristic" and not i.ranges for i in presets)
     assert not any(i.kernel for i in game.strategies())
+    assert [i.name for i in game.strategies() if i.ranges] == ["heuristic"]
     assert len(SEAT_COLUMNS) == len(TABLE_SEAT_COLUMNS) - 1 + MAX_TYPES
 
 
@@ -101,18 +106,21 @@ def test_check_arm_refuses_the_kernel_and_unknown_strategies():
     GAME.check_arm(_arm(engine="reference", strategies=("greedy", "random", "greedy")))
     with pytest.raises(SlicelabError, match="Horno has no compiled kernel yet"):
         GAME.check_arm(_arm(engine="kernel"))
-    with pytest.raises(SlicelabError, match="unknown Horno strategy 'heuristic'"):
-        GAME.check_arm(_arm(strategies=("heuristic",)))
+    GAME.check_arm(_arm(strategies=("heuristic", "search(budget=2)", "heuristic(steal=2)")))
+    with pytest.raises(SlicelabError, match="unknown Horno strategy 'chess'"):
+        GAME.check_arm(_arm(strategies=("chess",)))
     assert GAME.engine_for(_arm()) == "reference"
     with pytest.raises(SlicelabError, match="no compiled kernel"):
         GAME.play_chunk(_arm(), 0, 1, False, engine="kernel")
 
 
-def test_tuning_is_refused_naming_why():
-    for call in (lambda: GAME.strategy_defaults("greedy", 3),
-                 lambda: GAME.check_preset("greedy", "x")):  # fmt: skip
-        with pytest.raises(SlicelabError, match="no tunable strategy family"):
-            call()
+def test_tuning_other_families_is_refused_naming_why():
+    for family in ("greedy", "search"):
+        for call, args in ((GAME.strategy_defaults, (family, 3)),
+                           (GAME.check_preset, (family, "x")),
+                           (GAME.save_preset, (family, "x", {}, ""))):  # fmt: skip
+            with pytest.raises(SlicelabError, match="Horno's tunable family is 'heuristic'"):
+                call(*args)
 
 
 def test_fingerprint_follows_the_card_set_and_the_rules(tmp_path):

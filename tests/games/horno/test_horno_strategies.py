@@ -33,7 +33,8 @@ GREEDY = make_strategy("greedy")
 
 def test_catalogue():
     assert make_strategy("random").spec.name == "random"
-    for bad, what in [("chess", "unknown Horno strategy 'chess'; known: greedy, random"),
+    for bad, what in [("chess", "unknown Horno strategy 'chess'; known: greedy, heuristic, "
+                              "random, search and the heuristic presets"),
                       ("greedy(depth=2)", "has no parameter(s) ['depth']"),
                       ("random(p=1)", "has no parameter(s) ['p']")]:  # fmt: skip
         with pytest.raises(StrategySpecError) as err:

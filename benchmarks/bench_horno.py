@@ -4,8 +4,8 @@ benchmarks/bench_horno.py [--quick]``).
 Horno gets a compiled kernel only if its reference engine cannot play 100,000 four-player
 games in under 10 minutes on 2 cores (issue 15). This measures it the way a study plays:
 4-player arms through the batch runner (Parquet written, 2 joblib workers), every seat
-random, every seat greedy, and one greedy seat among three random ones; the games/s and
-the minutes 100,000 such games would take at that rate.
+random, every seat greedy, every seat the heuristic, and one greedy seat among three
+random ones; the games/s and the minutes 100,000 such games would take at that rate.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from sims.core.study import load_study
 
 TARGET_MINUTES = 10.0
 GAMES = 100_000
-MATCHUPS = ("random", "greedy", "greedy,random,random,random")
+MATCHUPS = ("random", "greedy", "heuristic", "greedy,random,random,random")
 
 
 def _study(path: Path, spec: str, games: int) -> Path:

@@ -60,6 +60,7 @@ HEURISTIC_DEFAULTS: dict[str, float] = {
     "clean": 1.0,
     "sabotage": 0.0,
     "wild": 7.0,
+    "avoid": -1,
 }
 """Parameters of ``heuristic`` and their defaults (``docs/strategies/horno.md``)."""
 
@@ -105,11 +106,14 @@ HEURISTIC_BOUNDS: dict[str, ParamBound] = {
     "sabotage": _POINTS,
     # cards short of complete; an oven holds at most 7
     "wild": ParamBound(0.0, 7.0),
+    # restricted play, not tuned: a dish type the seat never takes while another is open
+    # (-1: none), for what a type is worth to the seat that may take it
+    "avoid": ParamBound(-1, 99, integer=True),
 }
 """The values each ``heuristic`` parameter may take (validity, wider than the tuning box
 :data:`PARAM_RANGES`); a spec or a preset outside them is refused."""
 
-assert set(HEURISTIC_BOUNDS) == set(HEURISTIC_DEFAULTS) == set(PARAM_RANGES)
+assert set(HEURISTIC_BOUNDS) == set(HEURISTIC_DEFAULTS) == set(PARAM_RANGES) | {"avoid"}
 assert all(HEURISTIC_BOUNDS[k].contains(lo) and HEURISTIC_BOUNDS[k].contains(hi)
            for k, (lo, hi) in PARAM_RANGES.items())  # fmt: skip
 
@@ -534,6 +538,9 @@ def scores(view: PlayerView, decision: Decision, p: dict[str, float]) -> list[fl
     if phase == Phase.DRAW:
         return [0.0 if a == PASS else val.value(a, val.hand) - p["draw"] for a in legal]
     if phase == Phase.DISH:
+        avoid = int(p["avoid"])
+        if avoid in legal and len(legal) > 1:
+            return [NEVER if t == avoid else val.type_score(t) for t in legal]
         return [val.type_score(t) for t in legal]
     if phase == Phase.ACTION:
         out = []

@@ -272,8 +272,11 @@ class HeuristicStrategy:
     _n: int = -1
 
     def params(self, n_players: int) -> dict[str, float]:
-        """The resolved parameters at a player count."""
-        return params_for(n_players, self.spec.params, self.preset)
+        """The resolved parameters at a player count (``avoid``, restricted play, is the
+        spec's own: the shared preset machinery leaves it out)."""
+        p = params_for(n_players, self.spec.params, self.preset)
+        p["avoid"] = float(self.spec.params.get("avoid", -1))
+        return p
 
     def resolved(self, n_players: int) -> dict[str, float]:
         if self._n != n_players:
@@ -308,7 +311,8 @@ STRATEGIES: dict[str, StrategyInfo] = {
         "scores every action from one card valuation: base, held, visible, late, radio "
         "(which dish), future, ammo (card values), discard, room, draw (restocking), steal, "
         "harm, leader (steals and whom), clean (its oven), sabotage (when; leader: whom), "
-        "wild (when to place it)",
+        "wild (when to place it); avoid: a dish type never taken while another is open "
+        "(restricted play, not tuned)",
         dict(HEURISTIC_BOUNDS),
     ),
     "search": StrategyInfo(

@@ -49,7 +49,8 @@ def _choice(state, spec: str = "heuristic") -> int:
 
 # ------------------------------------------------------------------ parameters
 def test_parameters_their_bounds_and_box():
-    assert set(HEURISTIC_DEFAULTS) == set(HEURISTIC_BOUNDS) == set(PARAM_RANGES)
+    # avoid (restricted play) is a valid parameter that tuning leaves alone
+    assert set(HEURISTIC_DEFAULTS) == set(HEURISTIC_BOUNDS) == set(PARAM_RANGES) | {"avoid"}
     for key, (lo, hi) in PARAM_RANGES.items():
         bound = HEURISTIC_BOUNDS[key]
         assert isinstance(bound, ParamBound) and lo < hi
@@ -239,6 +240,13 @@ def _completing(hand: tuple[int, ...], round_: int = 1) -> GameState:
     # late in the game, few ingredients to find beat base points (arroz is on view)
     (("queso",), 5, "heuristic(late=8)", 1),
     (("queso",), 1, "heuristic", 2),
+    # restricted play: avoid=t refuses type t while another is open, and nothing else
+    # (the scores of types 1-4 here: 9.5, 21, 9.5, 21; with chile fantasma 9.5, 21, 9.5, 24)
+    (("queso", "pan", "carne", "tortilla"), 1, "heuristic(avoid=2)", 4),
+    (("queso", "pan", "carne", "tortilla", "chile fantasma"), 1, "heuristic(avoid=4)", 2),
+    (("queso", "pan", "carne", "tortilla", "chile fantasma"), 1, "heuristic(avoid=2)", 4),
+    (("queso", "pan", "carne", "tortilla"), 1, "heuristic(avoid=1)", 2),
+    (("queso", "pan", "carne", "tortilla"), 1, "heuristic(avoid=0)", 2),
 ])  # fmt: skip
 def test_which_dish(hand, round_, spec, dish_type):
     assert _choice(_completing(ks(*hand), round_), spec) == dish_type

@@ -79,12 +79,14 @@ class DecisionFlow:
         pending = self._pending
         if pending is None:
             raise IllegalAction("the game is over; no action can be applied")
-        if action not in pending.legal:
+        try:
+            choice = pending.legal.index(action)
+        except ValueError:
             raise IllegalAction(
                 f"action {action} is not legal for {pending.phase.name} (player {pending.player})"
-            )
+            ) from None
         self.history.append(int(action))
-        self.choices.append(pending.legal.index(action))
+        self.choices.append(choice)
         self.trace.append((pending.player, int(pending.phase), int(action)))
         try:
             self._pending = self._flow.send(int(action))

@@ -142,8 +142,7 @@ class OvenCard(NamedTuple):
     by: int
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(NamedTuple):
     """A pending choice: who decides, what kind, and the legal actions."""
 
     player: int
@@ -451,6 +450,15 @@ class GameState(DecisionFlow):
                    if not self.is_complete(victim, [*rest, OvenCard(k, True, thief)])]  # fmt: skip
         return out
 
+    def _replaceable(self, thief: int, victim: int, slot: int) -> bool:
+        """``bool(self.replacements(thief, victim, slot))``, without building the list."""
+        if self.rules.steal_completes == "forbidden":
+            return bool(self.replacements(thief, victim, slot))
+        present = {c.kind for i, c in enumerate(self.ovens[victim]) if i != slot}
+        need = self._ingredients[self.dish[victim]]
+        wild = self.cards.wild
+        return any(k not in present and (k in need or k == wild) for k in self.hands[thief])
+
     def oven_targets(self, thief: int) -> list[tuple[int, int]]:
         """The ``(victim, slot)`` pairs the thief may oven-steal."""
         out = []
@@ -467,7 +475,7 @@ class GameState(DecisionFlow):
                     continue
                 # rule steal_needs_replacement off: a steal leaving the space empty adds a
                 # card to the hand, which must stay within the limit after it
-                if not self.replacements(thief, v, j) and (
+                if not self._replaceable(thief, v, j) and (
                     self.rules.steal_needs_replacement or len(self.hands[thief]) >= HAND_LIMIT
                 ):
                     continue

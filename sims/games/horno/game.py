@@ -11,7 +11,7 @@ from sims.games.horno.engine import GameState, deal
 from sims.games.horno.records import decision_row
 from sims.games.horno.rules import Rules, check_players
 from sims.games.horno.strategies import Strategy, make_strategy
-from sims.games.horno.view import PlayerView
+from sims.games.horno.view import view_for
 
 
 def seat_strategies(specs: Sequence[str] | str, n_players: int) -> list[Strategy]:
@@ -64,6 +64,7 @@ def play_game(
 def view_maker(strategies: Sequence[Strategy]):
     """``view(state, seat)`` for these strategies: each seat's :class:`PlayerView`, with the
     seat's memory of hidden cards when its strategy reads it (``strategy.remembers``; a
-    strategy that does not say is given it)."""
+    strategy that does not say is given it), or a :class:`LightView` where the strategy
+    says that suffices (:func:`~sims.games.horno.view.view_for`)."""
     remember = [bool(getattr(s, "remembers", True)) for s in strategies]
-    return lambda state, seat: PlayerView(state, seat, remember[seat])
+    return lambda state, seat: view_for(strategies[seat], state, seat, remember[seat])

@@ -183,11 +183,13 @@ class Valuation:
         self._proj: list[float] | None = None
         self._kept: dict[int, float] = {}
         self._tops: dict[int, list[int]] = {}
+        self._best: dict[tuple[int, ...], float] = {}
         self._give: dict[tuple[int, int, int], float] = {}
         self._need_share: float | None = None
         self._hidden: float | None = None
         self._total = 0
         self._rho: dict[int, float] | None = None
+        self._at: dict[int, int] | None = None  # each seat's place in the turn order
 
     # ---------------------------------------------------------------- cards
     def mine_bad(self, k: int) -> bool:
@@ -230,7 +232,8 @@ class Valuation:
         if k in self._bad:
             held = sum(1 for r in rest if r in self._bad)
             return p["ammo"] if held < AMMO_KEPT else 0.0
-        if kind.cls == INGREDIENT and k not in rest and k in self.future():
+        future = self._future if self._future is not None else self.future()
+        if kind.cls == INGREDIENT and k not in rest and k in future:
             return p["future"]
         return 0.0
 
@@ -279,8 +282,10 @@ class Valuation:
             self._hidden = 0.0
             if self.dish >= 0:
                 total = weight = 0.0
-                for k, c in enumerate(self.unseen()):
-                    if c and self.cards.is_bad(k):
+                u = self.unseen()
+                for k in _all_bad(self.cards):
+                    c = u[k]
+                    if c:
                         total += c * self.penalty_for(k, self.type)
                         weight += c
                 self._hidden = total / weight if weight else 0.0
@@ -289,16 +294,21 @@ class Valuation:
     def correct(self, seat: int) -> int:
         """The correct cards face up in ``seat``'s oven: its dish's distinct ingredients,
         the wild (once) and its type's radioactive card (once)."""
-        view = self.view
-        oven = view.ovens[seat]
+        oven = self.view.ovens[seat]
         if oven.dish < 0:
             return 0
-        dish = self.cards.dishes[oven.dish]
-        shown = {c.kind for c in oven.cards if c.up}
-        n = sum(1 for k in dish.ingredients if k in shown)
-        n += self.wild in shown
-        n += any(self.cards.kinds[k].cls == RADIOACTIVE and self.cards.kinds[k].type == dish.type
-                 for k in shown)  # fmt: skip
+        key = (oven.dish, oven.cards)  # an oven changes far less often than it is valued
+        cache = _correct_cache(self.cards)
+        n = cache.get(key)
+        if n is None:
+            dish = self.cards.dishes[oven.dish]
+            shown = {c.kind for c in oven.cards if c.up}
+            n = sum(1 for k in dish.ingredients if k in shown)
+            n += self.wild in shown
+            n += any(r in shown for r in _radioactive(self.cards, dish.type))
+            if len(cache) > 4096:
+                cache.clear()
+            cache[key] = n
         return n
 
     def proj(self) -> list[float]:
@@ -310,8 +320,10 @@ class Valuation:
 
     def after(self, v: int) -> int:
         """How many turns after the seat's own ``v`` plays (1: the next seat to play)."""
-        order = self.view.order
-        return (order.index(v) - order.index(self.me)) % len(order)
+        at = self._at
+        if at is None:
+            at = self._at = {u: i for i, u in enumerate(self.view.order)}
+        return (at[v] - at[self.me]) % len(at)
 
     def rho(self, v: int) -> float:
         """ρ(v) = leader·[v is the leader] + (1 − leader)·[v is the nearest rival]."""
@@ -354,13 +366,12 @@ class Valuation:
         h = sum(1 for k in need if k in held)
         if self.wild in held and h < len(need):
             h += 1
-        seen = self.seen()
+        seen = self._seen if self._seen is not None else self.seen()
         s = sum(1 for k in need if k not in held and k in seen)
         rounds = view.rules.rounds
         score = p["base"] * dish.points + p["held"] * h + p["visible"] * s
         score -= p["late"] * (len(need) - h) * view.round / rounds
-        radio = any(cards.kinds[k].cls == RADIOACTIVE and cards.kinds[k].type == dish.type
-                    for k in held)  # fmt: skip
+        radio = any(r in held for r in _radioactive(cards, dish.type))
         return score + (p["radio"] if radio else 0.0)
 
     def seen(self) -> set[int]:
@@ -391,11 +402,15 @@ class Valuation:
     def best_type(self, hand: Sequence[int]) -> float:
         """B(X): the best T(t), with hand ``X``, over the types the seat may take next
         (those of the next dishes; 0 if none)."""
-        view = self.view
-        done = set() if view.rules.repeat_types else view.completed_types(self.me)
-        types = [t for t, (size, _) in enumerate(view.piles)
-                 if size and t != self.type and t not in done]  # fmt: skip
-        return max((self.type_score(t, hand) for t in types), default=0.0)
+        key = tuple(sorted(hand))  # the redraw asks again for the same hands
+        got = self._best.get(key)
+        if got is None:
+            view = self.view
+            done = set() if view.rules.repeat_types else view.completed_types(self.me)
+            types = [t for t, (size, _) in enumerate(view.piles)
+                     if size and t != self.type and t not in done]  # fmt: skip
+            got = self._best[key] = max((self.type_score(t, hand) for t in types), default=0.0)
+        return got
 
     def setup_value(self, k: int) -> float:
         """At the opening redraw: max(V(k, H − k), B(H) − B(H − k))."""
@@ -456,8 +471,12 @@ class Valuation:
 
     def need_share(self) -> float:
         """The fraction of the unseen cards the seat's dish needs now (rules 1–2)."""
-        if self._need_share is None:
-            self._need_share = self.share(self.needed)
+        if self._need_share is None:  # share(self.needed), summing counts (exact) per kind
+            u = self.unseen()
+            need = set(self.missing) if self.dish >= 0 else set()
+            if not self.wild_in and (self.dish < 0 or self.missing):
+                need.add(self.wild)
+            self._need_share = sum(u[k] for k in need) / self._total if self._total else 0.0
         return self._need_share
 
     def pantry_steal(self, v: int) -> float:
@@ -508,7 +527,40 @@ def _radioactive(cards, dtype: int) -> tuple[int, ...]:
     return got[1]
 
 
+# the phases as plain names: an enum member read from its class costs a lookup each time
+_REDRAW, _DISCARD, _DRAW, _DISH, _ACTION = (
+    Phase.REDRAW, Phase.DISCARD, Phase.DRAW, Phase.DISH, Phase.ACTION)  # fmt: skip
+_KEEP, _GIVE, _REPLACE, _CLEAN_MORE = Phase.KEEP, Phase.GIVE, Phase.REPLACE, Phase.CLEAN_MORE
+_PREPARE, _SABOTAGE = Phase.PREPARE, Phase.SABOTAGE
+
+_CORRECT: dict[int, tuple[object, dict]] = {}
+
+
+def _correct_cache(cards) -> dict:
+    """The card set's memo of :meth:`Valuation.correct` by (dish, oven cards)."""
+    got = _CORRECT.get(id(cards))
+    if got is None or got[0] is not cards:  # the card set is kept, so its id is not reused
+        if len(_CORRECT) > 64:
+            _CORRECT.clear()
+        got = _CORRECT[id(cards)] = (cards, {})
+    return got[1]
+
+
 _BAD: dict[tuple[int, int], tuple[object, frozenset[int]]] = {}
+
+
+_ALL_BAD: dict[int, tuple[object, tuple[int, ...]]] = {}
+
+
+def _all_bad(cards) -> tuple[int, ...]:
+    """Every garbage and radioactive kind, ascending."""
+    got = _ALL_BAD.get(id(cards))
+    if got is None or got[0] is not cards:  # the card set is kept, so its id is not reused
+        if len(_ALL_BAD) > 64:
+            _ALL_BAD.clear()
+        got = _ALL_BAD[id(cards)] = (cards, tuple(k for k in range(len(cards.kinds))
+                                                  if cards.is_bad(k)))  # fmt: skip
+    return got[1]
 
 
 def _bad_kinds(cards, dtype: int) -> frozenset[int]:
@@ -527,22 +579,18 @@ def _bad_kinds(cards, dtype: int) -> frozenset[int]:
 def scores(view: PlayerView, decision: Decision, p: dict[str, float]) -> list[float]:
     """The heuristic's score of every action in ``decision.legal``, in legal order
     (``docs/strategies/horno.md``, "heuristic"): it plays the first highest."""
-    val = Valuation(view, p)
     legal, phase = decision.legal, decision.phase
-    if phase == Phase.REDRAW:
-        return [0.0 if a == PASS else p["discard"] - val.setup_value(a) for a in legal]
-    if phase == Phase.DISCARD and len(val.hand) > p["room"]:
-        return [0.0 if a == PASS else p["discard"] - val.kept_value(a) for a in legal]
-    if phase == Phase.DISCARD:  # the hand is small enough: keep it
+    # the phases in the order of how often they come (a game asks ~230 times)
+    if phase == _DISCARD and len(view.hand) <= p["room"]:  # the hand is small: keep it
         return [0.0 if a == PASS else NEVER for a in legal]
-    if phase == Phase.DRAW:
+    val = Valuation(view, p)
+    if phase == _DRAW:
         return [0.0 if a == PASS else val.value(a, val.hand) - p["draw"] for a in legal]
-    if phase == Phase.DISH:
-        avoid = int(p["avoid"])
-        if avoid in legal and len(legal) > 1:
-            return [NEVER if t == avoid else val.type_score(t) for t in legal]
-        return [val.type_score(t) for t in legal]
-    if phase == Phase.ACTION:
+    if phase == _DISCARD:
+        return [0.0 if a == PASS else p["discard"] - val.kept_value(a) for a in legal]
+    if phase == _PREPARE:
+        return [val.prepare(a) for a in legal]
+    if phase == _ACTION:
         out = []
         for a in legal:
             if a == PASS:
@@ -555,7 +603,23 @@ def scores(view: PlayerView, decision: Decision, p: dict[str, float]) -> list[fl
             else:
                 out.append(val.pantry_steal(a - PANTRY_STEAL))
         return out
-    if phase == Phase.KEEP:
+    if phase == _SABOTAGE:
+        out = []
+        for a in legal:
+            if a == PASS:
+                out.append(0.0)
+            else:
+                b = a - SABOTAGE_CARD
+                out.append(val.sabotage(b // 100, b % 100))
+        return out
+    if phase == _DISH:
+        avoid = int(p["avoid"])
+        if avoid in legal and len(legal) > 1:
+            return [NEVER if t == avoid else val.type_score(t) for t in legal]
+        return [val.type_score(t) for t in legal]
+    if phase == _REDRAW:
+        return [0.0 if a == PASS else p["discard"] - val.setup_value(a) for a in legal]
+    if phase == _KEEP:
         v = view.victim
         out = []
         for a in legal:
@@ -568,27 +632,16 @@ def scores(view: PlayerView, decision: Decision, p: dict[str, float]) -> list[fl
                 gain += val.harm(v, NEED)
             out.append(gain)
         return out
-    if phase == Phase.GIVE:
+    if phase == _GIVE:
         return [-val.give_cost(view.victim, y, view.kept) for y in legal]
-    if phase == Phase.REPLACE:
+    if phase == _REPLACE:
         v, j = view.victim, view.slot
         return [-val.kept_value(r) - (1000.0 if val.completes(v, j, r) else 0.0) for r in legal]
-    if phase == Phase.CLEAN_MORE:
+    if phase == _CLEAN_MORE:
         oven = view.ovens[view.seat].cards
         e = val.hidden_penalty() - p["clean"]
         return [0.0 if a == PASS else (e if oven[a - OVEN_CLEAN].kind == HIDDEN else NEVER)
                 for a in legal]  # fmt: skip
-    if phase == Phase.PREPARE:
-        return [val.prepare(a) for a in legal]
-    if phase == Phase.SABOTAGE:
-        out = []
-        for a in legal:
-            if a == PASS:
-                out.append(0.0)
-            else:
-                b = a - SABOTAGE_CARD
-                out.append(val.sabotage(b // 100, b % 100))
-        return out
     raise AssertionError(f"unhandled phase {phase}")
 
 

@@ -301,11 +301,11 @@ class Horno:
         return GameState(cards, rules_of(options), players, deal(cards, rng))
 
     def decide(self, strategy, state: GameState, rng: np.random.Generator) -> int:
-        from sims.games.horno.view import PlayerView
+        from sims.games.horno.view import view_for
 
         dec = state.decision()
         remember = bool(getattr(strategy, "remembers", True))
-        return strategy.choose(PlayerView(state, dec.player, remember), dec, rng)
+        return strategy.choose(view_for(strategy, state, dec.player, remember), dec, rng)
 
     # ----------------------------------------------------------------- chunk play
     def engine_for(self, arm: Arm) -> str:

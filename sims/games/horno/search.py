@@ -43,7 +43,7 @@ from sims.games.horno.engine import (
 )
 from sims.games.horno.heuristic import preference
 from sims.games.horno.rules import DEAL, DRAW_LIMIT, HAND_LIMIT, PREPARE_LIMIT
-from sims.games.horno.view import PlayerView, World
+from sims.games.horno.view import PlayerView, World, view_for
 
 SEARCH_DEFAULTS: dict[str, float] = {"budget": 16, "width": 2, "gap": 1.0, "restock": 0}
 """``budget``: playouts per decision (at least one per candidate); ``width``: the most
@@ -314,7 +314,8 @@ def playout(state: GameState, strategies: Sequence[Any], rng: np.random.Generato
     memory (the heuristic does not read it)."""
     while not state.terminal:
         dec = state.decision()
-        state.apply(strategies[dec.player].choose(PlayerView(state, dec.player, False), dec, rng))
+        strategy = strategies[dec.player]
+        state.apply(strategy.choose(view_for(strategy, state, dec.player, False), dec, rng))
     return state
 
 

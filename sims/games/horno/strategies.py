@@ -41,7 +41,7 @@ from sims.games.horno.heuristic import (
     params_for,
     scores,
 )
-from sims.games.horno.view import HIDDEN, PlayerView
+from sims.games.horno.view import HIDDEN, LightView, PlayerView
 
 AMMO = 2
 """Garbage and radioactive cards greedy keeps for sabotage (beyond them a third is
@@ -65,7 +65,13 @@ class RandomStrategy:
     spec: StrategySpec
     remembers = False
 
-    def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
+    def light(self, view: LightView, decision: Decision) -> bool:
+        """Always: it reads only the legal actions."""
+        return True
+
+    def choose(
+        self, view: PlayerView | LightView, decision: Decision, rng: np.random.Generator
+    ) -> int:
         return decision.legal[int(rng.integers(0, len(decision.legal)))]
 
 
@@ -153,9 +159,17 @@ class GreedyStrategy:
     spec: StrategySpec
     remembers = False
 
-    def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
+    def light(self, view: LightView, decision: Decision) -> bool:
+        """At a draw: it always draws."""
+        return decision.phase == Phase.DRAW
+
+    def choose(
+        self, view: PlayerView | LightView, decision: Decision, rng: np.random.Generator
+    ) -> int:
         legal = decision.legal
         phase = decision.phase
+        if phase == Phase.DRAW:  # digging is free: what is useless goes next turn
+            return legal[1]
         hand = view.hand
         me = view.seat
         if phase in (Phase.REDRAW, Phase.DISCARD):
@@ -166,8 +180,6 @@ class GreedyStrategy:
             else:
                 drop = _useless(view, hand)
             return drop[0] if drop else PASS
-        if phase == Phase.DRAW:  # digging is free: what is useless goes next turn
-            return legal[1]
         if phase == Phase.DISH:
             return max(legal, key=lambda t: (_back_score(view, t, hand), -t))
         if phase == Phase.ACTION:
@@ -287,7 +299,22 @@ class HeuristicStrategy:
         """Its score of every legal action (the search ranks its candidates by them)."""
         return scores(view, decision, self.resolved(view.n_players))
 
-    def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
+    def light(self, view: LightView, decision: Decision) -> bool:
+        """Whether a :class:`LightView` suffices: a draw while ``draw`` < 0 (a card's value
+        is never negative, so drawing always scores above PASS's 0), a restock discard
+        while the hand holds no more than ``room`` cards (PASS is the only choice that
+        does not score −∞)."""
+        p = self.resolved(view.n_players)
+        phase = decision.phase
+        return (phase == Phase.DRAW and p["draw"] < 0) or (
+            phase == Phase.DISCARD and view.hand_size <= p["room"]
+        )
+
+    def choose(
+        self, view: PlayerView | LightView, decision: Decision, rng: np.random.Generator
+    ) -> int:
+        if type(view) is LightView:  # the decisions light() names: see there
+            return decision.legal[1] if decision.phase == Phase.DRAW else PASS
         return best(view, decision, self.scores(view, decision))
 
 

@@ -31,7 +31,7 @@ strategy could follow to the state or to what the seat may not see.
 from __future__ import annotations
 
 import weakref
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -52,6 +52,8 @@ class OvenView(NamedTuple):
     closed: bool
     cards: tuple[OvenCard, ...]
 
+
+_new = tuple.__new__
 
 _PILES: dict[int, tuple[CardSet, tuple[tuple[int, ...], ...]]] = {}
 
@@ -276,7 +278,7 @@ class _Snapshot:
         self.order = tuple(state.order)
         self._memory: Memory | None = None
         self._scored_key: tuple[int, ...] | None = None
-        self._piles_key: tuple[int, ...] | None = None  # the piles' tops and sizes
+        self._piles_key: tuple[int, ...] | None = None  # the piles' sizes
 
     def memory(self, state: GameState) -> Memory:
         if self._memory is None:
@@ -292,7 +294,7 @@ class _Snapshot:
         return self._scored
 
     def piles(self, state: GameState):
-        key = tuple([p[0] if p else -1 for p in state.piles] + list(map(len, state.piles)))
+        key = tuple(map(len, state.piles))  # a pile only ever loses its top card
         if key != self._piles_key:
             dishes = state.cards.dishes
             self._piles = tuple((len(p), dishes[p[0]].back if p else ()) for p in state.piles)
@@ -303,10 +305,16 @@ class _Snapshot:
 _SNAPSHOTS: weakref.WeakKeyDictionary[GameState, _Snapshot] = weakref.WeakKeyDictionary()
 
 
+_LAST: list = [lambda: None, None]  # the last game asked for (a weak reference) and its snapshot
+
+
 def _snapshot(state: GameState) -> _Snapshot:
+    if _LAST[0]() is state:  # a game asks many times in a row: skip the weak dict
+        return _LAST[1]
     snap = _SNAPSHOTS.get(state)
     if snap is None:
         snap = _SNAPSHOTS[state] = _Snapshot(state)
+    _LAST[0], _LAST[1] = weakref.ref(state), snap
     return snap
 
 
@@ -319,25 +327,38 @@ def memory(state: GameState) -> Memory:
 def oven_views(state: GameState, seat: int) -> tuple[OvenView, ...]:
     """Every oven as ``seat`` sees it."""
     ovens = []
-    dish, closed = state.dish, state.closed
-    for s, oven in enumerate(state.ovens):
+    for oven, dish, closed in zip(state.ovens, state.dish, state.closed, strict=True):
         # an OvenCard is immutable: the seen ones are shared, the others masked
         cards = tuple(oven)
         for c in cards:
             if not c.up and c.by != seat:
                 cards = tuple([c if c.up or c.by == seat else _MASKED[c.by] for c in cards])
                 break
-        ovens.append(OvenView(dish[s], closed[s], cards))
+        ovens.append(_new(OvenView, (dish, closed, cards)))  # OvenView(...) without its frame
     return tuple(ovens)
 
 
-def kept(state: GameState, seat: int) -> int:
-    """At ``seat``'s GIVE decision, the kind it kept (its KEEP action; a game resumed at
-    its GIVE keeps it with its position); else -1."""
-    pending = state.decision()
-    if pending is None or pending.player != seat or pending.phase != Phase.GIVE:
-        return -1
-    return state.history[-1] if state.history else state.position0.kept
+class LightView(NamedTuple):
+    """The little a strategy needs for a decision it makes from its own hand size alone
+    (the heuristic's draws while ``draw`` < 0, its restock discards while the hand is
+    small): strictly less than a :class:`PlayerView` shows, and far cheaper to make. A
+    strategy that can use one says so with ``light(view, decision)``."""
+
+    seat: int
+    n_players: int
+    hand_size: int
+
+
+def view_for(strategy: Any, state: GameState, seat: int, remember: bool) -> PlayerView | LightView:
+    """What ``strategy`` is shown at ``seat``'s pending decision: a :class:`LightView` when
+    its ``light(view, decision)`` says that suffices, else the seat's :class:`PlayerView`
+    (with its memory if ``remember``)."""
+    light = getattr(strategy, "light", None)
+    if light is not None:
+        lv = LightView(seat, state.n, len(state.hands[seat]))
+        if light(lv, state.decision()):
+            return lv
+    return PlayerView(state, seat, remember)
 
 
 class PlayerView:
@@ -399,9 +420,13 @@ class PlayerView:
         self.slot: int = state.slot if thief else -1
         pending = state.decision()
         mine = pending is not None and pending.player == seat
-        self.kept: int = kept(state, seat)
+        self.kept: int = -1
+        if mine and pending.phase == Phase.GIVE:  # a game resumed at GIVE keeps it in position0
+            self.kept = state.history[-1] if state.history else state.position0.kept
         if not remember:
-            self.known = tuple(self.hand if v == seat else () for v in range(state.n))
+            known = [()] * state.n
+            known[seat] = self.hand
+            self.known = tuple(known)
             self.discard_known = self.deck_known = ()
             self.drawn = self.placed = 0
             return

@@ -47,6 +47,8 @@ from analysis.pdf import (
     RIGHT,
     TOP,
     Pages,
+    _row_height,
+    _wrap_row,
     clear_footer,
     document,
     footer,
@@ -68,6 +70,7 @@ from analysis.sections import (
     Verdict,
     appendix_labels,
 )
+from sims import dataset
 from sims.core.errors import SlicelabError
 from sims.core.game import get_game
 
@@ -190,13 +193,14 @@ def compute(out: str | Path, **options: Any) -> Results:
         options the game's report does not read are ignored.
     """
     out = Path(out)
-    m = manifest(out)
-    game = study_game(m)
-    report = game_report(game)
-    r = Results(out=out, manifest=m, game=game, report=report,
-                options={**report.options, **options})  # fmt: skip
-    for section in report.sections:
-        r.tables.update(section.compute(r))
+    with dataset.held(out):  # checked once, then read some 150 times
+        m = manifest(out)
+        game = study_game(m)
+        report = game_report(game)
+        r = Results(out=out, manifest=m, game=game, report=report,
+                    options={**report.options, **options})  # fmt: skip
+        for section in report.sections:
+            r.tables.update(section.compute(r))
     return r
 
 
@@ -583,7 +587,14 @@ def _about_pages(r: Results, command: str) -> list[Figure]:
             for g, b in blocks.items()
         ]
     )  # fmt: skip
-    y = table(fig, y, frame, [0.3, 0.12, 0.2, 0.26], size=8.5)
+    widths = [0.3, 0.12, 0.2, 0.26]
+    if y - _table_height(frame, widths, 8.5) >= BOTTOM + 0.01:
+        y = table(fig, y, frame, widths, size=8.5)
+    else:  # too many blocks for the page: the table goes on over the next pages
+        pages += table_pages(title, frame, widths, size=8.5, first=fig, y=y)[1:]
+        fig = page(f"{title} (continued)")
+        pages.append(fig)
+        y = TOP
     for text in report.notes(r) if report.notes else []:
         lines = wrap(text, RIGHT - LEFT, 9)
         if y - len(lines) * line_height(9) < BOTTOM + 0.01:
@@ -592,6 +603,13 @@ def _about_pages(r: Results, command: str) -> list[Figure]:
             y = TOP
         y = para(fig, y, text, 9)
     return pages
+
+
+def _table_height(frame: pl.DataFrame, widths: list[float], size: float) -> float:
+    """The height :func:`~analysis.pdf.table` needs for ``frame``, header included."""
+    rows = [frame.columns, *frame.iter_rows()]
+    return sum(_row_height(_wrap_row(row, widths, size, k == 0), size)
+               for k, row in enumerate(rows)) + 0.015  # fmt: skip
 
 
 def _glossary_pages(terms: dict[str, str]) -> list[Figure]:
@@ -765,8 +783,9 @@ def write_report(
     Path
         ``pdf_path``.
     """
-    r = results or compute(out, **options)
-    figures = layout(r, pdf_path, command)
+    with dataset.held(out):  # the layout reads the dataset too
+        r = results or compute(out, **options)
+        figures = layout(r, pdf_path, command)
     with document(pdf_path, f"{_title(r)} balance — {r.manifest['study_name']}") as pdf:
         for fig in figures:
             pdf.savefig(fig)

@@ -372,10 +372,7 @@ def problems(out: str | Path, m: dict[str, Any] | None = None, deep: bool = True
         size = (out / rel).stat().st_size
         if size == 0:
             out_problems.append(Problem(rel, "empty", chunk_label(c)))
-        elif (
-            size != rec["bytes"]
-            or (deep and file_digest(out / rel) != rec["sha256"])
-        ):
+        elif size != rec["bytes"] or (deep and file_digest(out / rel) != rec["sha256"]):
             out_problems.append(Problem(rel, "altered", chunk_label(c)))
     for rel in sorted(found - set(expected)):
         out_problems.append(Problem(rel, "extra"))
@@ -433,12 +430,36 @@ def _signature(out: Path) -> tuple:
     return tuple(sorted(items))
 
 
+_held: dict[str, dict[str, Any] | None] = {}
+"""The datasets read inside :func:`held`: path -> the checked manifest (None until the
+first check)."""
+
+
+@contextlib.contextmanager
+def held(out: str | Path) -> Iterator[None]:
+    """Read ``out`` as one checked state for the duration: the first :func:`check` inside
+    verifies it as usual, later ones return that same manifest (read it, do not change
+    it) without taking the directory's signature again. A report reads its dataset some
+    150 times, and on a dataset of 2,700 files each signature costs about 0.2 s. For a
+    reader that reads a dataset many times in a row; what it reads must not be written
+    meanwhile (a study's run holds the dataset's lock while it writes)."""
+    key = str(Path(out).resolve())
+    if key in _held:  # nested: the outer one holds it
+        yield
+        return
+    _held[key] = None
+    try:
+        yield
+    finally:
+        _held.pop(key, None)
+
+
 def check(out: str | Path) -> dict[str, Any]:
     """Verify a dataset for reading and return its manifest.
 
     The full check (every file's SHA-256) runs once per state of the directory in a
     process: a later call with no file changed (same sizes and modification times) only
-    takes the signature.
+    takes the signature, and inside :func:`held` not even that.
 
     Raises
     ------
@@ -447,8 +468,18 @@ def check(out: str | Path) -> dict[str, Any]:
         repair command.
     """
     out = Path(out)
-    m = read_manifest(out)
     key = str(out.resolve())
+    got = _held.get(key)
+    if got is not None:
+        return got
+    m = _check(out, key)
+    if key in _held:
+        _held[key] = m
+    return m
+
+
+def _check(out: Path, key: str) -> dict[str, Any]:
+    m = read_manifest(out)
     sig = _signature(out)
     if _checked.get(key) != sig:
         found = problems(out, m, deep=True)

@@ -15,6 +15,22 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from analysis.pdf import ci
+from analysis.robust import Condition, judge
+
+EDGE_WORDS = {
+    "above": "ahead",
+    "below": "behind",
+    "covers": "level within the interval",
+    "none": "without an interval",
+}
+"""Where a seat or position stands, by where its edge's interval lies against 0."""
+VALUE_WORDS = {
+    "above": "worth having",
+    "below": "a handicap",
+    "covers": "not distinguishable from 0",
+    "none": "without an interval",
+}
+"""What an option is, by where its value's interval lies against 0."""
 
 
 def listing(items: Iterable[object]) -> str:
@@ -160,3 +176,77 @@ def agreement_sentence(
     if settled == 0:
         return text + ", but at none of them do all their intervals exclude 0."
     return text + f"; at {settled} of them every field's interval excludes 0 on that side."
+
+
+def pct(x: float, lo: float, hi: float, f: str = ".1f") -> str:
+    """A share (fraction) as a percentage with its interval: ``42.0 % [38.1, 46.0]``."""
+    return ci(100 * x, 100 * lo, 100 * hi, "%", f)
+
+
+def field_signs(conds: Sequence[Condition], suffix: str = " field", noun: str = "field") -> str:
+    """Which conditions' intervals lie above 0, below 0 or cover it: ``above 0 in the greedy
+    field, below 0 in the heuristic and mixed fields and not distinguishable from 0 in the
+    random field`` (each condition's name without ``suffix``, grouped under ``noun``)."""
+    groups: dict[str, list[str]] = {"above": [], "below": [], "covers": [], "none": []}
+    for c in conds:
+        groups[side(c.low, c.high)].append(c.name.removesuffix(suffix))
+    words = {
+        "above": "above 0 in",
+        "below": "below 0 in",
+        "covers": "not distinguishable from 0 in",
+        "none": "without an interval in",
+    }
+    parts = [
+        f"{words[k]} the {listing(v)} {noun}{'s' if len(v) > 1 else ''}"
+        for k, v in groups.items()
+        if v
+    ]
+    return listing(parts)
+
+
+def judged(
+    conds: Sequence[Condition], expected: Sequence[str], deterministic: Sequence[str] = ()
+) -> tuple:
+    """:func:`analysis.robust.judge` of the conditions, with the deterministic fields (if
+    any: pass no condition of theirs, nor expect one) named in the detail as one game
+    each: ``(label, detail, robust, sign)``."""
+    j = judge(conds, expected)
+    detail = j.detail
+    if deterministic:
+        detail += (
+            f"; the {listing(d.removesuffix(' field') for d in deterministic)} "
+            f"field{'s are' if len(deterministic) > 1 else ' is'} one game here "
+            "(deterministic), counted neither for nor against"
+        )
+    return j.label, detail, j.robust, j.sign
+
+
+def preset_status(package: str) -> str:
+    """What plain ``heuristic`` plays, from a game package's shipped presets file
+    (``<package>/data/presets.toml``, e.g. ``sims.games.pizzatheory``, when the checkout
+    has one): its default parameters (no preset ``heuristic-eqN``), or the presets, said
+    to be placeholders or self-play equilibria when their notes say so."""
+    import tomllib
+    from importlib.resources import files
+
+    try:
+        text = files(package).joinpath("data/presets.toml").read_text()
+        data = tomllib.loads(text)
+    except (OSError, ModuleNotFoundError, tomllib.TOMLDecodeError):
+        data = {}
+    eq = {k: v for k, v in data.items() if isinstance(v, dict) and k.startswith("heuristic-eq")}
+    if not eq:
+        return (
+            "Plain 'heuristic' plays the family's default parameters (no shipped preset "
+            "heuristic-eqN): they are not tuned, so read it as a reasonable player, not as "
+            "equilibrium play."
+        )
+    names = ", ".join(sorted(eq))
+    notes = [str(v.get("note", "")).lower() for v in eq.values()]
+    if any(n.startswith("placeholder") for n in notes):
+        how = "placeholders, not yet tuned: read it as a reasonable player"
+    elif all("equilibrium" in n for n in notes):
+        how = "self-play equilibria of the family (each preset's note gives how it was found)"
+    else:
+        how = "see each preset's note for how it was found"
+    return f"Plain 'heuristic' plays the shipped presets {names} at their counts: {how}."

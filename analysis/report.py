@@ -588,10 +588,14 @@ def _about_pages(r: Results, command: str) -> list[Figure]:
         ]
     )  # fmt: skip
     widths = [0.3, 0.12, 0.2, 0.26]
-    if y - _table_height(frame, widths, 8.5) >= BOTTOM + 0.01:
-        y = table(fig, y, frame, widths, size=8.5)
-    else:  # too many blocks for the page: the table goes on over the next pages
-        pages += table_pages(title, frame, widths, size=8.5, first=fig, y=y)[1:]
+    while True:  # the rows that fit, then (too many blocks for a page) the rest on the next
+        k = frame.height
+        while k > 1 and y - _table_height(frame.head(k), widths, 8.5) < BOTTOM + 0.01:
+            k -= 1
+        y = table(fig, y, frame.head(k), widths, size=8.5)
+        frame = frame.slice(k)
+        if frame.is_empty():
+            break
         fig = page(f"{title} (continued)")
         pages.append(fig)
         y = TOP

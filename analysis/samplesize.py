@@ -7,6 +7,9 @@ Every table of the balance analyses passes through :func:`annotate`, which adds
   scaled from the cell's own variance: ``n * (half_width / 1 pp)**2``;
 - ``warning``: empty when the cell supports its claim, else why not.
 
+:func:`holm_columns` adds Holm's correction across the rows of a player count (the
+components of one table: New York Slice's specials, Horno's dish types).
+
 A cell's claim is the sign of its effect (or, for a level such as a win share, its
 difference from the reference, e.g. the fair share). It is unsupported when the interval
 covers the reference, or when fewer than :data:`MIN_GAMES` games stand behind it.
@@ -16,7 +19,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import polars as pl
+
+from analysis.stats import holm, normal_p
 
 MIN_GAMES = 100
 """Below this many games a cell is flagged whatever its interval says."""
@@ -99,3 +105,28 @@ def annotate(
         cols.append(pl.Series("games_for_1pp", need, pl.Int64))
     cols.append(pl.Series("warning", warn, pl.String))
     return table.with_columns(cols)
+
+
+def holm_columns(table: pl.DataFrame, prefix: str, by: str = "players") -> pl.DataFrame:
+    """Add ``p_holm`` and ``holm_significant`` (at 5%) to a table of effects
+    ``<prefix>_pp`` with ``<prefix>_low``/``<prefix>_high`` (95%): each row's two-sided
+    p-value from its interval (:func:`analysis.stats.normal_p`), adjusted by Holm's method
+    across the rows of each value of ``by`` (a missing p-value counts as 1)."""
+    parts = []
+    for n in table[by].unique(maintain_order=True):
+        t = table.filter(pl.col(by) == n)
+        p = np.array(
+            [
+                normal_p(e, lo, hi)
+                for e, lo, hi in zip(
+                    t[f"{prefix}_pp"], t[f"{prefix}_low"], t[f"{prefix}_high"], strict=True
+                )
+            ]
+        )
+        adj = holm(np.nan_to_num(p, nan=1.0))
+        parts.append(t.with_columns(pl.Series("p_holm", adj), pl.Series("holm_significant",
+                                                                          adj < 0.05)))  # fmt: skip
+    if not parts:
+        return table.with_columns(pl.lit(None, pl.Float64).alias("p_holm"),
+                                  pl.lit(None, pl.Boolean).alias("holm_significant"))  # fmt: skip
+    return pl.concat(parts)

@@ -16,10 +16,10 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
+from analysis.load import game_ids, untreated
 from analysis.load import rows as load_rows
-from analysis.load import untreated
 from analysis.samplesize import annotate
-from analysis.stats import fair_share_test, mean_interval, wilson_interval
+from analysis.stats import cluster_mean_interval, fair_share_test, mean_interval, wilson_interval
 
 
 def by_game(frame: pl.DataFrame, value: str, n: int) -> np.ndarray:
@@ -204,3 +204,166 @@ def plot_seat_advantage(table: pl.DataFrame, ax=None, seat_label: str = "seat (0
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
     ax.set_title("Win share by seat (dashed: fair share)")
     return ax
+
+
+# ----------------------------------------------------------------------------- positions
+
+
+def share_interval(values: np.ndarray, clusters: np.ndarray) -> tuple[float, float, float, int]:
+    """A mean of per-row win shares with its 95% interval over the clusters (games):
+    Wilson when every cluster has one row (the share's sum over its games), else a
+    cluster-robust t interval clipped to [0, 1]. Returns ``(mean, low, high, clusters)``."""
+    values = np.asarray(values, dtype=float)
+    k = len(np.unique(clusters))
+    if len(values) == 0:
+        return float("nan"), float("nan"), float("nan"), 0
+    if k == len(values):
+        lo, hi = wilson_interval(float(values.sum()), len(values))
+        return float(values.mean()), float(lo), float(hi), k
+    m, lo, hi, g = cluster_mean_interval(values, clusters)
+    return m, max(lo, 0.0), min(hi, 1.0), g
+
+
+POSITION_SCHEMA = {
+    "players": pl.Int64,
+    "position": pl.Int64,
+    "games": pl.Int64,
+    "win_share": pl.Float64,
+    "win_low": pl.Float64,
+    "win_high": pl.Float64,
+    "fair": pl.Float64,
+    "edge_pp": pl.Float64,
+    "edge_low": pl.Float64,
+    "edge_high": pl.Float64,
+}
+"""The columns every :func:`position_rows` table starts with."""
+
+
+def position_rows(
+    players: pl.DataFrame,
+    games: pl.DataFrame | None = None,
+    by: str = "position",
+    position: str = "position",
+    means: tuple[str, ...] = (),
+) -> pl.DataFrame:
+    """Win share by turn position (or by any per-seat column ``by``, e.g. ``"seat"``) at
+    each player count of one block's rows, before the sample-size columns.
+
+    Parameters
+    ----------
+    players, games : polars.DataFrame
+        The block's ``players`` rows (untreated) and its ``games`` rows (for ``shared``;
+        None: 0).
+    by : str
+        The column grouped by (its values become ``position``).
+    position : str
+        The game's turn-position column, compared with ``seat`` for ``same_as_seat``.
+    means : tuple of str
+        Per-seat columns whose mean per group is carried (nan where a column is absent).
+
+    Returns
+    -------
+    polars.DataFrame
+        :data:`POSITION_SCHEMA` (``win_share`` with its 95% interval over games,
+        :func:`share_interval`; ``fair`` = 1/n; ``edge_*`` = win share − fair, pp), then
+        the ``means``, ``shared`` (the share of the count's games every seat shares:
+        ``n_winners == n``) and ``same_as_seat`` (whether ``position`` is the seat in every
+        game of the count).
+    """
+    result = []
+    for n in sorted(players["players"].unique()):
+        sub = players.filter(pl.col("players") == n)
+        gsub = games.filter(pl.col("players") == n) if games is not None else None
+        shared = (
+            float((gsub["n_winners"] == n).mean())
+            if gsub is not None and "n_winners" in gsub.columns
+            else 0.0
+        )
+        same = (
+            bool((sub["seat"].cast(pl.Int64) == sub[position].cast(pl.Int64)).all())
+            if position in sub.columns
+            else True
+        )
+        for (pos,), rows in sub.group_by(by, maintain_order=True):
+            m, lo, hi, g = share_interval(rows["win_share"].to_numpy(), game_ids(rows))
+            fair = 1 / n
+            result.append(
+                {
+                    "players": int(n), "position": int(pos), "games": g, "win_share": m,
+                    "win_low": lo, "win_high": hi, "fair": fair, "edge_pp": 100 * (m - fair),
+                    "edge_low": 100 * (lo - fair), "edge_high": 100 * (hi - fair),
+                    **{c: float(rows[c].mean()) if c in rows.columns else float("nan")
+                       for c in means},
+                    "shared": shared, "same_as_seat": same,
+                }
+            )  # fmt: skip
+    schema = {**POSITION_SCHEMA, **dict.fromkeys(means, pl.Float64), "shared": pl.Float64,
+              "same_as_seat": pl.Boolean}  # fmt: skip
+    return pl.DataFrame(result, schema=schema).sort("players", "position")
+
+
+def position_table(
+    out,
+    group: str = "seats",
+    by: str = "position",
+    position: str = "position",
+    means: tuple[str, ...] = (),
+) -> pl.DataFrame:
+    """:func:`position_rows` of a uniform block (its untreated arms), with the sample-size
+    columns (the claim: a position's share differs from the fair share; n counts games)."""
+    players = untreated(load_rows(out, "players", group))
+    games = untreated(load_rows(out, "games", group))
+    table = position_rows(players, games, by, position, means)
+    return annotate(table, "win_share", "win_low", "win_high", reference="fair")
+
+
+EDGE_SCHEMA = {
+    "players": pl.Int64,
+    "games": pl.Int64,
+    "first_pp": pl.Float64,
+    "first_low": pl.Float64,
+    "first_high": pl.Float64,
+    "last_position": pl.Int64,
+    "last_pp": pl.Float64,
+    "last_low": pl.Float64,
+    "last_high": pl.Float64,
+    "largest_position": pl.Int64,
+    "largest_pp": pl.Float64,
+    "largest_low": pl.Float64,
+    "largest_high": pl.Float64,
+    "shared": pl.Float64,
+    "same_as_seat": pl.Boolean,
+}
+"""The columns of :func:`edges` (those ``carry`` names come after ``games``)."""
+
+
+def edges(table: pl.DataFrame, carry: tuple[str, ...] = ()) -> pl.DataFrame:
+    """Per player count of a position table (:func:`position_rows`): the first position's
+    edge over the fair share (position 0), the last's (position n − 1) and the largest
+    (the position furthest from the fair share), each with its interval; ``carry`` names
+    columns of the table copied from the first position's row."""
+    rows = []
+    for (n,), sub in table.group_by("players", maintain_order=True):
+        sub = sub.sort("position")
+        first, last = sub.row(0, named=True), sub.row(-1, named=True)
+        big = sub.with_columns(pl.col("edge_pp").abs().alias("a")).sort("a").row(-1, named=True)
+        rows.append(
+            {
+                "players": int(n), "games": first["games"],
+                **{c: first[c] for c in carry},
+                "first_pp": first["edge_pp"], "first_low": first["edge_low"],
+                "first_high": first["edge_high"], "last_position": last["position"],
+                "last_pp": last["edge_pp"], "last_low": last["edge_low"],
+                "last_high": last["edge_high"], "largest_position": big["position"],
+                "largest_pp": big["edge_pp"], "largest_low": big["edge_low"],
+                "largest_high": big["edge_high"], "shared": first["shared"],
+                "same_as_seat": first["same_as_seat"],
+            }
+        )  # fmt: skip
+    keys = list(EDGE_SCHEMA)
+    schema = {
+        **{k: EDGE_SCHEMA[k] for k in keys[:2]},
+        **{c: table.schema[c] for c in carry},
+        **{k: EDGE_SCHEMA[k] for k in keys[2:]},
+    }
+    return pl.DataFrame(rows, schema=schema).sort("players")

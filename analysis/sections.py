@@ -507,10 +507,13 @@ def ratings_headlines(gaps: pl.DataFrame, q: str) -> list[Row]:
     return rows
 
 
-def ratings_section(groups: tuple[str, ...] | None = None) -> Section:
+def ratings_section(
+    groups: tuple[str, ...] | None = None, panel_height: float | None = None
+) -> Section:
     """Plackett–Luce ratings of every strategy in the study (all blocks, or only the
     blocks ``groups``), and the gap between the highest and lowest rated with its interval
-    over deals."""
+    over deals. ``panel_height`` caps the height of each player count's panel (a figure
+    fraction; default: the panels share the page below the text)."""
 
     def compute(r: Results) -> dict[str, Any]:
         t = ratings.ratings(r.out, groups=groups)
@@ -536,6 +539,8 @@ def ratings_section(groups: tuple[str, ...] | None = None) -> Section:
         cols = 2
         rows = int(np.ceil(len(counts) / cols))
         h = (y - 0.06) / max(rows, 1)
+        if panel_height is not None:
+            h = min(h, panel_height + 0.06)
         for k, n in enumerate(counts):
             i, j = divmod(k, cols)
             ax = fig.add_axes([0.2 + 0.47 * j, y - (i + 1) * h + 0.03, 0.28, h - 0.06])

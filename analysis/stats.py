@@ -90,6 +90,32 @@ def ratio_interval(num: np.ndarray, den: np.ndarray, level: float = 0.95, share:
     return r, low, high, g
 
 
+def ratio_difference(
+    num_a: np.ndarray,
+    den_a: np.ndarray,
+    num_b: np.ndarray,
+    den_b: np.ndarray,
+    level: float = 0.95,
+) -> tuple[float, float, float, int]:
+    """``sum(num_a) / sum(den_a) − sum(num_b) / sum(den_b)`` over the same independent units
+    (one value of each per unit, e.g. a game's points and dishes of one kind, and of every
+    kind), with a t interval from the linearisation of both ratios (their covariance
+    counted): ``(difference, low, high, units)``."""
+    arrays = [np.asarray(x, dtype=float) for x in (num_a, den_a, num_b, den_b)]
+    na, da, nb, db = arrays
+    g = len(na)
+    if g == 0 or da.sum() <= 0 or db.sum() <= 0:
+        return float("nan"), float("nan"), float("nan"), g
+    ra, rb = na.sum() / da.sum(), nb.sum() / db.sum()
+    infl = (na - ra * da) / da.sum() - (nb - rb * db) / db.sum()
+    var, g = cluster_variance(infl, np.arange(g))
+    d = float(ra - rb)
+    if not np.isfinite(var):
+        return d, float("nan"), float("nan"), g
+    half = stats.t.ppf(0.5 + level / 2, g - 1) * math.sqrt(var)
+    return d, d - half, d + half, g
+
+
 def group_difference(
     y: np.ndarray, in_group: np.ndarray, clusters: np.ndarray, level: float = 0.95
 ) -> tuple[float, float, float, int]:

@@ -1185,6 +1185,12 @@ add(
     # another game's option
     Case("horno-play-board-flag", horno_play({"--board": "hex-37"}),
          "--board is not an option of Horno"),
+    # a card set named that no shipped set has (and no file of that name)
+    Case("horno-play-cards-unknown-name", horno_play({"--cards": "v2-harsh"}),
+         "'v2-harsh' is not a shipped card set"),
+    horno_arm("cards-unknown-name", "'v9' is not a shipped card set", cards="v9"),
+    Case("horno-replay-cards-unknown-name", ["replay", "horno", "--players", "2", "--cards",
+                                             "assumed-v1"], "shipped set's name (v1, v1-flat"),
 )  # fmt: skip
 
 IDS = [c.id for c in CASES]

@@ -25,15 +25,14 @@ correction across the specials of a player count gives ``p_holm``.
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import polars as pl
 
 from analysis.load import arm_options, manifest, treatment, untreated
 from analysis.load import rows as load_rows
-from analysis.samplesize import annotate
-from analysis.stats import cluster_variance, holm, mean_interval, normal_p
+from analysis.restricted import check_paired
+from analysis.samplesize import annotate, holm_columns
+from analysis.stats import cluster_variance, mean_interval
 from sims.core.errors import SlicelabError
 from sims.core.specs import parse_spec
 from sims.games.nyslice.deck import REAL_SPECIALS
@@ -46,24 +45,9 @@ _Z = 1.959964
 
 
 def _holm_columns(table: pl.DataFrame, prefix: str) -> pl.DataFrame:
-    parts = []
-    for n in table["players"].unique(maintain_order=True):
-        t = table.filter(pl.col("players") == n)
-        p = np.array(
-            [
-                normal_p(e, lo, hi)
-                for e, lo, hi in zip(
-                    t[f"{prefix}_pp"], t[f"{prefix}_low"], t[f"{prefix}_high"], strict=True
-                )
-            ]
-        )
-        adj = holm(np.nan_to_num(p, nan=1.0))
-        parts.append(t.with_columns(pl.Series("p_holm", adj), pl.Series("holm_significant",
-                                                                          adj < 0.05)))  # fmt: skip
-    if not parts:
-        return table.with_columns(pl.lit(None, pl.Float64).alias("p_holm"),
-                                  pl.lit(None, pl.Boolean).alias("holm_significant"))  # fmt: skip
-    return pl.concat(parts)
+    """Holm's correction across the specials of each player count
+    (:func:`analysis.samplesize.holm_columns`)."""
+    return holm_columns(table, prefix)
 
 
 def observational(out, group: str = "seats") -> pl.DataFrame:
@@ -231,27 +215,8 @@ def _avoided(spec: str) -> str | None:
 
 def _check_paired(out, group: str, base: str) -> None:
     """Refuse to pair two blocks whose games are not the same deals: the seed, the deck
-    and the rules of every player count must match."""
-    m = manifest(out)["study"]["arms"]
-    found: dict[str, dict[int, set]] = {group: {}, base: {}}
-    for a in m:
-        g = a.get("group", a["name"])
-        if g in found and not a.get("blank"):
-            key = (a["seed"], a.get("deck"), json.dumps(a.get("rules") or {}, sort_keys=True))
-            found[g].setdefault(a["players"], set()).add(key)
-    for name, per in found.items():
-        if not per:
-            raise KeyError(f"{out} has no study block {name!r}")
-    for n, keys in found[group].items():
-        if n not in found[base]:
-            raise SlicelabError(f"block {group!r} plays {n} players but {base!r} does not: "
-                                "nothing to pair its games with")  # fmt: skip
-        if keys != found[base][n] or len(keys) != 1:
-            raise SlicelabError(
-                f"blocks {group!r} and {base!r} do not deal the same games at {n} players "
-                "(their seed, deck or rules differ); pair a restricted block with the "
-                "unrestricted block of the same seed, deck and rules"
-            )
+    and the rules of every player count must match (:func:`analysis.restricted.check_paired`)."""
+    check_paired(out, group, base, ("deck", "rules"))
 
 
 def restricted_play(out, group: str = "restricted", base: str = "seats") -> pl.DataFrame:

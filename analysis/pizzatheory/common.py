@@ -17,6 +17,7 @@ import polars as pl
 from analysis.blocks import block_arms, has_block
 from analysis.load import rows as load_rows
 from analysis.load import untreated
+from analysis.prose import preset_status as shared_preset_status
 
 MAIN = 3
 """The published game's player count (2 players is the neutral-colour variant)."""
@@ -155,33 +156,9 @@ def mixed_status(counts: tuple[int, ...] = (MAIN, 2)) -> str:
 
 def preset_status() -> str:
     """What plain ``heuristic`` plays, from the game's shipped presets file
-    (``sims/games/pizzatheory/data/presets.toml``, when this checkout has one): its default
-    parameters (no preset ``heuristic-eqN``), or the presets, said to be placeholders or
-    self-play equilibria when their notes say so."""
-    import tomllib
-    from importlib.resources import files
-
-    try:
-        text = files("sims.games.pizzatheory").joinpath("data/presets.toml").read_text()
-        data = tomllib.loads(text)
-    except (OSError, ModuleNotFoundError, tomllib.TOMLDecodeError):
-        data = {}
-    eq = {k: v for k, v in data.items() if isinstance(v, dict) and k.startswith("heuristic-eq")}
-    if not eq:
-        return (
-            "Plain 'heuristic' plays the family's default parameters (no shipped preset "
-            "heuristic-eqN): they are not tuned, so read it as a reasonable player, not as "
-            "equilibrium play."
-        )
-    names = ", ".join(sorted(eq))
-    notes = [str(v.get("note", "")).lower() for v in eq.values()]
-    if any(n.startswith("placeholder") for n in notes):
-        how = "placeholders, not yet tuned: read it as a reasonable player"
-    elif all("equilibrium" in n for n in notes):
-        how = "self-play equilibria of the family (each preset's note gives how it was found)"
-    else:
-        how = "see each preset's note for how it was found"
-    return f"Plain 'heuristic' plays the shipped presets {names} at their counts: {how}."
+    (``sims/games/pizzatheory/data/presets.toml``, when this checkout has one):
+    :func:`analysis.prose.preset_status`."""
+    return shared_preset_status("sims.games.pizzatheory")
 
 
 def block_board(manifest: dict, group: str) -> str:

@@ -1,5 +1,7 @@
 """Pizza Theory's sentences of interpretation, each a function of the numbers it states (the
-generic ones are in :mod:`analysis.prose`); each flips with its numbers
+generic ones, :func:`~analysis.prose.pct`, :func:`~analysis.prose.field_signs` and
+:func:`~analysis.prose.judged` among them, are in :mod:`analysis.prose` and re-exported
+here); each flips with its numbers
 (``tests/games/pizzatheory/test_pizzatheory_analysis.py`` shows it)."""
 
 from __future__ import annotations
@@ -9,26 +11,15 @@ from collections.abc import Mapping
 import polars as pl
 
 from analysis.pdf import ci
-from analysis.prose import listing, side
-from analysis.robust import Condition, judge
-
-EDGE_WORDS = {
-    "above": "ahead",
-    "below": "behind",
-    "covers": "level within the interval",
-    "none": "without an interval",
-}
-VALUE_WORDS = {
-    "above": "worth having",
-    "below": "a handicap",
-    "covers": "not distinguishable from 0",
-    "none": "without an interval",
-}
-
-
-def pct(x: float, lo: float, hi: float, f: str = ".1f") -> str:
-    """A share (fraction) as a percentage with its interval: ``42.0 % [38.1, 46.0]``."""
-    return ci(100 * x, 100 * lo, 100 * hi, "%", f)
+from analysis.prose import (  # noqa: F401 (the shared ones, re-exported)
+    EDGE_WORDS,
+    VALUE_WORDS,
+    field_signs,
+    judged,
+    listing,
+    pct,
+    side,
+)
 
 
 def value(
@@ -77,42 +68,6 @@ def edge_sentence(e: Mapping, field: str = "") -> str:
         f"last (position {e['last_position']}) "
         f"{ci(e['last_pp'], e['last_low'], e['last_high'])} ({e['games']:,} games)"
     )
-
-
-def field_signs(conds: list[Condition]) -> str:
-    """Which fields' intervals lie above 0, below 0 or cover it: ``above 0 in the greedy
-    field, below 0 in the heuristic and mixed fields and not distinguishable from 0 in the
-    random field``."""
-    groups: dict[str, list[str]] = {"above": [], "below": [], "covers": [], "none": []}
-    for c in conds:
-        groups[side(c.low, c.high)].append(c.name.removesuffix(" field"))
-    words = {
-        "above": "above 0 in",
-        "below": "below 0 in",
-        "covers": "not distinguishable from 0 in",
-        "none": "without an interval in",
-    }
-    parts = [
-        f"{words[k]} the {listing(v)} field{'s' if len(v) > 1 else ''}"
-        for k, v in groups.items()
-        if v
-    ]
-    return listing(parts)
-
-
-def judged(conds: list[Condition], expected: list[str], deterministic: list[str]) -> tuple:
-    """:func:`analysis.robust.judge` of the conditions (the fields with chance: pass no
-    deterministic field's condition, nor expect one), with the deterministic fields named
-    in the detail as one game each: ``(label, detail, robust, sign)``."""
-    j = judge(conds, expected)
-    detail = j.detail
-    if deterministic:
-        detail += (
-            f"; the {listing(d.removesuffix(' field') for d in deterministic)} "
-            f"field{'s are' if len(deterministic) > 1 else ' is'} one game here "
-            "(deterministic), counted neither for nor against"
-        )
-    return j.label, detail, j.robust, j.sign
 
 
 def endings_sentence(endings: pl.DataFrame, lengths: pl.DataFrame) -> str:

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
-from functools import cached_property
+import textwrap
+from dataclasses import dataclass, replace
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -337,3 +338,226 @@ def default_cards() -> CardSet:
     if _DEFAULT is None:
         _DEFAULT = load_cards(None)
     return _DEFAULT
+
+
+# ----------------------------------------------------------------------------- shipped sets
+
+SHIPPED_PREFIX = "cards-"
+"""A shipped card set's file is ``data/cards-<name>.toml``; ``<name>`` names it."""
+DEFAULT_NAME = "v1"
+"""The name of the default set ("assumed v1", ``data/cards-v1.toml``)."""
+
+
+def card_set_names() -> list[str]:
+    """The shipped card sets' names (``v1``, ``v1-harsh``, ...): the files
+    ``data/cards-<name>.toml`` of this package, read through ``importlib.resources`` (once:
+    the installed package does not change while it runs)."""
+    return list(_card_set_names())
+
+
+@cache
+def _card_set_names() -> tuple[str, ...]:
+    folder = resources.files("sims.games.horno").joinpath("data")
+    return tuple(
+        sorted(
+            f.name.removeprefix(SHIPPED_PREFIX).removesuffix(".toml")
+            for f in folder.iterdir()
+            if f.name.startswith(SHIPPED_PREFIX) and f.name.endswith(".toml")
+        )
+    )
+
+
+@cache
+def shipped_cards(name: str) -> CardSet:
+    """A shipped card set by name, loaded once (``v1`` is :func:`default_cards`).
+
+    Raises
+    ------
+    CardsError
+        If no shipped set has that name.
+    """
+    if name == DEFAULT_NAME:
+        return default_cards()
+    names = card_set_names()
+    if name not in names:
+        raise CardsError(f"no shipped card set {name!r}; the shipped sets are "
+                         f"{', '.join(names)}")  # fmt: skip
+    file = f"{SHIPPED_PREFIX}{name}.toml"
+    text = resources.files("sims.games.horno").joinpath("data", file).read_text("utf-8")
+    return parse_cards(parse_toml(text, f"card set {file}", CardsError), file)
+
+
+def cards_reference(value: str) -> str:
+    """How an arm names its card set, as written to the manifest: a shipped set's name
+    (``v1-harsh``) or a file's path.
+
+    A study or the command line resolves a relative ``cards`` value against its folder
+    before the game reads it, so ``cards = "v1-harsh"`` arrives as
+    ``<folder>/v1-harsh``: a value that is not a file, has no ``.toml`` suffix and whose
+    last part names a shipped set is that set. A file of that name wins over the shipped
+    set; anything else is a path (refused by :func:`resolve_cards` if there is no such
+    file)."""
+    names = card_set_names()
+    if value in names:
+        return value
+    path = Path(value)
+    if not path.is_file() and path.suffix.lower() != ".toml" and path.name in names:
+        return path.name
+    return value
+
+
+def resolve_cards(ref: str | Path | None) -> CardSet:
+    """The card set ``ref`` names: ``None`` the default, a shipped set's name
+    (:func:`card_set_names`) that set, else the card-set file at that path.
+
+    Raises
+    ------
+    CardsError
+        If ``ref`` names neither a shipped set nor a valid card-set file (a value without a
+        ``.toml`` suffix that is no file is refused naming the shipped sets).
+    """
+    if ref is None:
+        return default_cards()
+    ref = cards_reference(str(ref))
+    if ref in card_set_names():
+        return shipped_cards(ref)
+    path = Path(ref)
+    if not path.is_file() and path.suffix.lower() != ".toml":
+        raise CardsError(
+            f"card set {ref}: no such file, and {path.name!r} is not a shipped card set; pass "
+            "the path of a card-set TOML file or a shipped set's name "
+            f"({', '.join(card_set_names())})"
+        )
+    return load_cards(path)
+
+
+# ----------------------------------------------------------------------------- derived sets
+
+
+def _toml_str(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _toml_list(values) -> str:
+    return "[" + ", ".join(_toml_str(v) for v in values) + "]"
+
+
+def cards_toml(cards: CardSet, header: str = "") -> str:
+    """A card set as a card-set file (``load_cards`` reads it back to the same
+    :attr:`CardSet.digest`), with ``header`` as its opening comment (each line of it
+    wrapped at 86 columns, ``# `` before each)."""
+    lines = [f"# {x}".rstrip() for line in header.strip("\n").splitlines()
+             for x in (textwrap.wrap(line, 86) or [""])]  # fmt: skip
+    if lines:
+        lines.append("")
+    lines += [f"name = {_toml_str(cards.name)}", f"types = {_toml_list(cards.types)}"]
+    garbage = [k for k in cards.kinds if k.cls == GARBAGE]
+    radio = [k for k in cards.kinds if k.cls == RADIOACTIVE]
+    # an empty array is a top-level key: before the first table
+    lines += [f"{key} = []" for key, found in (("garbage", garbage), ("radioactive", radio))
+              if not found]  # fmt: skip
+    ing = [k for k in cards.kinds if k.cls == INGREDIENT]
+    for k in ing:
+        lines += ["", "[[ingredient]]", f"name = {_toml_str(k.name)}", f"copies = {k.copies}"]
+    w = cards.kinds[cards.wild]
+    lines += ["", "[wild]", f"name = {_toml_str(w.name)}", f"copies = {w.copies}"]
+    for k in garbage:
+        lines += ["", "[[garbage]]", f"name = {_toml_str(k.name)}", f"penalty = {k.penalty}",
+                  f"copies = {k.copies}"]  # fmt: skip
+    for k in radio:
+        lines += ["", "[[radioactive]]", f"name = {_toml_str(k.name)}",
+                  f"type = {_toml_str(cards.types[k.type])}", f"bonus = {k.bonus}",
+                  f"penalty = {k.penalty}", f"copies = {k.copies}"]  # fmt: skip
+    for d in cards.dishes:
+        lines += ["", "[[dish]]", f"name = {_toml_str(d.name)}",
+                  f"type = {_toml_str(cards.types[d.type])}", f"points = {d.points}",
+                  f"ingredients = {_toml_list(cards.kinds[i].name for i in d.ingredients)}",
+                  f"back = {_toml_list(cards.kinds[i].name for i in d.back)}"]  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def mean_dish_points(cards: CardSet) -> int:
+    """The mean base points of the set's dish cards, rounded to a whole point (halves up):
+    an average dish's worth."""
+    total = sum(d.points for d in cards.dishes)
+    return (2 * total + len(cards.dishes)) // (2 * len(cards.dishes))
+
+
+def plain_type(cards: CardSet, t: int) -> CardSet:
+    """``cards`` with every dish of type ``t`` made an average dish: worth
+    :func:`mean_dish_points` each, its ingredients and back unchanged. The deck and the
+    piles are the same, so the same seed deals the same game; what changes is what type
+    ``t``'s dishes are worth (the replacement estimand of a dish type)."""
+    if not 0 <= t < len(cards.types):
+        raise ValueError(f"type {t} is not a type of {cards.name!r} (0 to {len(cards.types) - 1})")
+    plain = mean_dish_points(cards)
+    dishes = tuple(replace(d, points=plain) if d.type == t else d for d in cards.dishes)
+    name = f"{cards.name}-plain-{cards.types[t].lower()}"
+    return replace(cards, name=name, dishes=dishes, source=f"{name} (derived)")
+
+
+def radioactive_as_garbage(cards: CardSet) -> CardSet:
+    """``cards`` without radioactive cards: each becomes a garbage card of its printed
+    penalty (same name, same copies), numbered where it was (after the other garbage), so
+    the deck and the deal of a seed are unchanged. No dish gains a bonus from one, an owner
+    cannot place one, and it hurts every dish alike."""
+    kinds = tuple(replace(k, cls=GARBAGE, type=-1, bonus=0) if k.cls == RADIOACTIVE else k
+                  for k in cards.kinds)  # fmt: skip
+    name = f"{cards.name}-no-radioactive"
+    return replace(cards, name=name, kinds=kinds, source=f"{name} (derived)")
+
+
+STUDY_VARIANTS_HEADER = (
+    "Generated by sims.games.horno.cards.write_study_variants from {base} ({what}); do not "
+    "edit by hand: {why}"
+)
+
+
+def study_variants(cards: CardSet | None = None) -> dict[str, str]:
+    """The card sets a balance study plays against ``cards`` (default: "assumed v1") to
+    measure one thing, as file texts by file name: ``horno-plain-<type>.toml`` (type's
+    dishes made average dishes: :func:`plain_type`) for every type, and
+    ``horno-no-radioactive.toml`` (:func:`radioactive_as_garbage`). Each keeps the deck, so
+    the same seed deals the same games as ``cards``."""
+    cards = cards or default_cards()
+    plain = mean_dish_points(cards)
+    out = {}
+    for t, name in enumerate(cards.types):
+        header = STUDY_VARIANTS_HEADER.format(
+            base=cards.name,
+            what=f"every {name} dish made an average dish worth {plain} points, the set's "
+            "mean dish points; ingredients, backs and the deck unchanged",
+            why="the replacement estimand of a dish type compares the same deals with the "
+            f"type's dishes as printed and as average dishes, for the seats that completed "
+            f"a {name} dish (studies/horno-balance.toml).",
+        )
+        out[f"horno-plain-{name.lower()}.toml"] = cards_toml(plain_type(cards, t), header)
+    header = STUDY_VARIANTS_HEADER.format(
+        base=cards.name,
+        what="every radioactive card made a garbage card of its printed penalty, in the same "
+        "place of the deck",
+        why="the radioactive cards' effect compares the same deals with and without them "
+        "(studies/horno-balance.toml).",
+    )
+    out["horno-no-radioactive.toml"] = cards_toml(radioactive_as_garbage(cards), header)
+    return out
+
+
+def write_study_variants(folder: str | Path) -> list[Path]:
+    """Write :func:`study_variants` into ``folder`` (``studies/cards`` for the balance
+    study); returns the files written."""
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in study_variants().items():
+        path = out / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":
+    import sys
+
+    for p in write_study_variants(sys.argv[1] if len(sys.argv) > 1 else "studies/cards"):
+        print(p)

@@ -1,8 +1,9 @@
 """Horno through the game protocol (:class:`sims.core.game.Game`).
 
-Its options are a card set (``cards``, flag ``--cards PATH``: a card-set TOML file,
-resolved against the study file's folder; the default "assumed v1" without one) and rule
-options (``rules``, flag ``--rule NAME=VALUE``: every Ruling of ``docs/rules/horno.md``).
+Its options are a card set (``cards``, flag ``--cards NAME|PATH``: a shipped card set's
+name such as ``v1-harsh`` (``cards.card_set_names``), or a card-set TOML file resolved
+against the study file's folder; the default "assumed v1" without one) and rule options
+(``rules``, flag ``--rule NAME=VALUE``: every Ruling of ``docs/rules/horno.md``).
 Horno has no compiled kernel yet: every arm plays on the reference engine (``engine =
 "auto"`` or ``"reference"``; ``"kernel"`` is refused). Its strategies are ``random``,
 ``greedy``, ``heuristic`` (tunable: ``slicelab tune``, ``exploit`` and ``equilibrium``
@@ -17,7 +18,9 @@ win key: completed dishes under ``tie = "dishes"``, else 0), ``dish_points``,
 ``dishes_completed``, ``completed_by_type`` (list<int8>, one entry per dish type of the card
 set), the unfinished dish's ``unfinished_correct`` and ``unfinished_bad`` cards, the actions
 made and suffered, cleans, cards drawn, discarded, placed and redrawn, ``first_type``,
-``closed`` and ``position``. ``games``: ``rounds``, ``reshuffles``, ``dishes_completed``,
+``closed`` and ``position``, and its dish cards (``records.DISH_COLUMNS``: ``dishes`` and
+``dish_scores``, list columns of the dish cards it completed and their points, and
+``unfinished_dish``). ``games``: ``rounds``, ``reshuffles``, ``dishes_completed``,
 ``deck_left`` and ``decisions``.
 """
 
@@ -35,9 +38,15 @@ import pyarrow as pa
 from sims.core.errors import SlicelabError
 from sims.core.game import ChunkArrays, GameInfo, GameOption, ResultSchema, StrategyInfo, Variant
 from sims.core.study import Arm
-from sims.games.horno.cards import CardSet, default_cards, load_cards
+from sims.games.horno.cards import CardSet, cards_reference, resolve_cards
 from sims.games.horno.engine import GameState, Phase, deal
-from sims.games.horno.records import COMPLETED_BY_TYPE, DECISION_COLUMNS, GAME_COLUMNS, SEAT_COLUMNS
+from sims.games.horno.records import (
+    COMPLETED_BY_TYPE,
+    DECISION_COLUMNS,
+    DISH_COLUMNS,
+    GAME_COLUMNS,
+    SEAT_COLUMNS,
+)
 from sims.games.horno.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -54,7 +63,7 @@ SCORE_PARTS = (
     "unfinished_points",
 )  # fmt: skip
 """The components of a seat's score (their sum is ``score``)."""
-TABLES_VERSION = 1
+TABLES_VERSION = 2
 """Bumped when the written columns change, so an older dataset is never resumed into."""
 
 _SEAT_TYPES = {
@@ -82,6 +91,8 @@ TABLE_SEAT_COLUMNS = tuple(c for c in SEAT_COLUMNS if c not in COMPLETED_BY_TYPE
     "completed_by_type",
 )
 """The ``players`` table's game columns: the per-type slots become one list column."""
+_DISH_TYPES = {"dishes": pa.int8(), "dish_scores": pa.int16()}
+"""The list columns of :data:`records.DISH_COLUMNS` and their value types."""
 
 
 def rules_version() -> str:
@@ -90,12 +101,13 @@ def rules_version() -> str:
 
 
 @lru_cache(maxsize=64)
-def _cards(path: str | None) -> CardSet:
-    return default_cards() if path is None else load_cards(path)
+def _cards(ref: str | None) -> CardSet:
+    return resolve_cards(ref)
 
 
 def cards_of(options: Mapping[str, Any]) -> CardSet:
-    """The card set an arm's options play: its ``cards`` file (the default without one)."""
+    """The card set an arm's options play: its ``cards`` (a shipped set's name or a file;
+    the default without one)."""
     return _cards(options.get("cards"))
 
 
@@ -140,9 +152,17 @@ def by_type(counts: np.ndarray, types: int) -> pa.ListArray:
     return pa.ListArray.from_arrays(offsets, values, type=pa.list_(pa.int8()))
 
 
+def lists(values: list[list[int]], kind: pa.DataType) -> pa.ListArray:
+    """One list per seat row (games x seats, seat fastest) as a list column."""
+    offsets = np.zeros(len(values) + 1, dtype=np.int32)
+    np.cumsum([len(v) for v in values], out=offsets[1:])
+    flat = pa.array([x for v in values for x in v], type=kind)
+    return pa.ListArray.from_arrays(pa.array(offsets), flat, type=pa.list_(kind))
+
+
 def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
     from sims.games.horno.game import play_game
-    from sims.games.horno.records import game_row, seat_rows
+    from sims.games.horno.records import game_row, seat_dishes, seat_rows
 
     cards, rules = cards_of(arm.options), rules_of(arm.options)
     strategies = [make_strategy(s) for s in arm.strategies]
@@ -150,6 +170,7 @@ def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
     seats = np.zeros((count, n, len(SEAT_COLUMNS)), dtype=np.int64)
     games = np.zeros((count, len(GAME_COLUMNS) + 1), dtype=np.int64)
     rows: list[list[int]] = []
+    dishes: list[tuple[list[int], list[int], int]] = []
     for g in range(count):
         state = play_game(
             n, strategies, arm.seed, first + g, cards, rules, records=rows if decisions else None
@@ -157,8 +178,9 @@ def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
         seats[g] = seat_rows(state)
         games[g, :-1] = game_row(state)
         games[g, -1] = len(state.trace)
+        dishes += seat_dishes(state)
     recs = np.array(rows, dtype=np.int64).reshape(-1, len(DECISION_COLUMNS))
-    return seats, games, recs
+    return seats, games, recs, dishes
 
 
 class Horno:
@@ -176,8 +198,9 @@ class Horno:
     )
     options = (
         GameOption(
-            "cards", "path", "a Horno card-set TOML file (default: the assumed v1 set)",
-            flag="--cards", metavar="PATH",
+            "cards", "path", "a Horno card set: a shipped set's name (v1, v1-harsh, ...) or a "
+            "card-set TOML file (default: the assumed v1 set)",
+            flag="--cards", metavar="NAME|PATH",
         ),
         GameOption(
             "rules", "table", "a Horno ruling, e.g. tie=dishes (see docs/rules/horno.md)",
@@ -187,15 +210,24 @@ class Horno:
     results = ResultSchema(
         components=SCORE_PARTS,
         win_keys=("score", "tiebreak"),
-        seat_columns=TABLE_SEAT_COLUMNS,
+        seat_columns=(*TABLE_SEAT_COLUMNS, *DISH_COLUMNS),
         game_columns=(*GAME_COLUMNS, "decisions"),
     )
 
     # ------------------------------------------------------------------ variants
     def variants(self, raw: Mapping[str, Any], players: int, base: Path | None) -> list[Variant]:
-        """One variant: the card set (a path, already resolved against the study's folder)
-        and the rules as given, both validated here."""
-        options = {"cards": raw.get("cards"), "rules": dict(raw.get("rules", {}))}
+        """One variant: the card set (a shipped set's name, or a path already resolved
+        against the study's folder: :func:`~sims.games.horno.cards.cards_reference`) and the
+        rules as given, both validated here."""
+        cards = raw.get("cards")
+        if cards is not None:
+            if not isinstance(cards, str) or not cards:
+                raise SlicelabError(
+                    "cards must be a shipped card set's name or the path of a card-set TOML "
+                    f"file, got {cards!r}"
+                )
+            cards = cards_reference(cards)
+        options = {"cards": cards, "rules": dict(raw.get("rules", {}))}
         cards_of(options)
         check_seat(rules_of(options), players)
         return [Variant(options)]
@@ -318,13 +350,18 @@ class Horno:
         """Games ``first .. first + count - 1`` of an arm as arrays (reference engine)."""
         if (engine or self.engine_for(arm)) != "reference":
             raise SlicelabError("Horno has no compiled kernel yet; play it on the reference engine")
-        seats_, games_, recs = _play_reference(arm, first, count, decisions)
+        seats_, games_, recs, dishes = _play_reference(arm, first, count, decisions)
         cols = {c: seats_[:, :, i] for i, c in enumerate(SEAT_COLUMNS)}
         seats: dict[str, Any] = {c: cols[c].astype(t) for c, t in _SEAT_TYPES.items()}
         first_type = SEAT_COLUMNS.index(COMPLETED_BY_TYPE[0])
         seats["completed_by_type"] = by_type(seats_[:, :, first_type:],
                                              len(cards_of(arm.options).types))  # fmt: skip
         seats = {c: seats[c] for c in TABLE_SEAT_COLUMNS}
+        for i, c in enumerate(DISH_COLUMNS[:2]):
+            seats[c] = lists([d[i] for d in dishes], _DISH_TYPES[c])
+        seats["unfinished_dish"] = np.array([d[2] for d in dishes], dtype=np.int8).reshape(
+            count, arm.players
+        )
         names = (*GAME_COLUMNS, "decisions")
         games = {c: games_[:, i].astype(_GAME_TYPES[c]) for i, c in enumerate(names)}
         table = pa.table(decision_columns(recs)) if decisions else None

@@ -36,6 +36,14 @@ exchanged at setup, the type of its first dish, whether its oven closed, its tur
 and its completed dishes per type (``completed_t0`` .. ``completed_t7``, one per possible
 type, ``cards.MAX_TYPES``, 0 beyond the card set's)."""
 
+DISH_COLUMNS = ("dishes", "dish_scores", "unfinished_dish")
+"""Each seat's dish cards: the dish cards it completed (``dishes``, their indices in the
+card set's file order, in the order completed) with the points each scored
+(``dish_scores``, same order; the sum is ``dish_points``), and the dish card in its oven at
+the end (``unfinished_dish``, -1 for none: an oven closed or left empty). Every dish a seat
+took is one of these, so a card's completion rate is its completions over its completions
+and unfinished ends."""
+
 GAME_COLUMNS = ("rounds", "reshuffles", "dishes_completed", "deck_left")
 """Each game's rounds, the discard pile's reshuffles into the deck, the dishes completed by
 all seats, and the cards left in the deck at the end."""
@@ -71,6 +79,17 @@ def seat_rows(state: GameState) -> list[list[int]]:
             t.first_type, int(state.closed[s]), state.position(s), *by_type,
         ])  # fmt: skip
     return rows
+
+
+def seat_dishes(state: GameState) -> list[tuple[list[int], list[int], int]]:
+    """Each seat's :data:`DISH_COLUMNS`: the dish cards it completed, their points, and its
+    unfinished dish card (-1 for none)."""
+    out = []
+    for s in range(state.n):
+        u = state.unfinished[s]
+        done = state.scored[s]
+        out.append(([r.dish for r in done], [r.points for r in done], u.dish if u else -1))
+    return out
 
 
 def game_row(state: GameState) -> list[int]:

@@ -1,0 +1,263 @@
+"""Horno's sentences of interpretation, each a function of the numbers it states (the
+generic ones are in :mod:`analysis.prose`): where a sentence says a position is ahead, a
+dish type is worth having or a variant changes the game, it is built here from the
+estimates and their 95% intervals, so it flips when the numbers do
+(``tests/games/horno/test_horno_analysis.py`` shows it)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import polars as pl
+
+from analysis.pdf import ci
+from analysis.prose import EDGE_WORDS, VALUE_WORDS, listing, pct, side
+
+POINTS_WORDS = {
+    "above": "more than the average dish",
+    "below": "less than the average dish",
+    "covers": "not distinguishable from the average dish",
+    "none": "without an interval",
+}
+"""What a type's points per dish taken are, against the average dish's."""
+COST_WORDS = {
+    "above": "gains",
+    "below": "loses",
+    "covers": "neither gains nor loses measurably",
+    "none": "has no interval",
+}
+"""What a restricted seat does against the unrestricted one, by its edge's interval."""
+RIVAL_WORDS = {
+    "above": "more than in the unrestricted game",
+    "below": "less than in the unrestricted game",
+    "covers": "not measurably different",
+    "none": "no interval",
+}
+"""What a restriction does to the other seats' scores, by its interval."""
+CHANGE_WORDS = {
+    "above": "raises",
+    "below": "lowers",
+    "covers": "does not measurably change",
+    "none": "has no interval for",
+}
+"""What a variant does to a measure, by its change's interval."""
+
+
+def capital(text: str) -> str:
+    """``text`` with its first letter in upper case."""
+    return text[:1].upper() + text[1:]
+
+
+def edge_sentence(e: Mapping, field: str = "") -> str:
+    """One count's turn-position edges (a row of :func:`analysis.seats.edges`): where the
+    first player stands, the last player's edge and the largest."""
+    where = EDGE_WORDS[side(e["first_low"], e["first_high"])]
+    what = f" in the {field}" if field else ""
+    largest = (
+        ""
+        if e["largest_position"] in (0, e["last_position"])
+        else f"; the largest edge is position {e['largest_position']}'s "
+        f"{ci(e['largest_pp'], e['largest_low'], e['largest_high'])}"
+    )
+    return (
+        f"at {e['players']} players{what} the first player (position 0) is {where}: "
+        f"{ci(e['first_pp'], e['first_low'], e['first_high'])} over the fair share, the last "
+        f"(position {e['last_position']}) {EDGE_WORDS[side(e['last_low'], e['last_high'])]}: "
+        f"{ci(e['last_pp'], e['last_low'], e['last_high'])}{largest} ({e['games']:,} games)"
+    )
+
+
+def types_text(own: pl.DataFrame, players: int, column: str = "yield", f: str = ".1f") -> str:
+    """Each type's ``column`` with its interval at a count, best first: ``Pizza 9.7
+    [9.1, 10.3], Burrito 9.1 [...]``."""
+    sub = own.filter(pl.col("players") == players).sort(column, descending=True)
+    return ", ".join(
+        f"{x['type_name']} {ci(x[column], x[f'{column}_low'], x[f'{column}_high'], '', f)}"
+        for x in sub.iter_rows(named=True)
+    )
+
+
+def own_sentence(own: pl.DataFrame, players: int) -> str:
+    """Own points at a count: points per dish taken by type, and which types yield more or
+    less than the average dish taken (their excess's intervals)."""
+    sub = own.filter(pl.col("players") == players)
+    if sub.is_empty():
+        return ""
+    groups: dict[str, list[str]] = {"above": [], "below": [], "covers": [], "none": []}
+    for x in sub.sort("rank").iter_rows(named=True):
+        groups[side(x["excess_low"], x["excess_high"])].append(
+            f"{x['type_name']} ({ci(x['excess'], x['excess_low'], x['excess_high'], 'points')})"
+        )
+    parts = [f"{POINTS_WORDS[k]}: {listing(v)}" for k, v in groups.items() if v]
+    games = int(sub["games"][0])
+    return (
+        f"At {players} players a dish taken yields, in points (its score if completed, else "
+        f"its unfinished points): {types_text(own, players)} ({games:,} games). Against the "
+        f"average dish taken, the types yield {'; '.join(parts)}."
+    )
+
+
+def value_sentence(
+    table: pl.DataFrame, players: int, what: str, unit: str = "deals", points: str = "points"
+) -> str:
+    """Per type, a value (``value_pp`` with its interval, and the same in ``points``) at a
+    count, grouped by what its interval says (:data:`analysis.prose.VALUE_WORDS`)."""
+    sub = table.filter(pl.col("players") == players)
+    if sub.is_empty():
+        return ""
+    groups: dict[str, list[str]] = {"above": [], "below": [], "covers": [], "none": []}
+    for x in sub.sort("value_pp", descending=True).iter_rows(named=True):
+        groups[side(x["value_low"], x["value_high"])].append(
+            f"{x['type_name']} {ci(x['value_pp'], x['value_low'], x['value_high'])} "
+            f"({ci(x[points], x[f'{points}_low'], x[f'{points}_high'], 'points')})"
+        )
+    n = int(sub["deals" if unit == "deals" else "games"].min())
+    parts = [f"{VALUE_WORDS[k]}: {listing(v)}" for k, v in groups.items() if v]
+    return f"{capital(what)} at {players} players (at least {n:,} {unit} each): {'; '.join(parts)}."
+
+
+def restriction_sentence(x: Mapping, spec: str) -> str:
+    """One restricted seat (a row of :func:`analysis.horno.sabotage.restricted_values`):
+    what it gains or loses against the unrestricted seat, and whether the restriction
+    changed its play."""
+    how = COST_WORDS[side(x["edge_low"], x["edge_high"])]
+    if x.get("differs") == 0:
+        return (
+            f"a seat that {x['restriction']} ({spec}) plays every one of its {x['deals']:,} "
+            "deals, from every seat, exactly as the unrestricted seat (the same scores in "
+            f"every game): the heuristic already does it (it sabotaged "
+            f"{x['unrestricted_sabotages']:.2f} times a game)"
+        )
+    return (
+        f"a seat that {x['restriction']} ({spec}) {how}: "
+        f"{ci(x['edge_pp'], x['edge_low'], x['edge_high'])} in win share and "
+        f"{ci(x['points'], x['points_low'], x['points_high'], 'points')} against the "
+        f"unrestricted seat on the same {x['deals']:,} deals"
+        + (
+            f", while the others at its table score "
+            f"{ci(x['rivals'], x['rivals_low'], x['rivals_high'], 'points')} "
+            f"({RIVAL_WORDS[side(x['rivals_low'], x['rivals_high'])]})"
+            if "rivals" in x
+            else ""
+        )
+        + f"; it sabotaged "
+        f"{x['restricted_sabotages']:.2f} times a game and stole {x['restricted_steals']:.2f} "
+        f"(the unrestricted seat {x['unrestricted_sabotages']:.2f} and "
+        f"{x['unrestricted_steals']:.2f})"
+        + (
+            f"; {100 * x['differs']:.1f}% of its games end with other scores than the "
+            "unrestricted game of the deal"
+            if x.get("differs") is not None and 0 < x["differs"] < 0.5
+            else ""
+        )
+    )
+
+
+def restriction_short(x: Mapping) -> str:
+    """A restriction's effect in a few words, for page 1: ``a seat that never steals loses
+    (-14.1 pp [...], -4.2 points [...])``, or that it plays as the field does."""
+    if x.get("differs") == 0:
+        return f"a seat that {x['restriction']} plays exactly as the field does"
+    how = COST_WORDS[side(x["edge_low"], x["edge_high"])]
+    text = (
+        f"a seat that {x['restriction']} {how} "
+        f"({ci(x['edge_pp'], x['edge_low'], x['edge_high'])}, "
+        f"{ci(x['points'], x['points_low'], x['points_high'], 'points')}"
+    )
+    if "rivals" in x and side(x["rivals_low"], x["rivals_high"]) in ("above", "below"):
+        text += (
+            f"; the others at its table score "
+            f"{ci(x['rivals'], x['rivals_low'], x['rivals_high'], 'points')}"
+        )
+    if x.get("differs") is not None and x["differs"] < 0.5:
+        text += f"; only {100 * x['differs']:.1f}% of its games end differently"
+    return text + ")"
+
+
+def damage_sentence(d: pl.DataFrame) -> str:
+    """Points lost to sabotage per seat and game, and their share, at every count."""
+    parts = [
+        f"{x['players']} players {ci(x['lost'], x['lost_low'], x['lost_high'], 'points', '.2f')}"
+        f" a seat a game, {pct(x['share'], x['share_low'], x['share_high'])} of what its dishes "
+        f"would have scored ({x['games']:,} games; {x['sabotages']:.2f} sabotages a seat a game)"
+        for x in d.sort("players").iter_rows(named=True)
+    ]
+    return "Points lost to sabotage: " + "; ".join(parts) + "."
+
+
+def change_text(x: Mapping, unit: str = "", f: str = "+.2f", scale: float = 1.0) -> str:
+    """A variant's change of one measure (a row of
+    :func:`analysis.horno.radioactive.variant_changes`) with its interval."""
+    return ci(scale * x["change"], scale * x["low"], scale * x["high"], unit, f)
+
+
+def variant_sentence(changes: pl.DataFrame, variant: str, players: int) -> str:
+    """What a variant does at a count: whether any outcome changed, the score, margin and
+    dishes it raises or lowers, and the largest change of a position's win share."""
+    sub = changes.filter((pl.col("variant") == variant) & (pl.col("players") == players))
+    if sub.is_empty():
+        return ""
+    rows = {x["measure"]: x for x in sub.iter_rows(named=True)}
+    d = rows.get("differs")
+    deals = int(sub["deals"][0])
+    if d is not None and d["change"] == 0:
+        return (
+            f"With {variant} at {players} players no outcome changes: every one of the "
+            f"{deals:,} deals ends with the same scores as the default game."
+        )
+    parts = []
+    for m, (label, unit) in {
+        "score": ("the mean score per seat", "points"),
+        "margin": ("the winning margin", "points"),
+        "dishes": ("the dishes completed per seat", "dishes"),
+        "lost": ("the points lost to sabotage per seat", "points"),
+    }.items():
+        if m in rows:
+            x = rows[m]
+            parts.append(
+                f"{CHANGE_WORDS[side(x['low'], x['high'])]} {label} ({change_text(x, unit)})"
+            )
+    pos = [x for m, x in rows.items() if m.startswith("pos")]
+    big = max(pos, key=lambda x: abs(x["change"])) if pos else None
+    text = f"With {variant} at {players} players ({deals:,} deals" + (
+        f"; {pct(d['change'], d['low'], d['high'])} of them end with other scores)"
+        if d is not None
+        else ")"
+    )
+    text += f", the game {listing(parts)}"
+    if big is not None:
+        k = big["measure"].removeprefix("pos")
+        clear = side(big["low"], big["high"]) in ("above", "below")
+        text += (
+            f"; the largest change of a turn position's win share is position {k}'s "
+            f"{change_text(big, 'pp', '+.1f', 100)} "
+            f"({'clear of 0' if clear else 'not distinguishable from 0'})"
+        )
+    return text + "."
+
+
+def judged_text(label: str, detail: str) -> str:
+    """``robust (above zero in all 8 conditions)``."""
+    return f"{label} ({detail})" if detail else label
+
+
+def signs_by_kind(conds: Sequence, kinds: Mapping[str, str]) -> str:
+    """Per kind of condition (``field``, ``card set``), where the intervals lie: ``the
+    fields: above 0 in heuristic and greedy, covers 0 in random``."""
+    parts = []
+    for kind, noun in kinds.items():
+        found = [c for c in conds if c.kind == kind]
+        if not found:
+            continue
+        groups: dict[str, list[str]] = {"above": [], "below": [], "covers": [], "none": []}
+        for c in found:
+            groups[side(c.low, c.high)].append(c.name.removesuffix(" field"))
+        words = {
+            "above": "above 0",
+            "below": "below 0",
+            "covers": "covering 0",
+            "none": "without an interval",
+        }
+        text = "; ".join(f"{words[k]} in {listing(v)}" for k, v in groups.items() if v)
+        parts.append(f"across the {noun}: {text}")
+    return "; ".join(parts)

@@ -1,0 +1,1384 @@
+"""Horno's balance report: the study blocks it reads, its verdicts, its sections
+(:data:`REPORT`, found by :func:`analysis.report.game_report`).
+
+1. Seats: win share by turn position at 2, 3 and 4 players, in the main field (the
+   heuristic in every seat, ``seats``) and in the greedy and random fields;
+2. Dish types: own points of every type and card (``seats``), restricted play (``avoid``,
+   paired by deal with ``seats``) and replacement (``plain-<type>``, the same deals with
+   the type's dishes made average);
+3. Sabotage and steals: a seat that never sabotages, never steals or always sabotages
+   (``nosabotage``, ``nosteal``, ``allsabotage``) on the main field's deals; the points
+   lost to sabotage;
+4. Radioactive cards: what they add and take in the main field, and the same deals
+   without them (``noradio``) and under ``radioactive_bonus = "each"`` (``radio-each``);
+5. Card sets: the seat edges, the dish-type ranking and the sabotage damage on every
+   alternative card set (``cards-<name>``), and which verdicts hold on all of them;
+6. Player count (``seats``), 7. Ratings (``ladder``) and 8. Sample size: the generic
+   sections, the first with Horno's measures added.
+
+The card list is not published: the default card set is an assumption, and the report
+says so where it matters. Every sentence of interpretation is computed from the numbers it
+states (:mod:`analysis.prose`, :mod:`analysis.horno.prose`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from analysis import playercount
+from analysis import seats as generic_seats
+from analysis.blocks import block_specs, has_block
+from analysis.horno import cardsets, dishes, radioactive, sabotage, seats, verdicts
+from analysis.horno.common import (
+    AVOID,
+    CARD_SETS,
+    DEFAULT_SET,
+    FIELDS,
+    LADDER,
+    MAIN,
+    MAIN_FIELD,
+    RESTRICTED,
+    RESTRICTED_SPECS,
+    SEATS,
+    VARIANTS,
+    block_cards,
+    card_set_blocks,
+    card_set_changes,
+    describe,
+    plain_blocks,
+    preset_status,
+    short,
+    the_field,
+)
+from analysis.horno.prose import (
+    capital,
+    damage_sentence,
+    edge_sentence,
+    own_sentence,
+    restriction_sentence,
+    signs_by_kind,
+    value_sentence,
+    variant_sentence,
+)
+from analysis.pdf import TOP, PageSink, ci, ci_col, fmt, heading, page, para, table, table_pages
+from analysis.prose import judged, listing, pct
+from analysis.robust import plot_conditions, sign
+from analysis.sections import (
+    GameReport,
+    Results,
+    Row,
+    Section,
+    appendix_label,
+    count_headlines,
+    count_page,
+    count_table_pages,
+    count_title,
+    headline,
+    ratings_section,
+    sample_size_section,
+)
+from analysis.stats import mean_interval
+from sims.games.horno.cards import default_cards
+
+TYPES = default_cards().types
+"""The dish types of assumed v1 (the study's main card set), in order."""
+BLOCKS = tuple(
+    dict.fromkeys(
+        [
+            *FIELDS.values(),
+            AVOID,
+            *(f"plain-{t.lower()}" for t in TYPES),
+            *RESTRICTED.values(),
+            *VARIANTS.values(),
+            *(f"cards-{name}" for name in CARD_SETS),
+            *LADDER,
+        ]
+    )
+)
+"""Study blocks the report reads (see studies/horno-balance.toml), from the roles of
+:mod:`analysis.horno.common`; :func:`analysis.report.check_dataset` refuses a dataset
+without one."""
+POSITION_LABEL = "turn position (0 = first to play)"
+FIELD_STYLE = {
+    "heuristic field": ("black", "o"),
+    "greedy field": ("tab:green", "D"),
+    "random field": ("0.5", "^"),
+}
+SET_COLOURS = (
+    "black",
+    "tab:blue",
+    "tab:orange",
+    "tab:green",
+    "tab:red",
+    "tab:purple",
+    "tab:brown",
+    "tab:pink",
+    "tab:olive",
+    "tab:cyan",
+)
+CARDS_NOTE = (
+    "The full card list of Horno is not published: the default card set, assumed v1, is "
+    "slicelab's reading of what the rulebook names (docs/rules/horno.md, 'The card set'), "
+    "and the card-set section measures how much the answers depend on it."
+)
+
+
+def _set_styles(names) -> dict[str, tuple[str, str]]:
+    markers = "os^Dv<>phx"
+    return {
+        n: (SET_COLOURS[k % len(SET_COLOURS)], markers[k % len(markers)])
+        for k, n in enumerate(names)
+    }
+
+
+def _specs(r: Results, block: str) -> str:
+    """Who plays a block, as the report names them."""
+    return listing(describe(s) for s in block_specs(r.manifest, block)) or "?"
+
+
+def _pct_col(frame: pl.DataFrame, est: str, lo: str, hi: str, name: str) -> pl.DataFrame:
+    scaled = frame.with_columns((100 * pl.col(c)).alias(f"_{c}") for c in (est, lo, hi))
+    return ci_col(scaled, f"_{est}", f"_{lo}", f"_{hi}", name, ".1f").drop(
+        f"_{est}", f"_{lo}", f"_{hi}"
+    )
+
+
+# ----------------------------------------------------------------------------- notes
+
+
+def _provenance(m: dict) -> list[tuple[str, str]]:
+    fps = list(m["fingerprints"].values())
+    fp = fps[0] if fps else {}
+    arms = m["study"]["arms"]
+    rules = sorted(
+        {
+            f"{a.get('group', a['name'])}: "
+            + ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted((a.get("rules") or {}).items()))
+            for a in arms
+            if a.get("rules")
+        }
+    )
+    sets = sorted({(f.get("cards", "?"), f.get("cards_digest", "?")) for f in fps})
+    listed = "; ".join(
+        f"{c} (digest {d})" + (" — the default, an assumption" if c == "assumed-v1" else "")
+        for c, d in sets
+    )
+    return [
+        (
+            "Rules",
+            f"{fp.get('rules_version', '?')}; the rulings' defaults"
+            + (f" except {'; '.join(rules)}" if rules else "")
+            + " (docs/rules/horno.md)",
+        ),
+        ("Card sets", listed or "assumed-v1"),
+        ("Strategies", "docs/strategies/horno.md"),
+    ]
+
+
+def _notes(r: Results) -> list[str]:
+    fields = listing(
+        f"{short(name)} ({b}: {_specs(r, b)})"
+        for name, b in FIELDS.items()
+        if has_block(r.manifest, b) and name != MAIN_FIELD
+    )
+    players = (
+        f"Players. The main field is {the_field()}: unless a section says otherwise every "
+        f"seat plays {_specs(r, SEATS)} (block {SEATS}; docs/strategies/horno.md). "
+        f"{preset_status()} The other fields: {fields}. A conclusion about weak players is "
+        "weak: where the fields disagree, trust neither blindly. The search player is not in "
+        "this study: on the reference engine a game with one searching seat takes over a "
+        "second, too slow for its budget."
+    )
+    pairing = (
+        "Pairing. Every block shares the study's seed, so game i of every block is dealt the "
+        "same cards wherever the deck is the same: the restricted seats (avoid, nosabotage, "
+        "nosteal, allsabotage) are compared with the seat they replace in seats on the same "
+        "deals, every seat in turn (rotated blocks), and the variants (plain-<type>, noradio, "
+        f"radio-each) replay the deals of seats at {MAIN} players with the card set or a rule "
+        "changed but the deck kept; the deal is the unit of those intervals. The alternative "
+        "card sets change the deck: their games are independent of the main field's."
+    )
+    rules = (
+        "Rulings. Every block plays the rulings' defaults (docs/rules/horno.md, 'Rulings and "
+        "options') except radio-each (radioactive_bonus = each). A win shared by k seats "
+        "counts 1/k to each; the tie-break is off by default (tie = shared)."
+    )
+    return [players, pairing, CARDS_NOTE, rules]
+
+
+# ----------------------------------------------------------------------------- 1 seats
+
+
+def _seats_compute(r: Results) -> dict[str, Any]:
+    tables = seats.field_positions(r.out, r.manifest)
+    if not tables:
+        return {}
+    stacked = pl.concat(
+        [seats.edges(t).with_columns(pl.lit(name).alias("field")) for name, t in tables.items()]
+    )
+    out: dict[str, Any] = {
+        "positions": tables,
+        "position_edges": stacked,
+        "first_conditions": seats.conditions(tables, "first"),
+        "last_conditions": seats.conditions(tables, "last"),
+        "seat_block": SEATS,
+    }
+    if MAIN_FIELD in tables and not bool(tables[MAIN_FIELD]["same_as_seat"].all()):
+        out["by_seat"] = seats.position_table(r.out, SEATS, by="seat")
+    return out
+
+
+def _position_table(t: pl.DataFrame) -> pl.DataFrame:
+    shown = _pct_col(t, "win_share", "win_low", "win_high", "win share (%) [95% CI]")
+    shown = ci_col(shown, "edge_pp", "edge_low", "edge_high", "edge over fair (pp)")
+    return fmt(
+        shown.select(
+            "players",
+            "position",
+            "games",
+            "win share (%) [95% CI]",
+            "edge over fair (pp)",
+            pl.col("score").alias("mean score"),
+            "warning",
+        ),
+        {"mean score": ".1f"},
+    )
+
+
+POSITION_WIDTHS = [0.07, 0.07, 0.07, 0.2, 0.2, 0.08, 0.2]
+
+
+def _seats_draw(pdf: PageSink, r: Results, num: int) -> None:
+    tables = r.tables.get("positions")
+    if not tables or MAIN_FIELD not in tables:
+        return
+    main = tables[MAIN_FIELD]
+    e = seats.edges(main)
+    same = bool(e["same_as_seat"].all())
+    shared = listing(
+        f"{100 * x['shared']:.1f}% at {x['players']} players" for x in e.iter_rows(named=True)
+    )
+    fig = page(f"{num}  Does the turn order favour a seat?")
+    text = (
+        f"The main field, {the_field()}: every seat plays {_specs(r, SEATS)} (block "
+        f"{SEATS}), on assumed v1. A seat's turn position is its place in every round's "
+        "turn order: 0 plays first (restocks, acts and prepares before the others). "
+        + (
+            "In every game here the position is the seat (rule first_player = 0), so win "
+            "share by seat is win share by position. "
+            if same
+            else "The position is not always the seat (rule first_player): the appendix has "
+            "both tables. "
+        )
+        + "Each game has one seat in each position, so intervals are over games (Wilson). A "
+        f"win shared by k seats counts 1/k to each; games in which every seat ties for the "
+        f"win: {shared}. "
+        + capital("; ".join(edge_sentence(x) for x in e.iter_rows(named=True)))
+        + ". The same question with other players and on other card sets: the next page "
+        "and the card-set section."
+    )
+    y = para(fig, TOP, text, 8.5)
+    h = min(0.28, y - 0.42)
+    ax = fig.add_axes([0.1, y - h - 0.02, 0.62, h])
+    generic_seats.plot_seat_advantage(main.rename({"position": "seat"}), ax, POSITION_LABEL)
+    ax.set_title("Win share by turn position (dashed: fair share)", fontsize=9)
+    ax.tick_params(labelsize=7)
+    y -= h + 0.1
+    heading(fig, y, f"Win share by turn position, {the_field()} (95% intervals over games)")
+    table(fig, y - 0.01, _position_table(main), POSITION_WIDTHS, size=7)
+    pdf.savefig(fig)
+    _robust_page(pdf, r, num)
+
+
+def _robust_page(pdf: PageSink, r: Results, num: int) -> None:
+    first, last = r.tables.get("first_conditions", {}), r.tables.get("last_conditions", {})
+    if not first:
+        return
+    fig = page(f"{num}  Does the turn order's edge hold with other players?")
+    fields = listing(f"{short(n)} ({b})" for n, b in FIELDS.items() if has_block(r.manifest, b))
+    lines = []
+    for n in sorted(first):
+        for what, found in (("first player's", first), ("last player's", last)):
+            conds = found.get(n, [])
+            label, _, _, _ = judged(conds, list(r.positions))
+            lines.append(
+                f"at {n} players the {what} edge is "
+                f"{signs_by_kind(conds, {'field': 'fields'}).removeprefix('across the fields: ')}"
+                f" ({label})"
+            )
+    text = (
+        "The first player's edge (position 0's win share minus the fair share, pp) and the "
+        "last player's, 95% intervals over games, in every field the study plays: "
+        f"{fields}. A verdict is robust only when the interval of every field excludes 0 "
+        "with the same sign: " + "; ".join(lines) + "."
+    )
+    y = para(fig, TOP, text, 8.5)
+    h = min(0.26, y - 0.42)
+    for k, (found, what) in enumerate(
+        ((first, "first player's edge"), (last, "last player's edge"))
+    ):
+        ax = fig.add_axes([0.12 + 0.4 * k, y - h - 0.03, 0.25, h])
+        plot_conditions(found, ax, f"{what}, pp (95% CI)", list(FIELDS), FIELD_STYLE)
+        if k == 0:
+            ax.get_legend().remove()
+    y -= h + 0.11
+    heading(fig, y, "Turn-position edges over the fair share in every field (pp, 95% CI)")
+    table(fig, y - 0.01, _edges_table(r.position_edges), [0.1, 0.07, 0.08, 0.2, 0.2, 0.23], size=7)
+    pdf.savefig(fig)
+
+
+def _edges_table(e: pl.DataFrame, key: str = "field") -> pl.DataFrame:
+    e = ci_col(e, "first_pp", "first_low", "first_high", "first player (pp)")
+    e = ci_col(e, "last_pp", "last_low", "last_high", "last player (pp)")
+    e = ci_col(e, "largest_pp", "largest_low", "largest_high", "largest edge (pp)")
+    e = e.with_columns(
+        pl.col(key).str.replace(" field", ""),
+        (
+            pl.lit("pos. ")
+            + pl.col("largest_position").cast(pl.String)
+            + ": "
+            + pl.col("largest edge (pp)")
+        ).alias("largest edge (pp)"),
+    )
+    return fmt(
+        e.select(
+            key, "players", "games", "first player (pp)", "last player (pp)", "largest edge (pp)"
+        ),
+        {},
+    )
+
+
+def _seats_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+    out: list[Row] = []
+    e = r.tables.get("position_edges")
+    if e is None:
+        return out
+    for x in e.iter_rows(named=True):
+        for what, key in (("first player's", "first"), ("last player's", "last")):
+            out.append(
+                headline(
+                    q,
+                    f"{x['players']} players, {x['field']}: {what} edge over the fair share",
+                    ci(x[f"{key}_pp"], x[f"{key}_low"], x[f"{key}_high"]),
+                    x["games"],
+                    "" if x[f"{key}_low"] > 0 or x[f"{key}_high"] < 0 else "interval covers 0",
+                )
+            )
+    return out
+
+
+def _seats_cells(r: Results) -> list[Row]:
+    tables = r.tables.get("positions") or {}
+    return [
+        {
+            "number": f"{x['players']}p {short(name)} position {x['position']} win share",
+            "games": x["games"],
+            "± (pp)": 100 * x["half_width"],
+            "games for ±1 pp": x["games_for_1pp"],
+            "warning": x["warning"],
+        }
+        for name, t in tables.items()
+        for x in t.iter_rows(named=True)
+    ]
+
+
+def _seats_appendix(pdf: PageSink, r: Results, label: str) -> None:
+    tables = r.tables.get("positions")
+    if not tables:
+        return
+    shown = pl.concat(
+        [
+            _position_table(t).with_columns(pl.lit(short(n)).alias("field"))
+            for n, t in tables.items()
+        ]
+    )
+    shown = shown.select("field", *[c for c in shown.columns if c != "field"])
+    for fig in table_pages(
+        f"{label} — Win share by turn position in every field",
+        shown,
+        [0.09, 0.07, 0.07, 0.07, 0.19, 0.18, 0.08, 0.2],
+        size=6.5,
+        x=0.04,
+        intro="Every field's win share by turn position with its 95% interval over games (Wilson).",
+    ):
+        pdf.savefig(fig)
+    by_seat = r.tables.get("by_seat")
+    if by_seat is not None:
+        for fig in table_pages(
+            f"{label} — Win share by seat, {the_field()}",
+            _position_table(by_seat).rename({"position": "seat"}),
+            POSITION_WIDTHS,
+            size=7,
+        ):
+            pdf.savefig(fig)
+
+
+SEATS_SECTION = Section(
+    "Seats", _seats_compute, _seats_draw, _seats_headlines, _seats_cells, _seats_appendix
+)
+"""1: does the turn order favour a seat?"""
+
+
+# ----------------------------------------------------------------------------- 2 dish types
+
+
+def _dishes_compute(r: Results) -> dict[str, Any]:
+    if not has_block(r.manifest, SEATS):
+        return {}
+    out: dict[str, Any] = {
+        "own": dishes.own_points(r.out, SEATS, r.manifest),
+        "cards": dishes.card_points(r.out, SEATS, r.manifest),
+    }
+    if has_block(r.manifest, AVOID):
+        out["avoid"] = dishes.restricted_play(r.out, AVOID, SEATS, r.manifest)
+    if any(has_block(r.manifest, b) for b in plain_blocks(r.manifest).values()):
+        out["replacement"] = dishes.replacement(r.out, SEATS, r.manifest)
+    return out
+
+
+def _main_count(frames: list[pl.DataFrame | None]) -> int:
+    counts = {int(n) for f in frames if f is not None for n in f["players"].unique()}
+    return MAIN if MAIN in counts else max(counts)
+
+
+def _type_table(r: Results, n: int) -> pl.DataFrame:
+    own = r.own.filter(pl.col("players") == n)
+    shown = _pct_col(own, "completion", "completion_low", "completion_high", "completed (%)")
+    shown = ci_col(shown, "yield", "yield_low", "yield_high", "points per dish taken", ".1f")
+    shown = ci_col(shown, "excess", "excess_low", "excess_high", "over the average dish", "+.1f")
+    shown = ci_col(
+        shown, "per_dish", "per_dish_low", "per_dish_high", "points per completed", ".1f"
+    )
+    cols = [
+        pl.col("type_name").alias("type"),
+        pl.col("rank").alias("rank"),
+        pl.col("taken").alias("taken"),
+        "completed (%)",
+        "points per completed",
+        "points per dish taken",
+        "over the average dish",
+    ]
+    out = shown.select(cols)
+    for key, name in (("avoid", "restricted play (pp)"), ("replacement", "replacement (pp)")):
+        t = r.tables.get(key)
+        if t is None:
+            continue
+        v = ci_col(t.filter(pl.col("players") == n), "value_pp", "value_low", "value_high", name)
+        out = out.join(v.select(pl.col("type_name").alias("type"), name), on="type", how="left")
+    return fmt(out, {})
+
+
+def _plot_values(
+    t: pl.DataFrame, n: int, ax, est: str, lo: str, hi: str, title: str, label: str
+) -> None:
+    sub = t.filter(pl.col("players") == n).sort("type")
+    y = np.arange(sub.height)
+    e = sub[est].to_numpy()
+    err = np.vstack([e - sub[lo].to_numpy(), sub[hi].to_numpy() - e])
+    ax.errorbar(e, y, xerr=err, fmt="o", color="black", ms=3.5, capsize=2, elinewidth=0.9)
+    ax.axvline(0, color="black", lw=0.7, ls="--")
+    ax.set_yticks(y, sub["type_name"].to_list(), fontsize=7)
+    ax.set_ylim(sub.height - 0.5, -0.5)
+    ax.set_title(title, fontsize=8)
+    ax.set_xlabel(label, fontsize=7)
+    ax.tick_params(labelsize=7)
+
+
+def _dishes_draw(pdf: PageSink, r: Results, num: int) -> None:
+    own = r.tables.get("own")
+    if own is None:
+        return
+    avoid, rep = r.tables.get("avoid"), r.tables.get("replacement")
+    n = _main_count([avoid, rep]) if avoid is not None or rep is not None else MAIN
+    fig = page(f"{num}  Is any dish type stronger than the others?")
+    plain = int(rep["plain_points"][0]) if rep is not None and rep.height else None
+    where = appendix_label(r, "Dish types")
+    text = (
+        "Three estimands, each answering its own question. Own points (every count, from "
+        f"the games of {the_field()}): what a type's dishes score for the seats that take "
+        "them — a dish taken is either completed (its score: base points, less garbage and "
+        "other types' radioactive cards, plus its own radioactive bonus) or in the oven at "
+        "the end (+2 a correct card, −1 a bad one); intervals over games. It ignores what "
+        "the seat gave up to take the type. Restricted play (block avoid): a seat that never "
+        "takes a dish of the type while another type is open (heuristic(avoid=t)), every "
+        "seat in turn, on the main field's deals: the unrestricted seat's win share minus "
+        "its own (positive: the type is worth having), t interval over deals. Replacement "
+        "(blocks plain-<type>): the same deals with the type's dishes made average dishes"
+        + (f" (each worth {plain} points, the mean dish; ingredients unchanged)" if plain else "")
+        + "; for the seats that completed a dish of the type in the real game, their win "
+        "share there minus in the replay, clustered by game: what the type's printed points "
+        "are worth to its takers, whatever they did differently. "
+        + own_sentence(own, n)
+        + " "
+        + (value_sentence(avoid, n, "restricted play") + " " if avoid is not None else "")
+        + (value_sentence(rep, n, "replacement", "games") + " " if rep is not None else "")
+        + (f"Every count and every dish card: {where}." if where else "")
+    )
+    y = para(fig, TOP, text, 8)
+    h = min(0.17, y - 0.45)
+    panels = [
+        (
+            own,
+            "excess",
+            "excess_low",
+            "excess_high",
+            f"own points, {n} players",
+            "over the average dish taken, points",
+        )
+    ]
+    if avoid is not None:
+        panels.append(
+            (
+                avoid,
+                "value_pp",
+                "value_low",
+                "value_high",
+                f"restricted play, {n} players",
+                "unrestricted − avoiding seat, pp",
+            )
+        )
+    if rep is not None:
+        panels.append(
+            (
+                rep,
+                "value_pp",
+                "value_low",
+                "value_high",
+                f"replacement, {n} players",
+                "takers: printed − average, pp",
+            )
+        )
+    w = 0.8 / len(panels)
+    for k, (t, est, lo, hi, title, label) in enumerate(panels):
+        ax = fig.add_axes([0.12 + w * k, y - h - 0.03, w - 0.09, h])
+        _plot_values(t, n, ax, est, lo, hi, title, label)
+        if k:
+            ax.set_yticklabels([])
+    y -= h + 0.1
+    heading(fig, y, f"Dish types at {n} players (95% intervals; rank by points per dish taken)")
+    shown = _type_table(r, n)
+    widths = [0.09, 0.04, 0.05, 0.1, 0.11, 0.11, 0.11]
+    widths += [0.13] * (shown.width - len(widths))
+    table(fig, y - 0.01, shown, widths, size=6.3, x=0.04)
+    pdf.savefig(fig)
+    _cards_page(pdf, r, num, n)
+
+
+def _card_table(c: pl.DataFrame) -> pl.DataFrame:
+    shown = _pct_col(c, "completion", "completion_low", "completion_high", "completed (%) [95% CI]")
+    shown = ci_col(shown, "points", "points_low", "points_high", "points when completed", ".1f")
+    return fmt(
+        shown.select(
+            "players",
+            pl.col("name").alias("dish"),
+            pl.col("type_name").alias("type"),
+            pl.col("ingredients").alias("ingr."),
+            pl.col("base").alias("printed"),
+            "taken",
+            pl.col("completed").alias("done"),
+            "completed (%) [95% CI]",
+            "points when completed",
+        ),
+        {},
+    )
+
+
+CARD_WIDTHS = [0.06, 0.18, 0.11, 0.05, 0.06, 0.06, 0.06, 0.2, 0.18]
+
+
+def _cards_page(pdf: PageSink, r: Results, num: int, n: int) -> None:
+    c = r.tables.get("cards")
+    if c is None or c.is_empty():
+        return
+    sub = c.filter(pl.col("players") == n)
+    best = sub.filter(pl.col("completed") > 0).sort("points").row(-1, named=True)
+    easy = sub.filter(pl.col("taken") > 0).sort("completion").row(-1, named=True)
+    hard = sub.filter(pl.col("taken") > 0).sort("completion").row(0, named=True)
+    fig = page(f"{num}  Each dish card")
+    text = (
+        f"Own points of every dish card at {n} players in {the_field()}: how often a seat "
+        "that took it completed it, and what it scored then (its printed points, less the "
+        "garbage and other types' radioactive cards in its oven, plus its type's radioactive "
+        "bonus); intervals over games. "
+        f"The highest-scoring completed dish is {best['name']} "
+        f"({ci(best['points'], best['points_low'], best['points_high'], 'points', '.1f')}, "
+        f"printed {best['base']}); the most often completed {easy['name']} "
+        f"({pct(easy['completion'], easy['completion_low'], easy['completion_high'], '.0f')} "
+        f"of {easy['taken']:,} taken), the least {hard['name']} "
+        f"({pct(hard['completion'], hard['completion_low'], hard['completion_high'], '.0f')} "
+        f"of {hard['taken']:,}; {sub['games'][0]:,} games). Every count: "
+        f"{appendix_label(r, 'Dish types') or 'the appendix'}."
+    )
+    y = para(fig, TOP, text, 8.5)
+    y -= 0.02
+    heading(fig, y, f"Every dish card at {n} players (95% intervals over games)")
+    table(fig, y - 0.01, _card_table(sub), CARD_WIDTHS, size=6.8, x=0.04)
+    pdf.savefig(fig)
+
+
+def _dishes_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+    out: list[Row] = []
+    own = r.tables.get("own")
+    if own is None:
+        return out
+    for x in own.iter_rows(named=True):
+        out.append(
+            headline(
+                q,
+                f"{x['players']} players, {x['type_name']}: points per dish taken over the "
+                f"average dish (own points; rank {x['rank']})",
+                ci(x["excess"], x["excess_low"], x["excess_high"], "points"),
+                x["games"],
+                x["warning"],
+            )
+        )
+    for key, what, unit in (
+        ("avoid", "restricted-play value (unrestricted − avoiding seat)", "deals"),
+        ("replacement", "replacement value to its takers (printed − average dishes)", "games"),
+    ):
+        t = r.tables.get(key)
+        if t is None:
+            continue
+        for x in t.iter_rows(named=True):
+            out.append(
+                headline(
+                    q,
+                    f"{x['players']} players, {x['type_name']}: {what}",
+                    ci(x["value_pp"], x["value_low"], x["value_high"]),
+                    x["deals"] if unit == "deals" else x["games"],
+                    x["warning"],
+                    unit,
+                )
+            )
+    return out
+
+
+def _dishes_cells(r: Results) -> list[Row]:
+    out = []
+    for key, what, n in (
+        ("avoid", "restricted play", "deals"),
+        ("replacement", "replacement", "games"),
+    ):
+        t = r.tables.get(key)
+        if t is None:
+            continue
+        for x in t.iter_rows(named=True):
+            out.append(
+                {
+                    "number": f"{x['players']}p {x['type_name']} {what} ({n})",
+                    "games": x[n],
+                    "± (pp)": x["half_width"],
+                    "games for ±1 pp": x["games_for_1pp"],
+                    "warning": x["warning"],
+                }
+            )
+    return out
+
+
+def _dishes_appendix(pdf: PageSink, r: Results, label: str) -> None:
+    own = r.tables.get("own")
+    if own is None:
+        return
+    shown = _pct_col(own, "completion", "completion_low", "completion_high", "completed (%)")
+    shown = ci_col(shown, "yield", "yield_low", "yield_high", "per dish taken", ".1f")
+    shown = ci_col(shown, "excess", "excess_low", "excess_high", "over average", "+.1f")
+    shown = ci_col(shown, "per_seat", "per_seat_low", "per_seat_high", "points a seat-game", ".2f")
+    shown = ci_col(shown, "own_pp", "own_low", "own_high", "win share from its points (pp)")
+    shown = fmt(
+        shown.select(
+            "players",
+            pl.col("type_name").alias("type"),
+            "taken",
+            "completed (%)",
+            "per dish taken",
+            "over average",
+            "points a seat-game",
+            pl.col("share").alias("share of points"),
+            "holders",
+            "win share from its points (pp)",
+        ),
+        {"share of points": ".1%"},
+    )
+    for fig in table_pages(
+        f"{label} — Own points of every dish type at every count",
+        shown,
+        [0.06, 0.1, 0.05, 0.1, 0.11, 0.11, 0.12, 0.07, 0.07, 0.13],
+        size=6.3,
+        x=0.04,
+        intro="Per type: dishes taken, the share completed, points per dish taken and its "
+        "excess over the average dish taken, points a seat scores from the type's completed "
+        "dishes per game, their share of all points, the seat-games with such a dish "
+        "(holders) and the holders' win share minus their win share re-scored without the "
+        "type's points (pp, clustered by game): what the points alone add to winning. 95% "
+        "intervals over games.",
+    ):
+        pdf.savefig(fig)
+    c = r.tables.get("cards")
+    if c is not None:
+        for fig in table_pages(
+            f"{label} — Every dish card at every count",
+            _card_table(c),
+            CARD_WIDTHS,
+            size=6.5,
+            x=0.04,
+        ):
+            pdf.savefig(fig)
+
+
+DISHES = Section(
+    "Dish types", _dishes_compute, _dishes_draw, _dishes_headlines, _dishes_cells, _dishes_appendix
+)
+"""2: is any dish type (or card) stronger than the others?"""
+
+
+# ----------------------------------------------------------------------------- 3 sabotage
+
+
+def _sabotage_compute(r: Results) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if any(has_block(r.manifest, b) for b in RESTRICTED.values()):
+        out["restrictions"] = sabotage.restricted_values(r.out, r.manifest)
+    if has_block(r.manifest, SEATS):
+        out["damage"] = sabotage.damage(r.out, SEATS)
+    return out
+
+
+def _spec_of(r: Results, name: str) -> str:
+    block = RESTRICTED[name]
+    specs = [s for s in block_specs(r.manifest, block) if s != "heuristic"]
+    return specs[0] if specs else RESTRICTED_SPECS[name]
+
+
+def _sabotage_draw(pdf: PageSink, r: Results, num: int) -> None:
+    t, d = r.tables.get("restrictions"), r.tables.get("damage")
+    if t is None and d is None:
+        return
+    fig = page(f"{num}  Does sabotage pay more than building?")
+    parts = []
+    if t is not None:
+        for (n,), sub in t.group_by("players", maintain_order=True):
+            parts.append(
+                f"At {n} players "
+                + "; ".join(
+                    restriction_sentence(x, _spec_of(r, x["restriction"]))
+                    for x in sub.iter_rows(named=True)
+                )
+                + "."
+            )
+    text = (
+        "Restricted play against the heuristic: one seat never sabotages (its sabotage "
+        "threshold 1000: no sabotage is worth it), never steals (its steal threshold 1000) "
+        "or sabotages whenever it can (threshold −1000), every seat in turn, on the main "
+        "field's deals; its win share and score minus the unrestricted seat's on the same "
+        "deals, with t intervals over deals (negative: the restriction costs it). "
+        + " ".join(parts)
+        + " Every garbage card, and every radioactive card of another type, in an oven was put "
+        "there face down by an opponent (an owner places only its dish's ingredients, the "
+        "wild and its own radioactive card), so a completed dish's penalties and an "
+        "unfinished dish's bad cards are what sabotage took. "
+        + (damage_sentence(d) if d is not None else "")
+    )
+    y = para(fig, TOP, text, 8.5)
+    if t is not None and not t.is_empty():
+        h = min(0.16, y - 0.45)
+        ax = fig.add_axes([0.25, y - h - 0.03, 0.45, h])
+        sub = t.sort("players", "restriction")
+        labels = [f"{x['restriction']}, {x['players']}p" for x in sub.iter_rows(named=True)]
+        e = sub["edge_pp"].to_numpy()
+        err = np.vstack([e - sub["edge_low"].to_numpy(), sub["edge_high"].to_numpy() - e])
+        yy = np.arange(sub.height)
+        ax.errorbar(e, yy, xerr=err, fmt="o", color="black", ms=3.5, capsize=2)
+        ax.axvline(0, color="black", lw=0.7, ls="--")
+        ax.set_yticks(yy, labels, fontsize=7)
+        ax.set_ylim(sub.height - 0.5, -0.5)
+        ax.set_xlabel(
+            "restricted − unrestricted seat, win share pp (95% CI over deals)", fontsize=7
+        )
+        ax.tick_params(labelsize=7)
+        y -= h + 0.09
+        heading(fig, y, "Restricted seats against the unrestricted heuristic (same deals)")
+        shown = ci_col(t, "edge_pp", "edge_low", "edge_high", "win share (pp)")
+        shown = ci_col(shown, "points", "points_low", "points_high", "score (points)")
+        shown = ci_col(shown, "rivals", "rivals_low", "rivals_high", "others' score (points)")
+        shown = fmt(
+            shown.select(
+                "restriction",
+                "players",
+                "deals",
+                "win share (pp)",
+                "score (points)",
+                "others' score (points)",
+                pl.col("restricted_sabotages").alias("its sabotages / game"),
+                pl.col("unrestricted_sabotages").alias("field's sabotages / game"),
+                pl.col("restricted_steals").alias("its steals / game"),
+                pl.col("unrestricted_steals").alias("field's steals / game"),
+            ),
+            {
+                "its sabotages / game": ".2f",
+                "field's sabotages / game": ".2f",
+                "its steals / game": ".2f",
+                "field's steals / game": ".2f",
+            },
+        )
+        y = table(
+            fig,
+            y - 0.01,
+            shown,
+            [0.11, 0.06, 0.05, 0.14, 0.13, 0.13, 0.08, 0.08, 0.07, 0.07],
+            size=6.2,
+            x=0.04,
+        )
+    if d is not None:
+        y -= 0.02
+        heading(fig, y, f"Points lost to sabotage in {the_field()} (95% intervals over games)")
+        shown = ci_col(d, "lost", "lost_low", "lost_high", "points lost / seat-game", ".2f")
+        shown = _pct_col(shown, "share", "share_low", "share_high", "share of dish points (%)")
+        shown = fmt(
+            shown.select(
+                "players",
+                "games",
+                "points lost / seat-game",
+                "share of dish points (%)",
+                pl.col("completed_lost").alias("on completed dishes"),
+                pl.col("unfinished_lost").alias("on unfinished"),
+                pl.col("sabotages").alias("sabotages / seat-game"),
+                pl.col("steals").alias("steals / seat-game"),
+                pl.col("score").alias("mean score"),
+            ),
+            {
+                "on completed dishes": ".2f",
+                "on unfinished": ".2f",
+                "sabotages / seat-game": ".2f",
+                "steals / seat-game": ".2f",
+                "mean score": ".1f",
+            },
+        )
+        table(
+            fig,
+            y - 0.01,
+            shown,
+            [0.06, 0.06, 0.16, 0.16, 0.1, 0.09, 0.1, 0.09, 0.08],
+            size=6.5,
+            x=0.04,
+        )
+    pdf.savefig(fig)
+
+
+def _sabotage_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+    out: list[Row] = []
+    t, d = r.tables.get("restrictions"), r.tables.get("damage")
+    for x in t.iter_rows(named=True) if t is not None else []:
+        out.append(
+            headline(
+                q,
+                f"{x['players']} players: a seat that {x['restriction']}, minus the "
+                "unrestricted seat on the same deals",
+                ci(x["edge_pp"], x["edge_low"], x["edge_high"]),
+                x["deals"],
+                x["warning"],
+                "deals",
+            )
+        )
+    for x in d.iter_rows(named=True) if d is not None else []:
+        out.append(
+            headline(
+                q,
+                f"{x['players']} players: share of dish points lost to sabotage",
+                ci(100 * x["share"], 100 * x["share_low"], 100 * x["share_high"], "%", ".1f"),
+                x["games"],
+                x["warning"],
+            )
+        )
+    return out
+
+
+def _sabotage_cells(r: Results) -> list[Row]:
+    t = r.tables.get("restrictions")
+    if t is None:
+        return []
+    return [
+        {
+            "number": f"{x['players']}p {x['restriction']} (deals)",
+            "games": x["deals"],
+            "± (pp)": x["half_width"],
+            "games for ±1 pp": x["games_for_1pp"],
+            "warning": x["warning"],
+        }
+        for x in t.iter_rows(named=True)
+    ]
+
+
+SABOTAGE = Section(
+    "Sabotage and steals", _sabotage_compute, _sabotage_draw, _sabotage_headlines, _sabotage_cells
+)
+"""3: does sabotage pay more than building?"""
+
+
+# ----------------------------------------------------------------------------- 4 radioactive
+
+
+def _radio_compute(r: Results) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if has_block(r.manifest, SEATS):
+        out["radio"] = radioactive.contribution(r.out, SEATS)
+    if any(has_block(r.manifest, b) for b in VARIANTS.values()):
+        out["radio_changes"] = radioactive.variant_changes(r.out, r.manifest)
+    return out
+
+
+def _changes_table(ch: pl.DataFrame) -> pl.DataFrame:
+    names = {**radioactive.MEASURES, radioactive.DIFFERS: "deals with other scores (%)"}
+    rows = []
+    for x in ch.iter_rows(named=True):
+        m = x["measure"]
+        pos = m.startswith("pos")
+        share = pos or m == radioactive.DIFFERS
+        scale = 100 if share else 1
+        f = "+.1f" if share else "+.2f"
+        rows.append(
+            {
+                "variant": x["variant"],
+                "players": str(x["players"]),
+                "deals": f"{x['deals']:,}",
+                "measure": f"position {m[3:]}'s win share (%)" if pos else names.get(m, m),
+                "default": "—" if m == radioactive.DIFFERS else f"{scale * x['default']:.2f}",
+                "variant value": f"{scale * x['variant_value']:.2f}",
+                "change [95% CI]": ci(
+                    scale * x["change"],
+                    scale * x["low"],
+                    scale * x["high"],
+                    "",
+                    ".1f" if m == radioactive.DIFFERS else f,
+                ),
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def _radio_draw(pdf: PageSink, r: Results, num: int) -> None:
+    contrib, ch = r.tables.get("radio"), r.tables.get("radio_changes")
+    if contrib is None and ch is None:
+        return
+    fig = page(f"{num}  What do the radioactive cards do?")
+    parts = []
+    if contrib is not None:
+        parts.append(
+            "In the main field a seat's matching radioactive cards add "
+            + "; ".join(
+                f"{x['players']}p "
+                f"{ci(x['bonus'], x['bonus_low'], x['bonus_high'], 'points', '.2f')}"
+                f" ({100 * x['share']:.1f}% of its score)"
+                for x in contrib.iter_rows(named=True)
+            )
+            + " a game, and other types' radioactive cards, slipped in as sabotage, take "
+            + "; ".join(
+                f"{x['players']}p "
+                f"{ci(-x['penalty'], -x['penalty_high'], -x['penalty_low'], 'points', '.2f')}"
+                for x in contrib.iter_rows(named=True)
+            )
+            + " (t intervals over games)."
+        )
+    variants = list(dict.fromkeys(ch["variant"])) if ch is not None else []
+    counts = sorted(ch["players"].unique()) if ch is not None else []
+    text = (
+        "Each radioactive card gives +5 to the dish of its type and counts as garbage, with "
+        "its printed penalty, in any other dish. "
+        + " ".join(parts)
+        + " The variants replay the main field's deals (same deck, card by card): without "
+        "radioactive cards (each one a garbage card of its printed penalty, in the same place "
+        "of the deck: no dish gains a bonus, no owner can place one), and with the rule "
+        "radioactive_bonus = each (every matching card in an oven counts, not only the "
+        "first). Paired by deal, t intervals over deals (Wilson for the share of deals whose "
+        "scores changed). " + " ".join(variant_sentence(ch, v, n) for v in variants for n in counts)
+    )
+    y = para(fig, TOP, text, 8.5)
+    if ch is not None and not ch.is_empty():
+        y -= 0.02
+        heading(fig, y, "Each variant against the default game on the same deals")
+        table(
+            fig,
+            y - 0.01,
+            _changes_table(ch),
+            [0.2, 0.06, 0.06, 0.27, 0.09, 0.1, 0.16],
+            size=6.8,
+            x=0.04,
+        )
+    pdf.savefig(fig)
+
+
+def _radio_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+    ch = r.tables.get("radio_changes")
+    if ch is None:
+        return []
+    out = []
+    for x in ch.filter(pl.col("measure").is_in(["score", "margin"])).iter_rows(named=True):
+        out.append(
+            headline(
+                q,
+                f"{x['players']} players, {x['variant']}: change of the "
+                f"{radioactive.MEASURES[x['measure']]}",
+                ci(x["change"], x["low"], x["high"], "points", "+.2f"),
+                x["deals"],
+                x["warning"],
+                "deals",
+            )
+        )
+    return out
+
+
+RADIO = Section("Radioactive cards", _radio_compute, _radio_draw, _radio_headlines)
+"""4: what do the radioactive cards do?"""
+
+
+# ----------------------------------------------------------------------------- 5 card sets
+
+
+def _checks(r: Results, tables: dict, rankings: dict) -> pl.DataFrame:
+    """Every verdict the card-set section recomputes, judged across the alternatives."""
+    others = [x for x in tables if x != DEFAULT_SET]
+    rows = []
+
+    def add(check: str, conds: list) -> None:
+        main = [c for c in conds if c.name == DEFAULT_SET]
+        conds = [c for c in conds if c.name != DEFAULT_SET]
+        label, detail, robust, s = judged(conds, others)
+        # covering 0 on assumed v1 and on every alternative: consistently no effect
+        level = bool(conds) and all(sign(c.low, c.high) == 0 for c in [*main, *conds])
+        rows.append(
+            {
+                "check": check,
+                "label": label,
+                "detail": detail,
+                "robust": robust,
+                "level": level,
+                "sign": s,
+                "conditions": len(conds),
+            }
+        )
+
+    main = tables.get(DEFAULT_SET)
+    if main is None:
+        return pl.DataFrame()
+    for e in seats.edges(main).iter_rows(named=True):
+        n = int(e["players"])
+        add(
+            f"first player's edge at {n} players",
+            cardsets.conditions(tables, "first", n).get(n, []),
+        )
+        add(f"last player's edge at {n} players", cardsets.conditions(tables, "last", n).get(n, []))
+    own = rankings.get(DEFAULT_SET)
+    if own is not None and not own.is_empty():
+        counts = sorted(own["players"].unique())
+        n = MAIN if MAIN in counts else counts[-1]
+        sub = own.filter(pl.col("players") == n).sort("rank")
+        for x, what in ((sub.row(0, named=True), "highest"), (sub.row(-1, named=True), "lowest")):
+            add(
+                f"{x['type_name']} ({what} points per dish taken on assumed v1) against the "
+                f"average dish at {n} players",
+                cardsets.type_conditions(rankings, x["type_name"], n),
+            )
+    return pl.DataFrame(
+        rows,
+        schema={
+            "check": pl.String,
+            "label": pl.String,
+            "detail": pl.String,
+            "robust": pl.Boolean,
+            "level": pl.Boolean,
+            "sign": pl.Int64,
+            "conditions": pl.Int64,
+        },
+    )
+
+
+def _sets_compute(r: Results) -> dict[str, Any]:
+    if len(card_set_blocks(r.manifest)) < 2:
+        return {}
+    tables = cardsets.position_tables(r.out, r.manifest)
+    rankings = cardsets.type_rankings(r.out, r.manifest)
+    return {
+        "set_positions": tables,
+        "set_edges": cardsets.position_edges(tables),
+        "set_rankings": rankings,
+        "set_damages": cardsets.damages(r.out, r.manifest),
+        "set_checks": _checks(r, tables, rankings),
+    }
+
+
+def _sets_summary(r: Results, n: int) -> pl.DataFrame:
+    base = block_cards(r.manifest, SEATS)
+    rows = []
+    for name, block in card_set_blocks(r.manifest).items():
+        cards = block_cards(r.manifest, block)
+        own = r.set_rankings[name].filter(pl.col("players") == n).sort("rank")
+        dmg = r.set_damages.filter((pl.col("card_set") == name) & (pl.col("players") == n))
+        rows.append(
+            {
+                "card set": name,
+                "deck": str(len(cards.deck)),
+                "what it changes": "the default"
+                if name == DEFAULT_SET
+                else card_set_changes(cards, base).replace(" (assumed v1 in brackets)", ""),
+                f"types by points per dish taken, {n}p": " > ".join(own["type_name"].to_list()),
+                f"lost to sabotage, {n}p": (
+                    pct(dmg["share"][0], dmg["share_low"][0], dmg["share_high"][0])
+                    if dmg.height
+                    else "—"
+                ),
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def _sets_draw(pdf: PageSink, r: Results, num: int) -> None:
+    tables = r.tables.get("set_positions")
+    if not tables:
+        return
+    checks = r.set_checks
+    e = r.set_edges
+    names = list(tables)
+    fig = page(f"{num}  Do the answers hang on the assumed card list?")
+    k = int(checks["robust"].sum())
+    lines = "; ".join(
+        f"{x['check']}: "
+        + ("not distinguishable from 0 on any card set" if x["level"] else x["label"])
+        for x in checks.iter_rows(named=True)
+    )
+    counts = sorted(e["players"].unique())
+    n = MAIN if MAIN in counts else counts[-1]
+    text = (
+        CARDS_NOTE + f" The study replays the main field (the heuristic in every seat, at "
+        f"{listing(counts)} players) on {len(names) - 1} alternative card sets, each a "
+        "plausible reading of what the rulebook leaves open (sims/games/horno/data/"
+        "cards-<name>.toml; docs/rules/horno.md, 'Alternative card sets'); the table says "
+        "what each changes. Their decks differ, so their games are independent of the main "
+        "field's and each set's numbers stand on its own games "
+        f"({listing(sorted({f'{x:,}' for x in e['games']}))} games a count). A check is robust "
+        "when its interval is clear of 0 with the same sign on every alternative (assumed v1 "
+        f"itself is the main field's estimate): {k} of {checks.height} are. {lines}."
+    )
+    y = para(fig, TOP, text, 8)
+    h = min(0.2, y - 0.5)
+    styles = _set_styles(names)
+    for j, which in enumerate(("first", "last")):
+        ax = fig.add_axes([0.12 + 0.4 * j, y - h - 0.03, 0.25, h])
+        plot_conditions(
+            cardsets.conditions(tables, which),
+            ax,
+            f"{which} player's edge, pp (95% CI)",
+            names,
+            styles,
+        )
+        if j == 0:
+            ax.get_legend().remove()
+    y -= h + 0.1
+    heading(fig, y, "Every card set: what it changes, the dish types' ranking and sabotage")
+    y = table(fig, y - 0.01, _sets_summary(r, n), [0.11, 0.04, 0.36, 0.27, 0.14], size=6.3, x=0.04)
+    pdf.savefig(fig)
+    fig = page(f"{num}  The seat edges and dish types on every card set")
+    y = para(
+        fig,
+        TOP,
+        "Per card set and count, the first and last player's edges over the "
+        "fair share and the largest (pp, 95% intervals over games); then each dish "
+        f"type's points per dish taken over the average dish at {n} players (points, "
+        "95% intervals over games).",
+        8.5,
+    )
+    y = table(
+        fig,
+        y,
+        _edges_table(e, "card_set").rename({"card_set": "card set"}),
+        [0.14, 0.07, 0.07, 0.2, 0.2, 0.22],
+        size=6.5,
+    )
+    types = list(dict.fromkeys(t for own in r.set_rankings.values() for t in own["type_name"]))
+    rows = []
+    for name, own in r.set_rankings.items():
+        sub = own.filter(pl.col("players") == n)
+        row = {"card set": name}
+        for t in types:
+            x = sub.filter(pl.col("type_name") == t)
+            row[t] = (
+                ci(x["excess"][0], x["excess_low"][0], x["excess_high"][0], "", "+.1f")
+                if x.height
+                else "—"
+            )
+        rows.append(row)
+    y -= 0.02
+    heading(fig, y, f"Points per dish taken over the average dish, {n} players")
+    table(fig, y - 0.01, pl.DataFrame(rows), [0.14] + [0.15] * len(types), size=6.5)
+    pdf.savefig(fig)
+
+
+def _sets_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+    checks = r.tables.get("set_checks")
+    tables = r.tables.get("set_positions") or {}
+    if checks is None:
+        return []
+    games = sum(int(t["games"].sum()) for name, t in tables.items() if name != DEFAULT_SET)
+    return [
+        headline(
+            q,
+            f"{x['check']}: across the alternative card sets",
+            x["label"],
+            games,
+            "" if x["robust"] else "not robust",
+        )
+        for x in checks.iter_rows(named=True)
+    ]
+
+
+SETS = Section("Card sets", _sets_compute, _sets_draw, _sets_headlines)
+"""5: do the answers hang on the assumed card list?"""
+
+
+# ----------------------------------------------------------------------------- 6 count
+
+COUNT_LABELS = {
+    "dishes": "dishes completed per seat",
+    "sabotages": "sabotages per seat",
+    "lost": "points lost to sabotage per seat",
+}
+
+
+def _horno_measures(n: int, players: pl.DataFrame, games: pl.DataFrame) -> dict[str, tuple]:
+    g = players.height // n
+
+    def per_game(expr: pl.Expr) -> np.ndarray:
+        return players.select(expr.cast(pl.Float64)).to_series().to_numpy().reshape(g, n).mean(1)
+
+    lost = -(pl.col("garbage_penalty") + pl.col("radioactive_penalty")) + pl.col("unfinished_bad")
+    return {
+        "dishes": mean_interval(per_game(pl.col("dishes_completed"))),
+        "sabotages": mean_interval(per_game(pl.col("sabotages"))),
+        "lost": mean_interval(per_game(lost)),
+    }
+
+
+def _count_compute(r: Results) -> dict[str, Any]:
+    if not has_block(r.manifest, SEATS):
+        return {}
+    return {
+        "count_block": SEATS,
+        "count": playercount.player_count(r.out, SEATS, extra=_horno_measures),
+    }
+
+
+def _count_draw(pdf: PageSink, r: Results, num: int) -> None:
+    c = r.tables.get("count")
+    if c is None:
+        return
+    where = appendix_label(r, "Player count")
+
+    def rng(m: str, scale: float = 1.0, f: str = ".1f") -> str:
+        v = c.filter(pl.col("measure") == m).sort("players")
+        return "; ".join(
+            f"{p}p {scale * x:{f}}" for p, x in zip(v["players"], v["estimate"], strict=True)
+        )
+
+    text = (
+        f"Every seat plays {_specs(r, SEATS)} (block {SEATS}, {the_field()}). The score is a "
+        "seat's points at the end; the winning margin is the winner's points minus the "
+        f"runner-up's. Mean score: {rng('score')}; winning margin: {rng('margin')} points; "
+        f"shared wins: {rng('shared_win', 100)}% of games; dishes completed per seat: "
+        f"{rng('dishes', f='.2f')}; points lost to sabotage per seat: {rng('lost', f='.2f')}."
+        + (f" Every estimate with its interval: {where}." if where else "")
+    )
+    pdf.savefig(count_page(count_title(c, num), text, c, COUNT_LABELS, with_table=False))
+
+
+def _count_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+    c = r.tables.get("count")
+    if c is None:
+        return []
+    return count_headlines(
+        c,
+        q,
+        (
+            ("shared_win", "shared wins", "%", ".1f"),
+            ("margin", "winning margin", "points", ".1f"),
+            ("dishes", "dishes completed per seat", "dishes", ".2f"),
+        ),
+    )
+
+
+def _count_appendix(pdf: PageSink, r: Results, label: str) -> None:
+    if "count" in r.tables:
+        for fig in count_table_pages(
+            f"{label} — Player count: every estimate", r.count, COUNT_LABELS
+        ):
+            pdf.savefig(fig)
+
+
+COUNT = Section(
+    "Player count", _count_compute, _count_draw, _count_headlines, appendix=_count_appendix
+)
+"""6: player count (the generic measures and Horno's)."""
+
+
+GLOSSARY = {
+    "own points": "Of a dish type: what its dishes score for the seats that take them, from "
+    "the finished games — points per dish taken (a completed dish's score, an unfinished "
+    "one's end points) and per completed dish, the completion rate, and the holders' win "
+    "share minus their win share re-scored without the type's points, everything else "
+    "fixed. It ignores what a seat gave up to take the type.",
+    "value to the taker": "Horno's replacement estimand: the same deals replayed with a "
+    "type's dishes made average dishes; for the seats that completed a dish of the type in "
+    "the real game (its takers), their win share (and score) there minus in the replay. It "
+    "includes whatever they did differently, so what a seat gave up for the type counts.",
+    "turn position": "A seat's place in each round's turn order (players.position): 0 plays "
+    "first. Seat s plays in position s unless the rule first_player changes who starts.",
+    "first player / last player": "The seat in position 0 / in the last position (n − 1). "
+    "Its edge is its win share minus the fair share.",
+    "heuristic field": f"The main field: every seat plays plain heuristic (block {SEATS}), "
+    "which at n players is the shipped preset heuristic-eqN.",
+    "dish taken": "A dish card a seat put in its oven: completed (scored at once) or still "
+    "in its oven at the end (unfinished: +2 a correct card, −1 a bad one).",
+    "points per dish taken": "Own points of a dish type: the points of its dishes taken "
+    "(a completed one's score, an unfinished one's end points) over the dishes taken; its "
+    "excess over the average dish is the same for every type pooled, subtracted.",
+    "average dish": "A dish worth the card set's mean dish points (13 in assumed v1), its "
+    "ingredients unchanged: the replacement estimand puts average dishes in place of one "
+    "type's dishes.",
+    "restricted seat (avoid=t)": "heuristic(avoid=t): never takes a dish of type t while "
+    "another type is open, otherwise the heuristic. Its win share minus an unrestricted "
+    "seat's on the same deals is what the type's option is worth (the sign flipped).",
+    "takers": "In the replacement estimand, the seats that completed a dish of the type in "
+    "the real game; their win share there minus in the replay with average dishes.",
+    "points lost to sabotage": "The penalties of the garbage and other types' radioactive "
+    "cards in a seat's completed dishes, plus the bad cards of its unfinished dish: every "
+    "such card was put there face down by an opponent.",
+    "assumed v1": "The default card set, slicelab's reading of the unpublished card list "
+    "(sims/games/horno/data/cards-v1.toml).",
+    "alternative card set": "Another plausible reading of the card list "
+    "(sims/games/horno/data/cards-<name>.toml, docs/rules/horno.md): harsher or milder "
+    "penalties, more garbage, two wilds, flatter or steeper dish points, fewer ingredient "
+    "copies.",
+}
+"""Horno's terms, merged with the generic glossary."""
+
+
+REPORT = GameReport(
+    sections=(
+        SEATS_SECTION,
+        DISHES,
+        SABOTAGE,
+        RADIO,
+        SETS,
+        COUNT,
+        ratings_section(groups=LADDER, panel_height=0.22),
+        sample_size_section(order=("Seats", "Dish types", "Sabotage and steals")),
+    ),
+    blocks=BLOCKS,
+    example="studies/horno-balance.toml",
+    provenance=_provenance,
+    notes=_notes,
+    verdicts=verdicts.verdicts,
+    glossary=GLOSSARY,
+)
+"""Horno's balance report."""

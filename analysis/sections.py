@@ -18,6 +18,7 @@ builders below, which read only the core columns (``seat``, ``score``, ``win_sha
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -207,6 +208,40 @@ class GameReport:
     glossary: dict[str, str] = field(default_factory=dict)
 
 
+def rules_row(m: dict, doc: str) -> tuple[str, str]:
+    """The provenance row of the rules a study plays: the rules version, the rulings'
+    defaults and every block's changes to them.
+
+    Parameters
+    ----------
+    m : dict
+        The dataset's manifest (``fingerprints`` and ``study.arms``).
+    doc : str
+        Where the game's rules are written: ``docs/rules/horno.md``.
+
+    Returns
+    -------
+    tuple of (str, str)
+        ``("Rules", "<version>; the rulings' defaults except <block>: k=v, ... (<doc>)")``.
+    """
+    fps = list(m["fingerprints"].values())
+    fp = fps[0] if fps else {}
+    rules = sorted(
+        {
+            f"{a.get('group', a['name'])}: "
+            + ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted((a.get("rules") or {}).items()))
+            for a in m["study"]["arms"]
+            if a.get("rules")
+        }
+    )
+    return (
+        "Rules",
+        f"{fp.get('rules_version', '?')}; the rulings' defaults"
+        + (f" except {'; '.join(rules)}" if rules else "")
+        + f" ({doc})",
+    )
+
+
 HEADLINES_APPENDIX = "All headline numbers"
 """The title of the appendix with every headline number (appendix A of a report with
 verdicts; page 1 of one without)."""
@@ -294,6 +329,124 @@ def seat_cells(seat: pl.DataFrame) -> list[Row]:
         }  # fmt: skip
         for f in seat.iter_rows(named=True)
     ]
+
+
+def position_cells(tables: dict[str, pl.DataFrame], short: Callable[[str], str]) -> list[Row]:
+    """Every field's win share by position, for the sample-size page.
+
+    Parameters
+    ----------
+    tables : dict of str to pl.DataFrame
+        Position tables by field name (:func:`analysis.seats.position_table`, with
+        ``half_width``, ``games_for_1pp`` and ``warning``).
+    short : callable
+        A field's short name in a cell's label: ``heuristic field`` to ``heuristic``.
+
+    Returns
+    -------
+    list of Row
+        One row a field, count and position: ``3p heuristic position 0 win share``.
+    """
+    return [
+        {
+            "number": f"{x['players']}p {short(name)} position {x['position']} win share",
+            "games": x["games"],
+            "± (pp)": 100 * x["half_width"],
+            "games for ±1 pp": x["games_for_1pp"],
+            "warning": x["warning"],
+        }
+        for name, t in tables.items()
+        for x in t.iter_rows(named=True)
+    ]
+
+
+def position_appendix(
+    pdf: PageSink,
+    r: Results,
+    label: str,
+    shown: Callable[[pl.DataFrame], pl.DataFrame],
+    *,
+    short: Callable[[str], str],
+    what: str,
+    widths: list[float],
+    intro: str,
+    seat_widths: list[float],
+    main: str,
+) -> None:
+    """The seats appendix: every field's win share by position, then (where a position
+    is not always the seat) the main field's win share by seat.
+
+    Parameters
+    ----------
+    pdf : PageSink
+        Where the pages go.
+    r : Results
+        The report's tables: ``positions`` (position tables by field), optionally
+        ``by_seat`` (the main field's table by seat) and ``position_edges``
+        (:func:`analysis.seats.edges` of every field, stacked).
+    label : str
+        The appendix's label, which starts every page title.
+    shown : callable
+        The game's printed form of a position table (a ``position`` column among others).
+    short : callable
+        A field's short name, the first column: ``heuristic field`` to ``heuristic``.
+    what : str
+        What a position is in the game's words: ``turn position``, ``starting position``.
+    widths : list of float
+        The column widths of the every-field table (the field column first).
+    intro : str
+        The sentence under the every-field table's title.
+    seat_widths : list of float
+        The column widths of the by-seat table.
+    main : str
+        The main field in prose, for the by-seat table's title: ``the heuristic field``.
+    """
+    tables = r.tables.get("positions")
+    if not tables:
+        return
+    every = pl.concat(
+        [shown(t).with_columns(pl.lit(short(n)).alias("field")) for n, t in tables.items()]
+    )
+    every = every.select("field", *[c for c in every.columns if c != "field"])
+    for fig in table_pages(
+        f"{label} — Win share by {what} in every field",
+        every,
+        widths,
+        size=6.5,
+        x=0.04,
+        intro=intro,
+    ):
+        pdf.savefig(fig)
+    by_seat = r.tables.get("by_seat")
+    if by_seat is not None and not bool(r.position_edges["same_as_seat"].all()):
+        seat = shown(by_seat).rename({"position": "seat"})
+        for fig in table_pages(f"{label} — Win share by seat, {main}", seat, seat_widths, size=7):
+            pdf.savefig(fig)
+
+
+def count_appendix(labels: dict | None = None) -> Callable[[PageSink, Results, str], None]:
+    """The player-count appendix (:func:`count_table_pages` of ``r.count``), as a
+    :class:`Section`'s ``appendix``.
+
+    Parameters
+    ----------
+    labels : dict, optional
+        The game's own measures' names (:func:`count_table`).
+
+    Returns
+    -------
+    callable
+        ``appendix(pdf, r, label)``: draws nothing when the report has no ``count`` table.
+    """
+
+    def appendix(pdf: PageSink, r: Results, label: str) -> None:
+        if "count" in r.tables:
+            for fig in count_table_pages(
+                f"{label} — Player count: every estimate", r.count, labels
+            ):
+                pdf.savefig(fig)
+
+    return appendix
 
 
 def seat_page(
@@ -463,12 +616,7 @@ def player_count_section(group: str | None = None) -> Section:
     def headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
         return count_headlines(r.count, q) if "count" in r.tables else []
 
-    def appendix(pdf: PageSink, r: Results, label: str) -> None:
-        if "count" in r.tables:
-            for fig in count_table_pages(f"{label} — Player count: every estimate", r.count):
-                pdf.savefig(fig)
-
-    return Section("Player count", compute, draw, headlines, appendix=appendix)
+    return Section("Player count", compute, draw, headlines, appendix=count_appendix())
 
 
 # ----------------------------------------------------------------------------- ratings

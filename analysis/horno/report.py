@@ -23,7 +23,6 @@ states (:mod:`analysis.prose`, :mod:`analysis.horno.prose`).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import numpy as np
@@ -73,12 +72,15 @@ from analysis.sections import (
     Row,
     Section,
     appendix_label,
+    count_appendix,
     count_headlines,
     count_page,
-    count_table_pages,
     count_title,
     headline,
+    position_appendix,
+    position_cells,
     ratings_section,
+    rules_row,
     sample_size_section,
 )
 from analysis.stats import mean_interval
@@ -152,28 +154,13 @@ def _pct_col(frame: pl.DataFrame, est: str, lo: str, hi: str, name: str) -> pl.D
 
 def _provenance(m: dict) -> list[tuple[str, str]]:
     fps = list(m["fingerprints"].values())
-    fp = fps[0] if fps else {}
-    arms = m["study"]["arms"]
-    rules = sorted(
-        {
-            f"{a.get('group', a['name'])}: "
-            + ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted((a.get("rules") or {}).items()))
-            for a in arms
-            if a.get("rules")
-        }
-    )
     sets = sorted({(f.get("cards", "?"), f.get("cards_digest", "?")) for f in fps})
     listed = "; ".join(
         f"{c} (digest {d})" + (" — the default, an assumption" if c == "assumed-v1" else "")
         for c, d in sets
     )
     return [
-        (
-            "Rules",
-            f"{fp.get('rules_version', '?')}; the rulings' defaults"
-            + (f" except {'; '.join(rules)}" if rules else "")
-            + " (docs/rules/horno.md)",
-        ),
+        rules_row(m, "docs/rules/horno.md"),
         ("Card sets", listed or "assumed-v1"),
         ("Strategies", "docs/strategies/horno.md"),
     ]
@@ -372,49 +359,22 @@ def _seats_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
 
 
 def _seats_cells(r: Results) -> list[Row]:
-    tables = r.tables.get("positions") or {}
-    return [
-        {
-            "number": f"{x['players']}p {short(name)} position {x['position']} win share",
-            "games": x["games"],
-            "± (pp)": 100 * x["half_width"],
-            "games for ±1 pp": x["games_for_1pp"],
-            "warning": x["warning"],
-        }
-        for name, t in tables.items()
-        for x in t.iter_rows(named=True)
-    ]
+    return position_cells(r.tables.get("positions") or {}, short)
 
 
 def _seats_appendix(pdf: PageSink, r: Results, label: str) -> None:
-    tables = r.tables.get("positions")
-    if not tables:
-        return
-    shown = pl.concat(
-        [
-            _position_table(t).with_columns(pl.lit(short(n)).alias("field"))
-            for n, t in tables.items()
-        ]
-    )
-    shown = shown.select("field", *[c for c in shown.columns if c != "field"])
-    for fig in table_pages(
-        f"{label} — Win share by turn position in every field",
-        shown,
-        [0.09, 0.07, 0.07, 0.07, 0.19, 0.18, 0.08, 0.2],
-        size=6.5,
-        x=0.04,
+    position_appendix(
+        pdf,
+        r,
+        label,
+        _position_table,
+        short=short,
+        what="turn position",
+        widths=[0.09, 0.07, 0.07, 0.07, 0.19, 0.18, 0.08, 0.2],
         intro="Every field's win share by turn position with its 95% interval over games (Wilson).",
-    ):
-        pdf.savefig(fig)
-    by_seat = r.tables.get("by_seat")
-    if by_seat is not None:
-        for fig in table_pages(
-            f"{label} — Win share by seat, {the_field()}",
-            _position_table(by_seat).rename({"position": "seat"}),
-            POSITION_WIDTHS,
-            size=7,
-        ):
-            pdf.savefig(fig)
+        seat_widths=POSITION_WIDTHS,
+        main=the_field(),
+    )
 
 
 SEATS_SECTION = Section(
@@ -1307,16 +1267,12 @@ def _count_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
     )
 
 
-def _count_appendix(pdf: PageSink, r: Results, label: str) -> None:
-    if "count" in r.tables:
-        for fig in count_table_pages(
-            f"{label} — Player count: every estimate", r.count, COUNT_LABELS
-        ):
-            pdf.savefig(fig)
-
-
 COUNT = Section(
-    "Player count", _count_compute, _count_draw, _count_headlines, appendix=_count_appendix
+    "Player count",
+    _count_compute,
+    _count_draw,
+    _count_headlines,
+    appendix=count_appendix(COUNT_LABELS),
 )
 """6: player count (the generic measures and Horno's)."""
 

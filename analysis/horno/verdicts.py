@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import polars as pl
 
+from analysis import verdicts as shared
 from analysis.horno import cardsets
 from analysis.horno.common import LADDER_COUNT, MAIN, MAIN_FIELD, PLAYERS, short, the_field
 from analysis.horno.prose import (
     EDGE_WORDS,
     VALUE_WORDS,
-    capital,
     edge_sentence,
     restriction_short,
     signs_by_kind,
@@ -27,8 +27,8 @@ from analysis.horno.prose import (
 )
 from analysis.horno.seats import conditions, edges
 from analysis.pdf import ci
-from analysis.prose import chance, counts_text, judged, listing, pct, side
-from analysis.robust import Condition, sign
+from analysis.prose import judged, listing, pct, side
+from analysis.robust import Condition
 from analysis.sections import Results, Verdict
 
 BIG_EDGE = 2.0
@@ -347,39 +347,12 @@ def count_verdict(r: Results) -> Verdict | None:
     tables = r.tables.get("positions")
     if not tables or MAIN_FIELD not in tables:
         return None
-    e = edges(tables[MAIN_FIELD]).sort("players")
-    if e.height < 2:
-        return None
-    rows = {int(x["players"]): x for x in e.iter_rows(named=True)}
-    parts = [
-        f"{n}p position {x['largest_position']} "
-        f"{ci(x['largest_pp'], x['largest_low'], x['largest_high'])} ({x['games']:,} games)"
-        for n, x in sorted(rows.items())
-    ]
-    off = [
-        n
-        for n, x in rows.items()
-        if sign(x["largest_low"], x["largest_high"]) != 0 and abs(x["largest_pp"]) >= BIG_EDGE
-    ]
-    worst = max(rows, key=lambda n: abs(rows[n]["largest_pp"]))
-    x = rows[worst]
-    lo, hi = min(rows), max(rows)
-    answer = (
-        f"With the heuristic in every seat the largest turn-position edge over the fair share "
-        f"is: {'; '.join(parts)}. "
-        + (
-            f"A position is at least {BIG_EDGE:g} pp off its fair share (interval clear of 0) "
-            f"at {counts_text(sorted(off))}."
-            if off
-            else f"No position is {BIG_EDGE:g} pp or more off its fair share with an "
-            "interval clear of 0."
-        )
-    )
+    extra = ""
     count = r.tables.get("count")
     if count is not None and not count.is_empty():
         m = count.filter(pl.col("measure") == "margin").sort("players")
         if m.height:
-            answer += (
+            extra = (
                 " The winning margin: "
                 + "; ".join(
                     f"{y['players']}p {ci(y['estimate'], y['low'], y['high'], 'points', '.1f')}"
@@ -387,79 +360,26 @@ def count_verdict(r: Results) -> Verdict | None:
                 )
                 + "."
             )
-    rec = ""
-    if off:
-        rec = (
-            f"The turn order matters at {counts_text(sorted(off))}; the seat pages show which "
-            "position to compensate."
-        )
-    return Verdict(
-        question=f"Is the game as balanced at {lo} players as at {hi}?",
-        answer=answer,
-        estimate=f"{worst} players, position {x['largest_position']}: "
-        f"{ci(x['largest_pp'], x['largest_low'], x['largest_high'])}",
-        n=int(x["games"]),
-        n_unit="games",
-        robustness="not checked",
-        recommendation=rec,
-        section="Player count",
+    return shared.count_verdict(
+        edges(tables[MAIN_FIELD]),
+        "With the heuristic in every seat the largest turn-position edge over the fair share",
+        big_edge=BIG_EDGE,
+        matters="turn order",
         detail=f"Turn-position edges in {the_field()}; every field's are on the seat pages.",
+        extra=extra,
     )
 
 
 def ratings_verdict(r: Results) -> Verdict | None:
     """How strong are the players behind the numbers? (the ladder's Plackett–Luce gaps)."""
-    gaps = r.tables.get("rating_gaps")
-    ratings = r.tables.get("ratings")
-    if gaps is None or gaps.is_empty() or ratings is None:
-        return None
-    counts = sorted(gaps["players"].unique())
-    n = LADDER_COUNT if LADDER_COUNT in counts else counts[-1]
-    order = ratings.filter(pl.col("players") == n).sort("rating", descending=True)
-    listed = ", ".join(
-        f"{s} {v:+.0f}" for s, v in zip(order["strategy"], order["rating"], strict=True)
-    )
-
-    def gap(a: str, b: str) -> dict | None:
-        ab = (pl.col("a") == a) & (pl.col("b") == b)
-        ba = (pl.col("a") == b) & (pl.col("b") == a)
-        g = gaps.filter((pl.col("players") == n) & (ab | ba))
-        if g.is_empty():
-            return None
-        x = g.row(0, named=True)
-        if x["a"] != a:
-            x = {**x, "gap": -x["gap"], "low": -x["high"], "high": -x["low"], "win": 1 - x["win"]}
-        return x
-
-    pairs = [("heuristic", "greedy"), ("heuristic", "random"), ("greedy", "random")]
-    found = [(x, a, b) for a, b in pairs if (x := gap(a, b)) is not None]
-    answer = f"At {n} players the ratings (Elo, mean 0) are {listed}."
-    for x, a, b in found:
-        where = {1: "above 0", -1: "below 0", 0: "not distinguishable from 0"}[
-            sign(x["low"], x["high"])
-        ]
-        what = f"{PLAYERS.get(a, a)} against {PLAYERS.get(b, b)}"
-        answer += (
-            f" {capital(what)}: {ci(x['gap'], x['low'], x['high'], 'Elo', '+.0f')} ({where}; "
-            f"it finishes ahead {chance(x['win'])} of the time; {int(x.get('deals') or 0):,} "
-            "deals)."
-        )
-    answer += (
-        " The verdicts above rest on the heuristic (the main field); the search player is not "
-        "rated (too slow on the reference engine for this study's budget)."
-    )
-    if not found:
-        top = gaps.filter((pl.col("players") == n) & pl.col("top_vs_bottom")).row(0, named=True)
-        found = [(top, top["a"], top["b"])]
-    x, a, b = found[0]
-    return Verdict(
-        question="How strong are the players behind these numbers?",
-        answer=answer,
-        estimate=f"{a} − {b} {ci(x['gap'], x['low'], x['high'], 'Elo', '+.0f')} at {n} players",
-        n=int(x.get("deals") or 0),
-        n_unit="deals",
-        robustness="not checked",
-        section="Ratings",
+    return shared.ratings_verdict(
+        r.tables.get("rating_gaps"),
+        r.tables.get("ratings"),
+        prefer=LADDER_COUNT,
+        pairs=[("heuristic", "greedy"), ("heuristic", "random"), ("greedy", "random")],
+        names=PLAYERS,
+        closing=" The verdicts above rest on the heuristic (the main field); the search "
+        "player is not rated (too slow on the reference engine for this study's budget).",
         detail="Plackett–Luce ratings from the rotated tables of the ladder block.",
     )
 

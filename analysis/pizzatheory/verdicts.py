@@ -20,6 +20,7 @@ import math
 
 import polars as pl
 
+from analysis import verdicts as shared
 from analysis.blocks import block_specs
 from analysis.pdf import ci
 from analysis.pizzatheory.common import (
@@ -43,7 +44,7 @@ from analysis.pizzatheory.prose import (
     winners_text,
 )
 from analysis.pizzatheory.seats import edges
-from analysis.prose import chance, counts_text, listing, side
+from analysis.prose import listing, side
 from analysis.robust import Condition, sign
 from analysis.sections import Results, Verdict
 
@@ -531,33 +532,8 @@ def count_verdict(r: Results) -> Verdict | None:
             break
     if both is None:
         return None
-    e = edges(tables[both]).sort("players")
-    lo, hi = int(e["players"].min()), int(e["players"].max())
-    rows = {int(x["players"]): x for x in e.iter_rows(named=True)}
-    parts = [
-        f"{n}p position {x['largest_position']} "
-        f"{ci(x['largest_pp'], x['largest_low'], x['largest_high'])} ({x['games']:,} games)"
-        for n, x in sorted(rows.items())
-    ]
-    off = [
-        n
-        for n, x in rows.items()
-        if sign(x["largest_low"], x["largest_high"]) != 0 and abs(x["largest_pp"]) >= BIG_EDGE
-    ]
-    worst = max(rows, key=lambda n: abs(rows[n]["largest_pp"]))
-    x = rows[worst]
     which = "the main field" if both == MAIN_FIELD else "the first field with chance at every count"
-    answer = (
-        f"In the {_short(both)} field ({which}) the largest starting-position edge over the "
-        f"fair share is: {'; '.join(parts)}. "
-        + (
-            f"A position is at least {BIG_EDGE:g} pp off its fair share (interval clear of it) "
-            f"at {counts_text(sorted(off))}."
-            if off
-            else f"No position is {BIG_EDGE:g} pp or more off its fair share with an "
-            "interval clear of it."
-        )
-    )
+    extra = ""
     count = r.tables.get("count")
     if count is not None and not count.is_empty():
         m = count.filter(pl.col("measure") == "rounds").sort("players")
@@ -567,85 +543,33 @@ def count_verdict(r: Results) -> Verdict | None:
                       if y["players"] in one else
                       f"{ci(y['estimate'], y['low'], y['high'], 'rounds', '.1f')} at "
                       f"{y['players']} players") for y in m.iter_rows(named=True)]  # fmt: skip
-            answer += f" With {_who(r)} in every seat a game lasts {listing(parts)}."
-    rec = ""
-    if off:
-        rec = (
-            f"The starting position matters at {counts_text(sorted(off))}; the seat "
-            "pages show which position to compensate."
-        )
-    return Verdict(
-        question=f"Is the game as balanced at {lo} players as at {hi}?",
-        answer=answer,
-        estimate=f"{worst} players, position {x['largest_position']}: "
-        f"{ci(x['largest_pp'], x['largest_low'], x['largest_high'])}",
-        n=int(x["games"]),
-        n_unit="games",
-        robustness="not checked",
-        recommendation=rec,
-        section="Player count",
+            extra = f" With {_who(r)} in every seat a game lasts {listing(parts)}."
+    return shared.count_verdict(
+        edges(tables[both]),
+        f"In the {_short(both)} field ({which}) the largest starting-position edge over the "
+        "fair share",
+        big_edge=BIG_EDGE,
+        matters="starting position",
         detail=f"Starting-position edges in the {_short(both)} field; every field's are on the "
         "seat pages.",
+        clear_of="it",
+        extra=extra,
     )
 
 
 def ratings_verdict(r: Results) -> Verdict | None:
     """How strong are the players behind the numbers?"""
-    gaps = r.tables.get("rating_gaps")
-    ratings = r.tables.get("ratings")
-    if gaps is None or gaps.is_empty() or ratings is None:
-        return None
-    counts = sorted(gaps["players"].unique())
-    main = MAIN if MAIN in counts else counts[-1]
-    order = ratings.filter(pl.col("players") == main).sort("rating", descending=True)
-    listed = ", ".join(
-        f"{s} {v:+.0f}" for s, v in zip(order["strategy"], order["rating"], strict=True)
-    )
-
-    def gap(a: str, b: str) -> dict | None:
-        g = gaps.filter(
-            (pl.col("players") == main)
-            & (
-                ((pl.col("a") == a) & (pl.col("b") == b))
-                | ((pl.col("a") == b) & (pl.col("b") == a))
-            )
-        )
-        if g.is_empty():
-            return None
-        x = g.row(0, named=True)
-        if x["a"] != a:  # orient as a − b
-            x = {**x, "gap": -x["gap"], "low": -x["high"], "high": -x["low"], "win": 1 - x["win"]}
-        return x
-
     lead = short(MAIN_FIELD)  # the main field's player: "mixed"
     pairs = [(lead, o) for o in ("heuristic", "greedy", "random") if o != lead]
     pairs.append(("heuristic", "greedy"))
-    found = [(x, a, b) for a, b in pairs if (x := gap(a, b)) is not None]
-    top = gaps.filter((pl.col("players") == main) & pl.col("top_vs_bottom")).row(0, named=True)
-    answer = f"At {main} players the ratings (Elo, mean 0) are {listed}."
-    for x, a, b in found:
-        where = {1: "above 0", -1: "below 0", 0: "not distinguishable from 0"}[
-            sign(x["low"], x["high"])
-        ]
-        what = f"{PLAYERS.get(a, a)} against {PLAYERS.get(b, b)}"
-        answer += (
-            f" {what[:1].upper()}{what[1:]}: "
-            f"{ci(x['gap'], x['low'], x['high'], 'Elo', '+.0f')} ({where}; it finishes "
-            f"ahead {chance(x['win'])} of the time; {int(x.get('deals') or 0):,} deals)."
-        )
-    answer += (
-        f" The verdicts above rest on {field_player(MAIN_FIELD)} (the main field); a stronger "
-        "player could change them."
-    )
-    x, a, b = found[0] if found else (top, top["a"], top["b"])
-    return Verdict(
-        question="How strong are the players behind these numbers?",
-        answer=answer,
-        estimate=f"{a} − {b} {ci(x['gap'], x['low'], x['high'], 'Elo', '+.0f')} at {main} players",
-        n=int(x.get("deals") or 0),
-        n_unit="deals",
-        robustness="not checked",
-        section="Ratings",
+    return shared.ratings_verdict(
+        r.tables.get("rating_gaps"),
+        r.tables.get("ratings"),
+        prefer=MAIN,
+        pairs=pairs,
+        names=PLAYERS,
+        closing=f" The verdicts above rest on {field_player(MAIN_FIELD)} (the main field); a "
+        "stronger player could change them.",
         detail="Plackett–Luce ratings from the rotated tables of the ladder blocks.",
     )
 

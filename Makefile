@@ -19,10 +19,11 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP) ## Create .venv and install slicelab with its dev tools
 
-report: $(STAMP) ## Run the default balance studies (resume) and write reports/nyslice-balance.pdf, pieceocake-balance.pdf and pizzatheory-balance.pdf
+report: $(STAMP) ## Run the default balance studies (resume) and write reports/nyslice-balance.pdf, pieceocake-, pizzatheory- and horno-balance.pdf
 	$(BIN)/slicelab report studies/nyslice-balance.toml --out reports/nyslice-balance.pdf --jobs $(JOBS)
 	$(BIN)/slicelab report studies/pieceocake-balance.toml --out reports/pieceocake-balance.pdf --jobs $(JOBS)
 	$(BIN)/slicelab report studies/pizzatheory-balance.toml --out reports/pizzatheory-balance.pdf --jobs $(JOBS)
+	$(BIN)/slicelab report studies/horno-balance.toml --out reports/horno-balance.pdf --jobs $(JOBS)
 
 demo: $(STAMP) ## Play a batch of New York Slice games at every player count and print a summary
 	$(BIN)/slicelab demo nyslice --games 20000 --seed 1

@@ -59,6 +59,12 @@ def pizzatheory_quick_dataset(tmp_path_factory) -> Path:
     return study_once(tmp_path_factory, ROOT / "studies" / "pizzatheory-balance.toml", "quick")
 
 
+@pytest.fixture(scope="session")
+def horno_quick_dataset(tmp_path_factory) -> Path:
+    """`studies/horno-balance.toml --size quick`, simulated once per session."""
+    return study_once(tmp_path_factory, ROOT / "studies" / "horno-balance.toml", "quick")
+
+
 @pytest.fixture(autouse=True)
 def _private_slicelab_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("SLICELAB_HOME", str(tmp_path_factory.mktemp("slicelab-home")))

@@ -68,3 +68,82 @@ def horno_quick_dataset(tmp_path_factory) -> Path:
 @pytest.fixture(autouse=True)
 def _private_slicelab_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("SLICELAB_HOME", str(tmp_path_factory.mktemp("slicelab-home")))
+
+
+# --------------------------------------------------------------------------------------
+# Scheduling on pytest-xdist workers (`make test`: -n JOBS --dist loadgroup)
+# --------------------------------------------------------------------------------------
+
+SLOW_FIRST = (
+    "tests/games/nyslice/test_nyslice_kernel.py::test_kernel_agrees_with_reference_heuristic[6]",
+    "tests/test_notebooks.py::test_notebook_runs_top_to_bottom[06-sample-size]",
+    "tests/test_notebooks.py::test_notebook_runs_top_to_bottom[03-eat-or-collect]",
+    "tests/test_notebooks.py::test_notebook_runs_top_to_bottom[01-seat-advantage]",
+    "tests/games/nyslice/test_nyslice_kernel.py::test_kernel_agrees_with_reference_heuristic[5]",
+    "tests/test_notebooks.py::test_notebook_runs_top_to_bottom[05-strategy-ratings]",
+    "tests/games/nyslice/test_nyslice_kernel.py::test_kernel_agrees_with_reference_heuristic[4]",
+    "tests/test_notebooks.py::test_notebook_runs_top_to_bottom",
+    "tests/games/horno/test_horno_search.py::test_search_beats_greedy",
+    "tests/games/nyslice/test_nyslice_kernel.py::test_kernel_agrees_with_reference_random_play",
+    "tests/games/nyslice/test_nyslice_search.py::test_search_beats_the_heuristic_field",
+    "tests/games/horno/test_horno_search.py::test_search_beats_random",
+)
+"""Node id prefixes of the longest single tests (half a minute to a minute each on 2
+cores), longest first. The workers collect them first, so the scheduler (after the
+``xdist_group`` groups, which it hands out first, the largest first) starts them first and
+neither worker is left running one while the other has finished."""
+
+
+def _slow_rank(nodeid: str) -> int:
+    return next((i for i, p in enumerate(SLOW_FIRST) if nodeid.startswith(p)), len(SLOW_FIRST))
+
+
+def _xdist_group(item) -> str:
+    """The item's ``xdist_group`` name(s), as pytest-xdist joins them ("" for none)."""
+    names = {str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+             for m in item.iter_markers("xdist_group")}  # fmt: skip
+    return "_".join(sorted(names))
+
+
+def _keep_group(item) -> bool:
+    """Make ``--dist loadgroup`` see the item's group; False if it cannot.
+
+    pytest-xdist appends ``@group`` to a grouped test's id (``item._nodeid``), which its
+    scheduler reads to send a group to one worker. pytest 9.2 builds ``item.nodeid`` from a
+    structured id instead, so the suffix is lost and a group's tests are spread over the
+    workers, each setting up the group's module fixtures: New York Slice's report analysis
+    ran twice (pytest-dev/pytest-xdist#1386). Give the item a copy of its id whose string
+    form carries the suffix (its fields, which pytest compares, unchanged).
+    """
+    group = _xdist_group(item)
+    if not group or item.nodeid.endswith(f"@{group}"):
+        return True  # no group, or xdist's own suffix took (pytest < 9.2, a fixed xdist)
+    try:
+        import dataclasses
+
+        node_id = dataclasses.replace(item._id)
+        object.__setattr__(node_id, "_str_cache", f"{item.nodeid}@{group}")
+        item._id = node_id
+    except (AttributeError, TypeError, ValueError):
+        return False
+    return item.nodeid.endswith(f"@{group}")
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-xdist's own hook, which appends the group
+def pytest_collection_modifyitems(config, items):
+    """On an xdist worker: collect :data:`SLOW_FIRST` first, and keep ``xdist_group``
+    groups together under ``--dist loadgroup`` (:func:`_keep_group`)."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    items.sort(key=lambda item: _slow_rank(item.nodeid))  # stable: the rest keep their order
+    if getattr(config.option, "loadgroup", False):
+        lost = [item.nodeid for item in items if not _keep_group(item)]
+        if lost:
+            import warnings
+
+            warnings.warn(
+                f"--dist loadgroup cannot keep the xdist_group of {len(lost)} tests (e.g. "
+                f"{lost[0]}) on one worker: their module fixtures run on every worker",
+                pytest.PytestWarning,
+                stacklevel=1,
+            )

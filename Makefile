@@ -19,7 +19,10 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP) ## Create .venv and install slicelab with its dev tools
 
-report: $(STAMP) ## Run the default balance studies (resume) and write reports/nyslice-balance.pdf, pieceocake-, pizzatheory- and horno-balance.pdf
+STUDIES := studies/nyslice-balance.toml studies/pieceocake-balance.toml studies/pizzatheory-balance.toml studies/horno-balance.toml
+
+report: $(STAMP) ## Compile the kernels (a game per core), run the default balance studies (resume) and write reports/nyslice-balance.pdf, pieceocake-, pizzatheory- and horno-balance.pdf
+	$(BIN)/slicelab warm $(STUDIES) --jobs $(JOBS)
 	$(BIN)/slicelab report studies/nyslice-balance.toml --out reports/nyslice-balance.pdf --jobs $(JOBS)
 	$(BIN)/slicelab report studies/pieceocake-balance.toml --out reports/pieceocake-balance.pdf --jobs $(JOBS)
 	$(BIN)/slicelab report studies/pizzatheory-balance.toml --out reports/pizzatheory-balance.pdf --jobs $(JOBS)

@@ -470,6 +470,31 @@ def study(
     run(the_study, out or Path("data") / the_study.name, jobs, backend, scheduler, size)
 
 
+@cli.command()
+@click.argument(
+    "study_files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path)
+)
+@click.option(
+    "--size", default=None, metavar="NAME", help="One of the studies' sizes (e.g. quick)."
+)
+@_run_options[0]
+@allow_code_option
+def warm(study_files: tuple[Path, ...], size: str | None, jobs: int, allow_code: bool) -> None:
+    """Compile the kernels the studies play, a game per process (largest study first), so
+    that their runs load them from numba's cache instead of compiling on every worker."""
+    from sims.core.study import load_study
+    from sims.warm import warm as warm_kernels
+
+    check_jobs(jobs)
+    studies = [load_study(f, size, allow_code) for f in study_files]
+    done = warm_kernels(studies, jobs)
+    for w in done:
+        console.print(f"{w.game}: kernel ready ({len(w.arms)} arm(s) played a game) in "
+                      f"{w.seconds:.0f} s ({w.cpu_seconds:.0f} s CPU)")  # fmt: skip
+    if not done:
+        console.print("no arm of these studies plays on a compiled kernel: nothing to compile")
+
+
 def tuning_options(fn):
     """The options of a tuning run, shared by ``tune`` and ``exploit``."""
     options = [

@@ -32,6 +32,10 @@ SHIPPED_NAME = re.compile(r"heuristic-(p|eq)[0-9]+", re.IGNORECASE)
 change what plain ``heuristic`` plays, so every such name is reserved."""
 
 
+_PARSED: dict[tuple, dict[str, dict[str, float]]] = {}
+"""Parsed presets files by (game, path, user file?, the file's bytes)."""
+
+
 @dataclass(frozen=True)
 class Presets:
     """One game's presets of its ``heuristic`` family.
@@ -130,10 +134,22 @@ class Presets:
             out[name] = params
         return out
 
+    def _presets(self, path: Path, user: bool) -> dict[str, dict[str, float]]:
+        """:meth:`_parse` of :meth:`_read`, remembered for the file's exact text: a study's
+        strategy identities resolve a preset for every seat of every arm, thousands of
+        parses of one file otherwise (reading it again is cheap; a changed file is parsed
+        anew)."""
+        try:
+            key = (self.game, str(path), user, path.read_bytes())
+        except OSError:  # missing or unreadable: _read says which, every time
+            return self._parse(self._read(path), path, user)
+        if key not in _PARSED:
+            _PARSED[key] = self._parse(self._read(path), path, user)
+        return {name: dict(params) for name, params in _PARSED[key].items()}
+
     def packaged(self) -> dict[str, dict[str, float]]:
         """The presets shipped with slicelab."""
-        path = self.shipped_file()
-        return self._parse(self._read(path), path, user=False)
+        return self._presets(self.shipped_file(), user=False)
 
     def user(self) -> dict[str, dict[str, float]]:
         """The presets the user saved (``{}`` without the file).
@@ -144,8 +160,7 @@ class Presets:
             Naming the file and the fix, if it cannot be read or parsed, or holds a preset
             with a reserved or malformed name or with invalid parameters.
         """
-        path = self.user_file()
-        return self._parse(self._read(path), path, user=True)
+        return self._presets(self.user_file(), user=True)
 
     def load(self) -> dict[str, dict[str, float]]:
         """Every named parameter set: the shipped ones, then the user's. The user's file

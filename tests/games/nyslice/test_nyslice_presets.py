@@ -268,3 +268,25 @@ def test_an_unwritable_home_is_a_message(tmp_path, monkeypatch):
     monkeypatch.setenv("SLICELAB_HOME", str(blocker))
     with pytest.raises(SlicelabError, match=r"^cannot write presets file .*set SLICELAB_HOME"):
         save_preset("mine", dict(HEURISTIC_DEFAULTS), "note")
+
+
+# ---------------------------------------------------------------- parsed once
+def test_a_presets_file_is_parsed_once_per_text_and_anew_when_it_changes(home, monkeypatch):
+    import sims.games.presets as presets_mod
+
+    parses = []
+    real = presets_mod.tomllib.loads
+    monkeypatch.setattr(presets_mod.tomllib, "loads", lambda t: parses.append(t) or real(t))
+    _write_user_file(home, "[mine]\ntrust = 0.25\n")
+    first = load_presets()
+    first["mine"]["trust"] = 0.5  # the caller's copy: the remembered file is not changed
+    assert load_presets()["mine"]["trust"] == 0.25
+    n = len(parses)
+    for _ in range(20):
+        load_presets()
+    assert len(parses) == n  # neither file parsed again
+    _write_user_file(home, "[mine]\ntrust = 0.75\n")  # same size, new text
+    assert load_presets()["mine"]["trust"] == 0.75
+    _write_user_file(home, "[mine\n")
+    with pytest.raises(SlicelabError, match="not valid TOML"):
+        load_presets()

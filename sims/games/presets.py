@@ -316,3 +316,48 @@ def _toml_value(value: str | float) -> str:
     # refuses, so they stay literal (the file is UTF-8). Floats are finite here, and repr
     # of a finite float is valid TOML.
     return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else repr(float(value))
+
+
+class TunesHeuristic:
+    """The tuning methods of the game protocol (``strategy_defaults``, ``check_preset``,
+    ``save_preset``) for a game whose one tunable family is ``heuristic``, with its
+    :class:`Presets` from :meth:`presets` (a game's plugin imports its heuristic module
+    there, when tuning asks for it, not when the game is loaded)."""
+
+    untunable_note = ""
+    """Appended to the refusal of another family (why the others have nothing to tune)."""
+
+    def presets(self) -> Presets:
+        """The game's heuristic presets."""
+        raise NotImplementedError
+
+    def strategy_defaults(self, family: str, players: int) -> dict[str, float]:
+        """``heuristic``'s parameters at ``players`` (its default preset ``heuristic-eqN``
+        where one ships, else its defaults)."""
+        self._tunable(family)
+        return self.presets().params_for(players, {})
+
+    def check_preset(self, family: str, name: str) -> None:
+        """Refuse now what :meth:`save_preset` would refuse after a tuning run: a family
+        that cannot be tuned, a disallowed name, or a user presets file that cannot be read.
+
+        Raises
+        ------
+        SlicelabError
+        """
+        self._tunable(family)
+        self.presets().check_name(name)
+        self.presets().user()
+
+    def save_preset(self, family: str, name: str, params: dict[str, float], note: str) -> Path:
+        """Save ``params`` as the user preset ``name`` (the user's presets file, never the
+        installed package) and return that file's path."""
+        self._tunable(family)
+        return self.presets().save(name, params, note)
+
+    def _tunable(self, family: str) -> None:
+        if family != "heuristic":
+            raise SlicelabError(
+                f"cannot tune {family!r}: {self.presets().title}'s tunable family is "
+                f"'heuristic'{self.untunable_note}"
+            )

@@ -50,6 +50,7 @@ from sims.games.nyslice.rules import (
     variant_id,
 )
 from sims.games.nyslice.strategies import STRATEGIES, make_strategy
+from sims.games.presets import Presets, TunesHeuristic
 
 SPECIAL_SLUGS = [s.slug for s in Special]
 """Slug of every special code, the blank (code 14) last."""
@@ -207,7 +208,7 @@ def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
     return scores, ndec, recs
 
 
-class NewYorkSlice:
+class NewYorkSlice(TunesHeuristic):
     """New York Slice (2–6 players): cut a pizza into portions, choose, eat or collect."""
 
     info = GameInfo(
@@ -323,41 +324,10 @@ class NewYorkSlice:
     def strategy_identity(self, spec: str, players: int) -> str:
         return strategy_identity(spec, players)
 
-    def strategy_defaults(self, family: str, players: int) -> dict[str, float]:
-        """``heuristic``'s parameters at ``players`` (its default preset, ``heuristic-eqN``)."""
-        from sims.games.nyslice.heuristic import params_for
+    def presets(self) -> Presets:
+        from sims.games.nyslice.heuristic import PRESETS
 
-        self._tunable(family)
-        return params_for(players, {})
-
-    def check_preset(self, family: str, name: str) -> None:
-        """Refuse now what :meth:`save_preset` would refuse after a tuning run: a family
-        that cannot be tuned, a disallowed name, or a user presets file that cannot be read.
-
-        Raises
-        ------
-        SlicelabError
-        """
-        from sims.games.nyslice.heuristic import check_preset_name, user_presets
-
-        self._tunable(family)
-        check_preset_name(name)
-        user_presets()
-
-    def save_preset(self, family: str, name: str, params: dict[str, float], note: str) -> Path:
-        """Save ``params`` as the user preset ``name`` (``heuristic.save_preset``: the
-        user's presets file, never the installed package) and return that file's path."""
-        from sims.games.nyslice.heuristic import save_preset
-
-        self._tunable(family)
-        return save_preset(name, params, note)
-
-    @staticmethod
-    def _tunable(family: str) -> None:
-        if family != "heuristic":
-            raise SlicelabError(
-                f"cannot tune {family!r}: New York Slice's tunable family is 'heuristic'"
-            )
+        return PRESETS
 
     # ------------------------------------------------------------ reference state
     def initial_state(

@@ -44,6 +44,7 @@ from sims.games.pieceocake.records import (
 )
 from sims.games.pieceocake.rules import MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, Rules, variant_id
 from sims.games.pieceocake.strategies import STRATEGIES, family_of, make_strategy
+from sims.games.presets import Presets, TunesHeuristic
 
 PHASE_NAMES = [p.name.lower() for p in Phase]
 SCORE_PARTS = ("majorities", "cream")
@@ -175,7 +176,7 @@ def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
     return scores, ndec, recs
 
 
-class PieceOCake:
+class PieceOCake(TunesHeuristic):
     """Piece o' Cake (2–5 players): cut a cake, choose a piece, eat or collect each slice."""
 
     info = GameInfo(
@@ -276,40 +277,10 @@ class PieceOCake:
     def strategy_identity(self, spec: str, players: int) -> str:
         return strategy_identity(spec, players)
 
-    def strategy_defaults(self, family: str, players: int) -> dict[str, float]:
-        """``heuristic``'s parameters at ``players`` (its default preset, ``heuristic-eqN``)."""
-        from sims.games.pieceocake.heuristic import params_for
+    def presets(self) -> Presets:
+        from sims.games.pieceocake.heuristic import PRESETS
 
-        self._tunable(family)
-        return params_for(players, {})
-
-    def check_preset(self, family: str, name: str) -> None:
-        """Refuse now what :meth:`save_preset` would refuse after a tuning run.
-
-        Raises
-        ------
-        SlicelabError
-        """
-        from sims.games.pieceocake.heuristic import check_preset_name, user_presets
-
-        self._tunable(family)
-        check_preset_name(name)
-        user_presets()
-
-    def save_preset(self, family: str, name: str, params: dict[str, float], note: str) -> Path:
-        """Save ``params`` as the user preset ``name`` (the user's presets file, never the
-        installed package) and return that file's path."""
-        from sims.games.pieceocake.heuristic import save_preset
-
-        self._tunable(family)
-        return save_preset(name, params, note)
-
-    @staticmethod
-    def _tunable(family: str) -> None:
-        if family != "heuristic":
-            raise SlicelabError(
-                f"cannot tune {family!r}: Piece o' Cake's tunable family is 'heuristic'"
-            )
+        return PRESETS
 
     # ------------------------------------------------------------ reference state
     def initial_state(

@@ -1178,10 +1178,12 @@ add(
     Case("horno-exploit-also-search-width-0", ["exploit", "horno", "--players", "3",
          "--candidates", "2", "--games", "1", "--validation-games", "10", "--also",
          "search(width=0)"], "width must be an integer from 1 to 100"),
-    # the compiled kernel, which Horno does not have yet
-    Case("horno-simulate-engine-kernel", ["simulate", "horno", "--players", "3", "--games", "1",
-         "--out", "o", "--engine", "kernel"], "Horno has no compiled kernel yet", out="o"),
-    horno_arm("engine-kernel", "Horno has no compiled kernel yet", engine="kernel"),
+    # the compiled kernel, which does not play search
+    Case("horno-simulate-engine-kernel-search", ["simulate", "horno", "--players", "3",
+         "--games", "1", "--out", "o", "--engine", "kernel", "--strategies",
+         "search,random,random"], "kernel plays only random, greedy and heuristic", out="o"),
+    horno_arm("engine-kernel-search", "kernel plays only random, greedy and heuristic",
+              engine="kernel", strategies=["search(budget=2)", "random", "random"]),
     # another game's option
     Case("horno-play-board-flag", horno_play({"--board": "hex-37"}),
          "--board is not an option of Horno"),

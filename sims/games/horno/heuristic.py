@@ -482,7 +482,9 @@ class Valuation:
     def pantry_steal(self, v: int) -> float:
         view = self.view
         m = min(2, view.hand_sizes[v])
-        q = 1.0 - (1.0 - self.need_share()) ** m
+        x = 1.0 - self.need_share()
+        # x ** m, multiplied out as the kernel does (pow may round a square differently)
+        q = 1.0 - (x * x if m == 2 else x if m == 1 else 1.0)
         self.useful_to(v, -1)
         useful = self._useful[v]
         g = 0.0

@@ -4,12 +4,16 @@ Its options are a card set (``cards``, flag ``--cards NAME|PATH``: a shipped car
 name such as ``v1-harsh`` (``cards.card_set_names``), or a card-set TOML file resolved
 against the study file's folder; the default "assumed v1" without one) and rule options
 (``rules``, flag ``--rule NAME=VALUE``: every Ruling of ``docs/rules/horno.md``).
-Horno has no compiled kernel yet: every arm plays on the reference engine (``engine =
-"auto"`` or ``"reference"``; ``"kernel"`` is refused). Its strategies are ``random``,
-``greedy``, ``heuristic`` (tunable: ``slicelab tune``, ``exploit`` and ``equilibrium``
-search its parameters; its presets are strategy names too) and ``search``. Chunks are
-written in ``records.DECISION_COLUMNS``, ``records.SEAT_COLUMNS`` and
-``records.GAME_COLUMNS`` order, the layout a kernel will write.
+A chunk is played by the compiled kernel (``sims.games.horno.kernel``) when every seat
+uses a family the kernel knows, ``random``, ``greedy`` or ``heuristic`` (any parameters,
+its presets), and the arm does not ask for ``engine = "reference"``; an arm with a
+``search`` seat plays on the reference engine (``engine = "kernel"`` is refused for it).
+Both engines give identical rows for the same games
+(``tests/games/horno/test_horno_kernel.py``), so the engine is recorded for provenance
+only. Its strategies are ``random``, ``greedy``, ``heuristic`` (tunable: ``slicelab
+tune``, ``exploit`` and ``equilibrium`` search its parameters; its presets are strategy
+names too) and ``search``. Chunks are written in ``records.DECISION_COLUMNS``,
+``records.SEAT_COLUMNS`` and ``records.GAME_COLUMNS`` order, by either engine.
 
 The game's own columns (``ResultSchema``). ``players``: ``won`` (int8, 1 for a winner, ties
 included), ``score`` (int16) = ``dish_base`` + ``garbage_penalty`` + ``radioactive_bonus`` +
@@ -56,6 +60,7 @@ from sims.games.horno.rules import (
     variant_id,
 )
 from sims.games.horno.strategies import STRATEGIES, family_of, make_strategy
+from sims.games.presets import Presets, TunesHeuristic
 
 PHASE_NAMES = [p.name.lower() for p in Phase]
 SCORE_PARTS = (
@@ -160,6 +165,26 @@ def lists(values: list[list[int]], kind: pa.DataType) -> pa.ListArray:
     return pa.ListArray.from_arrays(pa.array(offsets), flat, type=pa.list_(kind))
 
 
+def _padded_lists(values: np.ndarray, counts: np.ndarray, kind: pa.DataType) -> pa.ListArray:
+    """One list per seat row (games x seats, seat fastest) from padded rows: the first
+    ``counts[g, s]`` entries of ``values[g, s]`` (the kernel's dish columns)."""
+    counts = counts.reshape(-1)
+    values = values.reshape(len(counts), -1)
+    offsets = np.zeros(len(counts) + 1, dtype=np.int32)
+    np.cumsum(counts, out=offsets[1:])
+    flat = values[np.arange(values.shape[1]) < counts[:, None]]
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(flat, type=kind),
+                                    type=pa.list_(kind))  # fmt: skip
+
+
+def _kernel_ok(strategies: Sequence[str]) -> bool:
+    """Whether the kernel plays every seat's strategy (random, greedy, heuristic and its
+    presets)."""
+    from sims.games.horno.kernel import kernel_ok
+
+    return kernel_ok(strategies)
+
+
 def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
     from sims.games.horno.game import play_game
     from sims.games.horno.records import game_row, seat_dishes, seat_rows
@@ -183,7 +208,7 @@ def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
     return seats, games, recs, dishes
 
 
-class Horno:
+class Horno(TunesHeuristic):
     """Horno (2–4 players): cook dishes in your oven from a hidden hand; steal, clean,
     sabotage."""
 
@@ -238,10 +263,12 @@ class Horno:
             make_strategy(spec)
         cards_of(arm.options)
         check_seat(rules_of(arm.options), arm.players)
-        if arm.engine == "kernel":
+        if arm.engine == "kernel" and not _kernel_ok(arm.strategies):
+            other = sorted({s for s in arm.strategies if not _kernel_ok([s])})
             raise SlicelabError(
-                "engine 'kernel': Horno has no compiled kernel yet; use engine = 'auto' or "
-                "'reference' (both play the reference engine)"
+                f"engine 'kernel': Horno's kernel plays only random, greedy and heuristic "
+                f"(with its presets), not {', '.join(other)}; use engine = 'auto' (the "
+                "reference engine plays such arms) or 'reference'"
             )
 
     def fingerprint(self, arm: Arm) -> dict[str, Any]:
@@ -258,9 +285,10 @@ class Horno:
 
     # ---------------------------------------------------------------- strategies
     def strategies(self) -> list[StrategyInfo]:
-        """The families (random, greedy, heuristic, search; none in a kernel: there is
-        none yet) and heuristic's presets."""
+        """The families (random, greedy, heuristic, search; all but search in the
+        kernel) and heuristic's presets (in the kernel too)."""
         from sims.games.horno.heuristic import PARAM_RANGES, load_presets
+        from sims.games.horno.kernel.layout import KINDS
 
         out = [
             StrategyInfo(
@@ -268,6 +296,7 @@ class Horno:
                 summary=info.summary,
                 params=dict(info.params),
                 ranges=dict(PARAM_RANGES) if info.name == "heuristic" else {},
+                kernel=info.name in KINDS,
             )
             for info in STRATEGIES.values()
         ]
@@ -277,6 +306,7 @@ class Horno:
                     name=name,
                     summary="preset of heuristic (parameters can be overridden)",
                     params=params,
+                    kernel="heuristic" in KINDS,
                     preset_of="heuristic",
                 )
             )
@@ -288,42 +318,14 @@ class Horno:
     def strategy_identity(self, spec: str, players: int) -> str:
         return strategy_identity(spec, players)
 
-    def strategy_defaults(self, family: str, players: int) -> dict[str, float]:
-        """``heuristic``'s parameters at ``players`` (its default preset ``heuristic-eqN``
-        where one ships, else its defaults)."""
-        from sims.games.horno.heuristic import params_for
+    untunable_note = (
+        " (random and greedy have no parameters; search's are a budget, not a valuation)"
+    )
 
-        self._tunable(family)
-        return params_for(players, {})
+    def presets(self) -> Presets:
+        from sims.games.horno.heuristic import PRESETS
 
-    def check_preset(self, family: str, name: str) -> None:
-        """Refuse now what :meth:`save_preset` would refuse after a tuning run.
-
-        Raises
-        ------
-        SlicelabError
-        """
-        from sims.games.horno.heuristic import check_preset_name, user_presets
-
-        self._tunable(family)
-        check_preset_name(name)
-        user_presets()
-
-    def save_preset(self, family: str, name: str, params: dict[str, float], note: str) -> Path:
-        """Save ``params`` as the user preset ``name`` (the user's presets file, never the
-        installed package) and return that file's path."""
-        from sims.games.horno.heuristic import save_preset
-
-        self._tunable(family)
-        return save_preset(name, params, note)
-
-    @staticmethod
-    def _tunable(family: str) -> None:
-        if family != "heuristic":
-            raise SlicelabError(
-                f"cannot tune {family!r}: Horno's tunable family is 'heuristic' (random and "
-                "greedy have no parameters; search's are a budget, not a valuation)"
-            )
+        return PRESETS
 
     # ------------------------------------------------------------ reference state
     def initial_state(
@@ -341,27 +343,51 @@ class Horno:
 
     # ----------------------------------------------------------------- chunk play
     def engine_for(self, arm: Arm) -> str:
-        """Always ``"reference"``: Horno has no compiled kernel yet."""
-        return "reference"
+        """``"kernel"`` (compiled) or ``"reference"`` (Python) for this arm: the kernel
+        unless the arm asks for the reference or a seat plays ``search``."""
+        if arm.engine == "reference" or not _kernel_ok(arm.strategies):
+            return "reference"
+        return "kernel"
 
     def play_chunk(
         self, arm: Arm, first: int, count: int, decisions: bool, engine: str | None = None
     ) -> ChunkArrays:
-        """Games ``first .. first + count - 1`` of an arm as arrays (reference engine)."""
-        if (engine or self.engine_for(arm)) != "reference":
-            raise SlicelabError("Horno has no compiled kernel yet; play it on the reference engine")
-        seats_, games_, recs, dishes = _play_reference(arm, first, count, decisions)
+        """Games ``first .. first + count - 1`` of an arm as arrays (on ``engine``, by
+        default :meth:`engine_for`'s)."""
+        if (engine or self.engine_for(arm)) == "kernel":
+            from sims.games.horno.kernel import play_many
+
+            if not _kernel_ok(arm.strategies):
+                raise SlicelabError(
+                    "Horno's kernel plays only random, greedy and heuristic (with its "
+                    "presets); play this arm on the reference engine"
+                )
+            seats_, games_, recs, (dish_cards, dish_points, udish) = play_many(
+                cards_of(arm.options), rules_of(arm.options), arm.strategies, arm.seed, first,
+                count, decisions,
+            )  # fmt: skip
+            done = seats_[:, :, SEAT_COLUMNS.index("dishes_completed")]
+            dish_lists = [
+                _padded_lists(dish_cards, done, _DISH_TYPES["dishes"]),
+                _padded_lists(dish_points, done, _DISH_TYPES["dish_scores"]),
+            ]
+            unfinished = udish
+        else:
+            seats_, games_, recs, dishes = _play_reference(arm, first, count, decisions)
+            dish_lists = [lists([d[i] for d in dishes], _DISH_TYPES[c])
+                          for i, c in enumerate(DISH_COLUMNS[:2])]  # fmt: skip
+            unfinished = np.array([d[2] for d in dishes], dtype=np.int64).reshape(
+                count, arm.players
+            )
         cols = {c: seats_[:, :, i] for i, c in enumerate(SEAT_COLUMNS)}
         seats: dict[str, Any] = {c: cols[c].astype(t) for c, t in _SEAT_TYPES.items()}
         first_type = SEAT_COLUMNS.index(COMPLETED_BY_TYPE[0])
         seats["completed_by_type"] = by_type(seats_[:, :, first_type:],
                                              len(cards_of(arm.options).types))  # fmt: skip
         seats = {c: seats[c] for c in TABLE_SEAT_COLUMNS}
-        for i, c in enumerate(DISH_COLUMNS[:2]):
-            seats[c] = lists([d[i] for d in dishes], _DISH_TYPES[c])
-        seats["unfinished_dish"] = np.array([d[2] for d in dishes], dtype=np.int8).reshape(
-            count, arm.players
-        )
+        for c, column in zip(DISH_COLUMNS[:2], dish_lists, strict=True):
+            seats[c] = column
+        seats["unfinished_dish"] = unfinished.astype(np.int8)
         names = (*GAME_COLUMNS, "decisions")
         games = {c: games_[:, i].astype(_GAME_TYPES[c]) for i, c in enumerate(names)}
         table = pa.table(decision_columns(recs)) if decisions else None

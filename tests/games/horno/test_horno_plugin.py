@@ -6,6 +6,7 @@ cards)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -67,7 +68,7 @@ def test_registered_and_described():
     presets = [i for i in game.strategies() if i.preset_of]
     assert {i.name for i in presets} >= {"heuristic-eq2", "heuristic-eq3", "heuristic-eq4"}
     assert all(i.preset_of == "heuristic" and not i.ranges for i in presets)
-    assert not any(i.kernel for i in game.strategies())
+    assert {i.name for i in game.strategies() if not i.kernel} == {"search"}
     assert [i.name for i in game.strategies() if i.ranges] == ["heuristic"]
     assert len(SEAT_COLUMNS) == len(TABLE_SEAT_COLUMNS) - 1 + MAX_TYPES
 
@@ -101,17 +102,21 @@ def test_bad_variants_are_refused(raw, message):
         GAME.variants(raw, 2, None)
 
 
-def test_check_arm_refuses_the_kernel_and_unknown_strategies():
+def test_check_arm_refuses_the_kernel_for_search_and_unknown_strategies():
     GAME.check_arm(_arm())
+    GAME.check_arm(_arm(engine="kernel"))
     GAME.check_arm(_arm(engine="reference", strategies=("greedy", "random", "greedy")))
-    with pytest.raises(SlicelabError, match="Horno has no compiled kernel yet"):
-        GAME.check_arm(_arm(engine="kernel"))
-    GAME.check_arm(_arm(strategies=("heuristic", "search(budget=2)", "heuristic(steal=2)")))
+    search = _arm(strategies=("heuristic", "search(budget=2)", "heuristic(steal=2)"))
+    GAME.check_arm(search)
+    with pytest.raises(SlicelabError, match="kernel plays only random, greedy and heuristic"):
+        GAME.check_arm(replace(search, engine="kernel"))
     with pytest.raises(SlicelabError, match="unknown Horno strategy 'chess'"):
         GAME.check_arm(_arm(strategies=("chess",)))
-    assert GAME.engine_for(_arm()) == "reference"
-    with pytest.raises(SlicelabError, match="no compiled kernel"):
-        GAME.play_chunk(_arm(), 0, 1, False, engine="kernel")
+    assert GAME.engine_for(_arm()) == "kernel"
+    assert GAME.engine_for(_arm(engine="reference")) == "reference"
+    assert GAME.engine_for(search) == "reference"
+    with pytest.raises(SlicelabError, match="play this arm on the reference engine"):
+        GAME.play_chunk(search, 0, 1, False, engine="kernel")
 
 
 def test_tuning_other_families_is_refused_naming_why():
@@ -201,7 +206,7 @@ def test_study_writes_parquet_with_another_card_set(tmp_path):
 
     assert read("players").num_rows == 3 * 2 + 3 * 4
     games = read("games")
-    assert games.num_rows == 6 and set(games.column("engine").to_pylist()) == {"reference"}
+    assert games.num_rows == 6 and set(games.column("engine").to_pylist()) == {"kernel"}
     assert read("decisions").num_rows == sum(games.column("decisions").to_pylist())
 
 

@@ -53,6 +53,17 @@ def oriented_gap(gaps: pl.DataFrame, players: int, a: str, b: str) -> dict | Non
     return x
 
 
+def gap_sentence(x: Mapping, what: str) -> str:
+    """`` What: +G Elo [low, high] (where its interval lies; it finishes ahead P of the
+    time; N deals).`` for a row of :func:`oriented_gap`, with its leading space."""
+    where = SIGN_WORDS[sign(x["low"], x["high"])]
+    return (
+        f" {what[:1].upper()}{what[1:]}: {ci(x['gap'], x['low'], x['high'], 'Elo', '+.0f')} "
+        f"({where}; it finishes ahead {chance(x['win'])} of the time; "
+        f"{int(x.get('deals') or 0):,} deals)."
+    )
+
+
 def ratings_verdict(
     gaps: pl.DataFrame | None,
     ratings: pl.DataFrame | None,
@@ -102,13 +113,7 @@ def ratings_verdict(
     found = [(x, a, b) for a, b in pairs if (x := oriented_gap(gaps, n, a, b)) is not None]
     answer = f"At {n} players the ratings (Elo, mean 0) are {listed}."
     for x, a, b in found:
-        where = SIGN_WORDS[sign(x["low"], x["high"])]
-        what = f"{names.get(a, a)} against {names.get(b, b)}"
-        answer += (
-            f" {what[:1].upper()}{what[1:]}: {ci(x['gap'], x['low'], x['high'], 'Elo', '+.0f')} "
-            f"({where}; it finishes ahead {chance(x['win'])} of the time; "
-            f"{int(x.get('deals') or 0):,} deals)."
-        )
+        answer += gap_sentence(x, f"{names.get(a, a)} against {names.get(b, b)}")
     answer += closing
     if not found:
         top = gaps.filter((pl.col("players") == n) & pl.col("top_vs_bottom")).row(0, named=True)

@@ -80,8 +80,12 @@ CARD_SETS = (
 """The shipped alternatives to assumed v1 the study plays, each in block ``cards-<name>``."""
 DEFAULT_SET = "assumed v1"
 """How the report names the default card set (the main field's)."""
-LADDER = ("ladder",)
-"""The rotated blocks the ratings are fitted on."""
+LADDER = ("ladder", "ladder-search")
+"""The rotated blocks the ratings are fitted on: the families at 4 players, and the search
+player against the heuristic at 2 (:data:`SEARCH_COUNT`)."""
+
+SEARCH_COUNT = 2
+"""The player count the search player is rated at (block ``ladder-search``)."""
 
 PLAYERS = {
     "heuristic": "the heuristic",

@@ -176,9 +176,9 @@ def _notes(r: Results) -> list[str]:
         f"Players. The main field is {the_field()}: unless a section says otherwise every "
         f"seat plays {_specs(r, SEATS)} (block {SEATS}; docs/strategies/horno.md). "
         f"{preset_status()} The other fields: {fields}. A conclusion about weak players is "
-        "weak: where the fields disagree, trust neither blindly. The search player is not in "
-        "this study: on the reference engine a game with one searching seat takes over a "
-        "second, too slow for its budget."
+        "weak: where the fields disagree, trust neither blindly. The search player, whose "
+        "playouts run on the reference engine, plays only in the ratings (block "
+        "ladder-search: against the heuristic at 2 players, on few deals)."
     )
     pairing = (
         "Pairing. Every block shares the study's seed, so game i of every block is dealt the "

@@ -16,7 +16,15 @@ import polars as pl
 
 from analysis import verdicts as shared
 from analysis.horno import cardsets
-from analysis.horno.common import LADDER_COUNT, MAIN, MAIN_FIELD, PLAYERS, short, the_field
+from analysis.horno.common import (
+    LADDER_COUNT,
+    MAIN,
+    MAIN_FIELD,
+    PLAYERS,
+    SEARCH_COUNT,
+    short,
+    the_field,
+)
 from analysis.horno.prose import (
     EDGE_WORDS,
     VALUE_WORDS,
@@ -370,17 +378,34 @@ def count_verdict(r: Results) -> Verdict | None:
     )
 
 
+def search_sentence(gaps: pl.DataFrame | None) -> str:
+    """The search player against the heuristic at :data:`SEARCH_COUNT` players (block
+    ``ladder-search``), with its leading space; that it is not rated when it is not."""
+    if gaps is not None:
+        at = gaps.filter(pl.col("players") == SEARCH_COUNT)
+        for spec in (*at["a"], *at["b"]):
+            x = shared.oriented_gap(gaps, SEARCH_COUNT, spec, "heuristic")
+            if spec.startswith("search") and x is not None:
+                return shared.gap_sentence(
+                    x, f"at {SEARCH_COUNT} players the search player, {spec}, against the heuristic"
+                )
+    return " The search player is not rated in this study."
+
+
 def ratings_verdict(r: Results) -> Verdict | None:
     """How strong are the players behind the numbers? (the ladder's Plackett–Luce gaps)."""
+    gaps = r.tables.get("rating_gaps")
     return shared.ratings_verdict(
-        r.tables.get("rating_gaps"),
+        gaps,
         r.tables.get("ratings"),
         prefer=LADDER_COUNT,
         pairs=[("heuristic", "greedy"), ("heuristic", "random"), ("greedy", "random")],
         names=PLAYERS,
-        closing=" The verdicts above rest on the heuristic (the main field); the search "
-        "player is not rated (too slow on the reference engine for this study's budget).",
-        detail="Plackett–Luce ratings from the rotated tables of the ladder block.",
+        closing=search_sentence(gaps) + " The verdicts above rest on the heuristic (the "
+        "main field).",
+        detail="Plackett–Luce ratings from the rotated tables of the ladder blocks (the "
+        f"families at {LADDER_COUNT} players, search against the heuristic at "
+        f"{SEARCH_COUNT}).",
     )
 
 

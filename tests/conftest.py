@@ -75,20 +75,20 @@ def _private_slicelab_home(tmp_path_factory, monkeypatch):
 # --------------------------------------------------------------------------------------
 
 SLOW_FIRST = (
-    "tests/games/nyslice/test_nyslice_kernel.py::test_kernel_agrees_with_reference_heuristic[6]",
+    "tests/games/nyslice/test_nyslice_kernel.py::test_kernel_search_agrees_with_reference_search",
     "tests/test_notebooks.py::test_notebook_runs_top_to_bottom[06-sample-size]",
-    "tests/test_notebooks.py::test_notebook_runs_top_to_bottom[03-eat-or-collect]",
-    "tests/test_notebooks.py::test_notebook_runs_top_to_bottom[01-seat-advantage]",
-    "tests/games/nyslice/test_nyslice_kernel.py::test_kernel_agrees_with_reference_heuristic[5]",
     "tests/test_notebooks.py::test_notebook_runs_top_to_bottom[05-strategy-ratings]",
-    "tests/games/nyslice/test_nyslice_kernel.py::test_kernel_agrees_with_reference_heuristic[4]",
-    "tests/test_notebooks.py::test_notebook_runs_top_to_bottom",
     "tests/games/horno/test_horno_search.py::test_search_beats_greedy",
-    "tests/games/nyslice/test_nyslice_kernel.py::test_kernel_agrees_with_reference_random_play",
+    "tests/test_notebooks.py::test_notebook_runs_top_to_bottom[02-special-strength]",
+    "tests/games/nyslice/test_nyslice_kernel.py::test_kernel_search_with_restricted_seats_agrees",
+    "tests/games/nyslice/test_nyslice_kernel.py::test_kernel_agrees_with_reference_heuristic[6]",
+    "tests/test_notebooks.py::test_notebook_runs_top_to_bottom",
+    "tests/games/nyslice/test_nyslice_kernel.py::test_kernel_agrees_heuristic_under_rulings",
     "tests/games/nyslice/test_nyslice_search.py::test_search_beats_the_heuristic_field",
+    "tests/games/nyslice/test_nyslice_kernel.py::test_kernel_agrees_with_reference_heuristic[5]",
     "tests/games/horno/test_horno_search.py::test_search_beats_random",
 )
-"""Node id prefixes of the longest single tests (half a minute to a minute each on 2
+"""Node id prefixes of the longest single tests (a quarter to a full minute each on 2
 cores), longest first. The workers collect them first, so the scheduler (after the
 ``xdist_group`` groups, which it hands out first, the largest first) starts them first and
 neither worker is left running one while the other has finished."""

@@ -36,9 +36,11 @@ EXPECTED = (
 )
 """One notebook per balance question; new notebooks are picked up by the glob below."""
 CELL_TIMEOUT = 120  # seconds per cell
-SMALL = {"SLICELAB_NBOOT": "40", "SLICELAB_PAYOFF_GAMES": "20"}
+SMALL = {"SLICELAB_NBOOT": "10", "SLICELAB_PAYOFF_GAMES": "20"}
 """Fewer bootstrap resamples and replayed games than a reader's run: the cells' code is the
-same, the quick dataset's intervals are wide anyway."""
+same (ten resamples still give every interval and every gap its quantiles; the
+Plackett-Luce refits of 40 took a quarter of the notebook tests' time), the quick
+dataset's intervals are wide anyway."""
 
 
 def _notebooks() -> list[Path]:

@@ -162,25 +162,35 @@ def test_empty_cells_show_a_dash(report_pdf):
                                                       EMPTY, EMPTY, "3"]  # fmt: skip
 
 
-def test_cli_report_from_dataset_and_from_study(quick_dataset, tmp_path):
+def test_cli_report_from_dataset_and_from_study(quick_dataset, tmp_path, monkeypatch):
     runner = CliRunner()
-    out = tmp_path / "a.pdf"
-    res = runner.invoke(cli, ["report", str(quick_dataset), "--out", str(out),
-                              "--payoff-games", "5"])  # fmt: skip
-    assert res.exit_code == 0, res.output
-    assert out.read_bytes().startswith(b"%PDF")
-    # a study file: resumes the (complete) dataset, plays nothing, reports
-    out2 = tmp_path / "b.pdf"
+    # a study file: resumes the (complete) dataset, plays nothing, reports (the whole
+    # report, computed and drawn)
+    out = tmp_path / "b.pdf"
     # a study file resumes its dataset (and takes its writer lock): on a copy, as the
     # session's dataset is shared with other workers' readers
     data = tmp_path / "nyslice-balance-quick"
     shutil.copytree(quick_dataset, data)
     args = ["report", str(BALANCE), "--size", "quick", "--data", str(data)]
-    res = runner.invoke(cli, [*args, "--out", str(out2), "--payoff-games", "5"])
+    res = runner.invoke(cli, [*args, "--out", str(out), "--payoff-games", "5"])
     assert res.exit_code == 0, res.output
     text = " ".join(res.output.split())
     assert re.search(r"\b0 games played \([\d,]+ already done\)", text), text
-    assert out2.is_file()
+    assert out.read_bytes().startswith(b"%PDF")
+    # a dataset: checked, then reported from itself with the options given. The report it
+    # would write is the one above (computed and drawn again: half a minute of CPU that
+    # checks nothing more), so the command's call of write_report is recorded instead
+    import analysis.report
+
+    calls = []
+    monkeypatch.setattr(analysis.report, "write_report",
+                        lambda *a, **kw: calls.append((a, kw)))  # fmt: skip
+    out2 = tmp_path / "a.pdf"
+    res = runner.invoke(cli, ["report", str(quick_dataset), "--out", str(out2),
+                              "--payoff-games", "5"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert calls == [((quick_dataset, out2), {"payoff_games": 5})]
+    assert "report:" in res.output and not out2.exists()
 
 
 def test_bad_sources_are_named(quick_dataset, tmp_path):

@@ -9,7 +9,7 @@ One game (``play_game_kernel``), a chunk of a study's games seeded as the study 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import int64, njit
 
 from sims.core.fastrng import game_streams_into
 from sims.games.nyslice.kernel.flow import _deal_into, _play, _play_deal
@@ -179,4 +179,5 @@ def play_deal_kernel(tab, ftab, deal, n, strat, hparams, seed, index, rngs, pref
     drec = np.zeros((0, len(DECISION_COLUMNS)), dtype=np.int64)
     dcount = np.zeros(1, dtype=np.int64)
     cand = np.zeros(1, dtype=np.int64)  # no playout seat searches (runner.play_deal checks)
-    return _play_deal(tab, ftab, deal, n, rngs, trace, drec, dcount, prefix, 0, cand)
+    # int64(0), not 0: a literal argument would compile a second copy of the whole flow
+    return _play_deal(tab, ftab, deal, n, rngs, trace, drec, dcount, prefix, int64(0), cand)

@@ -20,7 +20,7 @@ times the candidates, each a game from the deal with the prefix forced.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import int64, njit
 
 from sims.core.fastrng import shuffle
 from sims.games.nyslice.kernel.flow import _play_deal
@@ -143,8 +143,8 @@ def _search_decide(tab, ftab, ptab, pftab, deal, n, rngs, hist, nh, cand, pcand)
         _determinize(deal, det, r, drawn, consumed, rngs[1 + seat])
         for j in range(nc):
             hist[nh] = cands[j]
-            _play_deal(ptab, pftab, det, n, prng, ptrace, nodrec, nocount, hist[: nh + 1], 0,
-                       pcand)  # fmt: skip
+            _play_deal(ptab, pftab, det, n, prng, ptrace, nodrec, nocount, hist[: nh + 1],
+                       int64(0), pcand)  # fmt: skip
             totals[j] += _outcome(ptab, n, seat)
     best = 0
     for j in range(1, nc):

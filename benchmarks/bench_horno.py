@@ -27,6 +27,9 @@ from sims.batch import one_arm, play_tables, run_study
 from sims.core.study import load_study
 
 TARGET_MINUTES = 10.0
+NOISE = 1.0
+"""Seconds: a run's start-up varies by about this much, so a smaller difference between
+the two sizes' times says nothing about the cost per game."""
 GAMES = 100_000
 MATCHUPS = ("random", "greedy", "heuristic", "greedy,random,random,random")
 ENGINES = ("reference", "kernel")
@@ -81,9 +84,10 @@ def main() -> None:
             n = games * (KERNEL_SCALE if engine == "kernel" else 1)
             small = n // 8
             took = [_run(spec, size, engine, args.jobs) for size in (small, n)]
-            if took[1] <= took[0]:  # the games cost less than the start-up's noise
+            if took[1] - took[0] < NOISE:  # the games cost less than the start-up's noise
                 print(f"{spec:<30}{engine:<11}  below the timing noise ({took[0]:.1f} s for "
-                      f"{small:,} games, {took[1]:.1f} s for {n:,})")  # fmt: skip
+                      f"{small:,} games, {took[1]:.1f} s for {n:,}: at least "
+                      f"{n / took[1]:,.0f} games/s)")  # fmt: skip
                 continue
             per_game = (took[1] - took[0]) / (n - small)
             fixed = max(took[0] - small * per_game, 0.0)

@@ -405,8 +405,7 @@ def _heatmap(r: Results, ax, cax) -> None:
         star[i, j] = bool(row["holm_significant"])
     lim = float(np.nanmax(np.abs(grid))) if np.isfinite(grid).any() else 1.0
     shown = np.ma.masked_invalid(grid)
-    cmap = plt.get_cmap("RdBu").copy()
-    cmap.set_bad("0.93")
+    cmap = plt.get_cmap("RdBu").with_extremes(bad="0.93")
     im = ax.imshow(shown, cmap=cmap, vmin=-lim, vmax=lim, aspect="auto")
     for i in range(len(names)):
         for j in range(len(counts)):

@@ -360,7 +360,11 @@ def test_dask_with_a_relative_out_writes_where_the_user_is(tmp_path, monkeypatch
 
 def test_an_unreachable_scheduler_is_one_line(tmp_path):
     import dask
+    import distributed  # noqa: F401
 
+    # distributed's defaults must be in dask's config before set(): leaving a set() that
+    # created the "distributed" key deletes the whole key, and every later cluster in this
+    # process fails on a missing default (distributed.comm.require-encryption)
     with (
         dask.config.set({"distributed.comm.timeouts.connect": "1s"}),
         pytest.raises(SlicelabError, match="cannot reach the Dask scheduler"),

@@ -8,6 +8,7 @@ say) through the label its game gives the variant (:meth:`~sims.core.game.Game.v
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -19,29 +20,69 @@ from sims.core.errors import SlicelabError
 from sims.core.game import get_game
 
 
-def scan(out: str | Path, table: str = "players") -> pl.LazyFrame:
-    """Lazily scan one table (``games``, ``players`` or ``decisions``) of a dataset.
+class IncompleteDatasetWarning(UserWarning):
+    """Rows read from a dataset whose run has not finished (``partial=True``)."""
 
-    The dataset is verified first (:func:`sims.dataset.check`: every file present and as
-    recorded, nothing extra). The partition columns ``game``, ``players`` and ``arm`` come
-    from the directory names.
+
+def checked(out: str | Path, partial: bool = False) -> dict:
+    """A dataset's manifest after :func:`sims.dataset.check`, refusing an incomplete one.
+
+    Parameters
+    ----------
+    out : path
+        The dataset directory.
+    partial : bool
+        Read an incomplete dataset (a run interrupted or still going) anyway: only its
+        finished chunks, with an :class:`IncompleteDatasetWarning` naming what is missing.
 
     Raises
     ------
     sims.dataset.DatasetError
-        When the dataset does not match its manifest, naming the repair command.
+        When the dataset does not match its manifest, or is incomplete and ``partial`` is
+        false, naming the command that completes it.
     """
     m = dataset.check(out)
+    if m.get("complete", True):
+        return m
+    todo = [c for c in m["chunks"] if c["files"] is None]
+    games = sum(c["count"] for c in todo)
+    total = sum(c["count"] for c in m["chunks"])
+    what = (f"{out} is incomplete: {len(todo):,} of {len(m['chunks']):,} chunks ({games:,} of "
+            f"{total:,} games) are not written yet")  # fmt: skip
+    if not partial:
+        raise dataset.DatasetError(
+            f"{what}; {dataset.resume_hint(Path(out), m)}, or pass partial=True to read the "
+            "finished chunks alone"
+        )
+    warnings.warn(f"{what}: reading the finished chunks alone", IncompleteDatasetWarning,
+                  stacklevel=3)  # fmt: skip
+    return m
+
+
+def scan(out: str | Path, table: str = "players", partial: bool = False) -> pl.LazyFrame:
+    """Lazily scan one table (``games``, ``players`` or ``decisions``) of a dataset.
+
+    The dataset is verified first (:func:`checked`: every file present and as recorded,
+    nothing extra, and every chunk written unless ``partial``). The partition columns
+    ``game``, ``players`` and ``arm`` come from the directory names.
+
+    Raises
+    ------
+    sims.dataset.DatasetError
+        When the dataset does not match its manifest, naming the repair command, or is
+        incomplete (without ``partial``), naming the command that resumes it.
+    """
+    m = checked(out, partial)
     root = Path(out) / table
     if table not in m.get("tables", []) or not root.is_dir():
         raise SlicelabError(f"{out} has no '{table}' table (it has {', '.join(m['tables'])})")
     return pl.scan_parquet(root / "**" / "*.parquet", hive_partitioning=True)
 
 
-def manifest(out: str | Path) -> dict:
+def manifest(out: str | Path, partial: bool = False) -> dict:
     """The dataset's manifest (study, hash, code version, engines, chunks), after
-    verifying its files (:func:`sims.dataset.check`)."""
-    return dataset.public(dataset.check(out))
+    verifying its files (:func:`checked`)."""
+    return dataset.public(checked(out, partial))
 
 
 def study_game(m: dict) -> str:
@@ -94,13 +135,13 @@ def _cell(v: Any) -> str | None:
     return v if v is None or isinstance(v, str) else json.dumps(v)
 
 
-def arms(out: str | Path) -> pl.DataFrame:
+def arms(out: str | Path, partial: bool = False) -> pl.DataFrame:
     """One row per arm of a dataset, from its manifest: ``arm``, ``game``, ``group`` (the
     study block it was expanded from), ``players``, ``rotation``, ``treatment`` (see
     :func:`treatment`), ``seed``, ``games``, ``strategies`` (one spec per seat), one column
     per ``value`` option of the game (New York Slice: ``blank``) and one per grid key of
     the study (its value in the arm: a float when every value is a number)."""
-    raw = manifest(out)["study"]["arms"]
+    raw = manifest(out, partial)["study"]["arms"]
     values = _value_columns(raw)
     grid_keys = list(dict.fromkeys(k for a in raw for k in a.get("grid", {})))
     base = [
@@ -137,16 +178,18 @@ def arms(out: str | Path) -> pl.DataFrame:
     return frame.with_columns(extra) if extra else frame
 
 
-def rows(out: str | Path, table: str = "players", group: str | None = None) -> pl.DataFrame:
+def rows(
+    out: str | Path, table: str = "players", group: str | None = None, partial: bool = False
+) -> pl.DataFrame:
     """A table's rows joined with their arm's metadata (``group``, ``rotation``,
     ``treatment``, the game's ``value`` options and the grid values of :func:`arms`),
-    optionally only one study block."""
-    meta = arms(out).drop("game", "players", "seed", "games", "strategies")
+    optionally only one study block (``partial``: see :func:`checked`)."""
+    meta = arms(out, partial).drop("game", "players", "seed", "games", "strategies")
     if group is not None:
         meta = meta.filter(pl.col("group") == group)
         if meta.is_empty():
             raise KeyError(f"{out} has no study block {group!r}")
-    lazy = scan(out, table)
+    lazy = scan(out, table, partial)
     if group is not None:
         # arm is a hive partition: filtering on it first reads only the block's files
         lazy = lazy.filter(pl.col("arm").is_in(meta["arm"].implode()))

@@ -47,7 +47,8 @@ import pyarrow.parquet as pq
 from sims import __version__, dataset
 from sims.core.errors import SlicelabError
 from sims.core.game import get_game, win_shares
-from sims.core.study import Arm, Study, StudyError, parse_study, study_hash
+from sims.core.limits import int_dtype
+from sims.core.study import Arm, Study, StudyError, data_files, parse_study, study_hash
 from sims.dataset import TABLES
 
 BACKENDS = ("joblib", "dask")
@@ -137,12 +138,13 @@ def play_tables(
     chunk = game.play_chunk(arm, first, count, decisions, engine)
     schema = game.results
     n = arm.players
+    seat_type = int_dtype(game.info.max_players)  # seats and winner counts, from the range
     fp = game.fingerprint(arm)
     shares = win_shares([chunk.seats[k] for k in schema.win_keys])
     won = shares > 0
     offsets = np.concatenate([[0], np.cumsum(won.sum(axis=1))]).astype(np.int32)
     winners = pa.ListArray.from_arrays(
-        pa.array(offsets), pa.array(np.nonzero(won)[1].astype(np.int8))
+        pa.array(offsets), pa.array(np.nonzero(won)[1].astype(seat_type))
     )
     idx = np.arange(first, first + count, dtype=np.int64)
     games = pa.table(
@@ -154,7 +156,7 @@ def play_tables(
             "rules_version": pa.array([fp["rules_version"]] * count, pa.string()),
             "engine": pa.array([engine] * count, pa.string()),
             "winner_seats": winners,
-            "n_winners": won.sum(axis=1).astype(np.int8),
+            "n_winners": won.sum(axis=1).astype(seat_type),
             **{c: chunk.games[c] for c in schema.game_columns},
         }
     )
@@ -164,7 +166,7 @@ def play_tables(
         {
             "arm": pa.array([arm.name] * rep, pa.string()),
             "game_index": np.repeat(idx, n),
-            "seat": np.tile(np.arange(n, dtype=np.int8), count),
+            "seat": np.tile(np.arange(n, dtype=seat_type), count),
             "strategy": pa.array([str(s) for s in specs] * count, pa.string()),
             "strategy_family": pa.array([s.name for s in specs] * count, pa.string()),
             "strategy_params": pa.array(
@@ -323,6 +325,7 @@ def new_manifest(
         "study": study.as_dict(),
         "study_text": study.text or study_toml(study),
         "fingerprints": fingerprints,
+        "inputs": inputs_of(study),
         "engines": engines,
         "seeds": {a.name: a.seed for a in study.arms},
         "code_version": code_version(),
@@ -335,6 +338,39 @@ def new_manifest(
             for c in plan(study)
         ],
     }
+
+
+def inputs_of(study: Study) -> dict[str, dict[str, str]]:
+    """The data files a study reads, kept in its manifest so that the dataset can be
+    resumed or repaired after they moved or changed: resolved path → SHA-256 and text."""
+    inputs = {}
+    for arm in study.arms:
+        for path in data_files(arm).values():
+            raw = path.read_bytes()
+            inputs[str(path)] = {"sha256": dataset.digest(raw), "text": raw.decode("utf-8-sig")}
+    return inputs
+
+
+def _input_copies(m: dict[str, Any], out: Path | None) -> dict[str, str]:
+    """Paths to read in place of the manifest's data files that are gone or changed: the
+    manifest's copies, written under ``OUT/inputs/`` (where a Dask worker sees them too)."""
+    if out is None:
+        return {}
+    files = {}
+    for path, rec in (m.get("inputs") or {}).items():
+        p = Path(path)
+        try:
+            same = p.is_file() and dataset.file_digest(p) == rec["sha256"]
+        except OSError:
+            same = False
+        if same:
+            continue
+        copy = out / "inputs" / rec["sha256"][:16] / p.name
+        if not copy.is_file() or dataset.file_digest(copy) != rec["sha256"]:
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            dataset.atomic_write(copy, rec["text"].encode("utf-8"))
+        files[path] = str(copy)
+    return files
 
 
 def read_manifest(out: str | Path) -> dict:
@@ -656,8 +692,11 @@ def _run_locked(
     )  # fmt: skip
 
 
-def rebuild_study(m: dict[str, Any], allow_code: bool = False) -> Study:
+def rebuild_study(m: dict[str, Any], allow_code: bool = False, out: Path | None = None) -> Study:
     """The study a manifest was written from, re-read from the text it recorded.
+
+    Data files that have moved or changed since are read from the manifest's own copies
+    (written under ``out``), so that a dataset moved with its checkout still repairs.
 
     Raises
     ------
@@ -669,7 +708,8 @@ def rebuild_study(m: dict[str, Any], allow_code: bool = False) -> Study:
 
     base = Path(m["study_dir"]) if m.get("study_dir") else None
     data = tomllib.loads(m["study_text"])
-    study = parse_study(data, m["study_file"], base, m["study_text"], m.get("size"), allow_code)
+    study = parse_study(data, m["study_file"], base, m["study_text"], m.get("size"), allow_code,
+                        _input_copies(m, out))  # fmt: skip
     if study.name != m["study_name"]:  # a command-line study names itself after its folder
         study = replace(study, name=m["study_name"])
     if identity(study)[0] != m["study_hash"]:
@@ -696,20 +736,25 @@ def repair(
     """
     out = Path(out).absolute()
     check_run_options(jobs, backend, scheduler)
-    m = dataset.read_manifest(out)
-    study = rebuild_study(m, allow_code)
+    m = dataset.read_manifest(out, mending=True)
+    study = rebuild_study(m, allow_code, out)
     with dataset.writer_lock(out):
-        m = dataset.read_manifest(out)
+        m = dataset.read_manifest(out, mending=True)  # a damaged log's chunks: not recorded
         found = dataset.problems(out, m, deep=True)
         recorder = dataset.Recorder(out, m)
+        # what is not data first (a stray file, a file where a folder belongs), so that a
+        # damaged chunk's own files can be reached and new ones written
+        for p in found:
+            if not p.chunk or p.what in ("extra", "unfinished", "not a folder"):
+                dataset.remove(out / p.path)
         bad = {p.chunk for p in found if p.chunk}
         for c in m["chunks"]:
             if dataset.chunk_label(c) in bad:
                 for f in (c["files"] or {}).values():
-                    (out / f["path"]).unlink(missing_ok=True)
+                    dataset.remove(out / f["path"])
                 recorder.forget(c["arm"], c["first"])
         for p in found:
-            (out / p.path).unlink(missing_ok=True)
+            dataset.remove(out / p.path)
         recorder.compact()
     summary = run_study(study, out, jobs, backend, scheduler, on_progress, m.get("size"))
     return found, summary

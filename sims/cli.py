@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import signal
 import sys
+from collections.abc import Iterator
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -28,6 +30,7 @@ from sims.core.errors import SlicelabError
 from sims.core.game import games as all_games
 from sims.core.game import get_game
 from sims.core.specs import _value, parse_spec, split_specs
+from sims.core.study import MAX_NAME
 
 # Wide enough for the summary table when output is piped (rich defaults to 80 columns).
 console = Console(width=None if sys.stdout.isatty() else 132)
@@ -301,6 +304,22 @@ def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
+STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+"""Signals that stop a run as Ctrl-C does (workers stopped, finished chunks kept): a
+``kill``, and a closed terminal or ssh session."""
+
+
+@contextlib.contextmanager
+def stopped_by_signals() -> Iterator[None]:
+    """Turn :data:`STOP_SIGNALS` into ``KeyboardInterrupt`` for the duration."""
+    previous = {sig: signal.signal(sig, _interrupt) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 def run(
     study, out: Path, jobs: int, backend: str, scheduler: str | None, size: str | None = None
 ) -> None:
@@ -319,12 +338,12 @@ def run(
     def update(done: int, total: int, played: int) -> None:
         progress.update(task, completed=done)
 
-    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        summary = run_study(
-            study, out, jobs=jobs, backend=backend, scheduler=scheduler, on_progress=update,
-            size=size, on_start=start,
-        )  # fmt: skip
+        with stopped_by_signals():
+            summary = run_study(
+                study, out, jobs=jobs, backend=backend, scheduler=scheduler, on_progress=update,
+                size=size, on_start=start,
+            )  # fmt: skip
     except KeyboardInterrupt:
         if progress.live.is_started:
             progress.stop()
@@ -333,7 +352,6 @@ def run(
     finally:
         if progress.live.is_started:
             progress.stop()
-        signal.signal(signal.SIGTERM, previous)
     rate = summary.games_played / summary.seconds if summary.seconds > 0 else 0
     skipped = f" ({summary.games_skipped:,} already done)" if summary.games_skipped else ""
     console.print(
@@ -434,7 +452,7 @@ def simulate(
 
 def study_name(out: Path) -> str:
     """A study name from an output folder's name (``x run`` → ``x-run``)."""
-    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", out.name).strip("-.")
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", out.name).strip("-.")[:MAX_NAME - 4]
     return name if name and name[0].isalnum() else f"run-{name}".rstrip("-")
 
 
@@ -651,21 +669,19 @@ def repair(out: Path, jobs: int, backend: str, scheduler: str | None, allow_code
     from sims import dataset
     from sims.batch import repair as run_repair
 
-    dataset.read_manifest(out)  # an unreadable manifest is an error before the progress bar
+    dataset.read_manifest(out, mending=True)  # an unreadable manifest: an error before the bar
     with progress_bar() as progress:
         task = progress.add_task(f"repair {out.name}", total=None)
 
         def update(done: int, total: int, played: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        previous = signal.signal(signal.SIGTERM, _interrupt)
         try:
-            found, summary = run_repair(out, jobs, backend, scheduler, allow_code, update)
+            with stopped_by_signals():
+                found, summary = run_repair(out, jobs, backend, scheduler, allow_code, update)
         except KeyboardInterrupt:
             err.print(f"interrupted: run `slicelab repair {out}` again to finish")
             raise SystemExit(130) from None
-        finally:
-            signal.signal(signal.SIGTERM, previous)
     for p in found:
         console.print(f"  removed {p.path} ({p.what})")
     console.print(

@@ -7,6 +7,7 @@ is the one place that knows the layout::
     OUT/manifest.json       the study, its identity and every chunk (compacted records)
     OUT/chunks.log          chunks landed since the manifest was last compacted (JSON lines)
     OUT/study.toml          the study as run
+    OUT/inputs/             copies of its data files, written by repair when they moved
     OUT/.slicelab.lock      held by the one run writing the directory
     OUT/<table>/game=G/players=N/arm=A/part-<first>.parquet
 
@@ -153,8 +154,16 @@ def _holder(out: Path) -> str:
 
 
 # ------------------------------------------------------------------ manifest and records
-def read_manifest(out: str | Path) -> dict[str, Any]:
+def read_manifest(out: str | Path, mending: bool = False) -> dict[str, Any]:
     """The manifest of a dataset directory, with the chunk log folded in.
+
+    Parameters
+    ----------
+    out : path
+        The dataset directory.
+    mending : bool
+        For ``repair``: skip damaged lines of the chunk log instead of refusing them (their
+        chunks count as not recorded, so their files are removed and the chunks re-played).
 
     Raises
     ------
@@ -192,7 +201,7 @@ def read_manifest(out: str | Path) -> dict[str, Any]:
         _check_shape(m)
     except (KeyError, TypeError, ValueError) as exc:
         raise DatasetError(damaged.format(f"malformed: {exc}")) from None
-    for rec in read_log(out):
+    for rec in read_log(out, mending):
         entry = m["_index"].get((rec.get("arm"), rec.get("first")))
         if entry is not None:
             entry["files"], entry["rows"] = rec["files"], rec["rows"]
@@ -221,11 +230,12 @@ def _check_shape(m: dict) -> None:
     m["_index"] = index
 
 
-def read_log(out: Path) -> list[dict[str, Any]]:
+def read_log(out: Path, mending: bool = False) -> list[dict[str, Any]]:
     """The chunk records appended since the last compaction.
 
     A torn last line (a run killed while appending) is dropped: its chunk counts as not
-    done and is played again. A damaged line before the last is an error.
+    done and is played again. A damaged line before the last is an error, unless
+    ``mending`` (``repair``), which drops it too.
     """
     path = Path(out) / LOG
     if not path.is_file():
@@ -240,7 +250,7 @@ def read_log(out: Path) -> list[dict[str, Any]]:
             if not isinstance(rec, dict) or not isinstance(rec.get("files"), dict):
                 raise ValueError("not a chunk record")
         except ValueError:
-            if i >= len(lines) - 2:  # the last line (a final newline leaves one empty line)
+            if mending or i >= len(lines) - 2:  # the last line (a final newline leaves one empty)
                 continue
             raise DatasetError(
                 f"{path} line {i + 1} is damaged; the chunks it recorded cannot be trusted: "
@@ -301,7 +311,7 @@ class Problem:
     """One way the files differ from the records."""
 
     path: str  # relative to the dataset
-    what: str  # missing | empty | altered | extra | unfinished
+    what: str  # missing | empty | altered | extra | unfinished | not a folder
     chunk: str = ""  # "<arm> games <first>..<last>" when the file belongs to a chunk
 
     def __str__(self) -> str:
@@ -325,6 +335,13 @@ def expected_files(m: dict[str, Any]) -> dict[str, tuple[dict, str | None]]:
     return out
 
 
+def remove(path: Path) -> None:
+    """Delete a file of the dataset if it is there (nothing if a parent folder is missing
+    or is itself a file, which :func:`problems` reports on its own)."""
+    with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+        path.unlink()
+
+
 def chunk_label(c: dict) -> str:
     return f"{c['arm']} games {c['first']}..{c['first'] + c['count'] - 1}"
 
@@ -346,20 +363,23 @@ def problems(out: str | Path, m: dict[str, Any] | None = None, deep: bool = True
     list of Problem
         Recorded files missing, empty, of another size or content (``altered``); files no
         chunk records (``extra``, or ``unfinished`` for a chunk not recorded yet — an
-        interrupted run, which resuming replaces).
+        interrupted run, which resuming replaces); a table's folder that is a file (``not a
+        folder``).
     """
     out = Path(out)
     m = m if m is not None else read_manifest(out)
     expected = expected_files(m)
     found = set()
+    out_problems = []
     for table in TABLES:
         root = out / table
+        if root.exists() and not root.is_dir():
+            out_problems.append(Problem(table, "not a folder"))
         if not root.is_dir():
             continue
         for path in root.rglob("*"):
             if path.is_file() and not (path.name.startswith(".") and path.name.endswith(".tmp")):
                 found.add(path.relative_to(out).as_posix())
-    out_problems = []
     for rel, (c, table) in expected.items():
         if table is None:
             if rel in found:

@@ -302,6 +302,7 @@ add(
 
 # --- study files: top-level keys -----------------------------------------------------
 add(
+    top("name-300-characters", "at most 200", name="s" * 300),
     top("seed-missing", "seed", seed=DROP),
     top("seed-negative", "seed", seed=-1),
     top("seed-2to32", "seed", seed=2**32),
@@ -392,6 +393,12 @@ add(
     arm("players-list-out-of-range", "players", players=[2, 7]),
     arm("players-list-of-one", "players", players=[1]),
     arm("players-list-mixed", "players", players=[2, "3"]),
+    arm("games-table-extra-count", "'games' has entries for 7 players",
+        players=[2, 3], games={"2": 10, "3": 10, "7": 5}),
+    arm("games-table-for-one-count", "'games' has entries for 3 players",
+        players=2, games={"2": 10, "3": 10}),
+    arm("name-300-characters", "at most 200", name="a" * 300),
+    arm("name-with-suffixes-too-long", "at most 200", name="b" * 198, players=[2, 3]),
     arm("games-0", "games", games=0),
     arm("games-negative", "games", games=-1),
     arm("games-float-1e9", "games", games=1e9),

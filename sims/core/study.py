@@ -58,6 +58,7 @@ import json
 import math
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,9 @@ _STUDY_KEYS = {
 }  # fmt: skip
 MAX_GAMES = 2**32 - 1
 """Games per arm at most (after a size's scaling)."""
+MAX_NAME = 200
+"""Characters of a study's or an arm's full name at most: each becomes a folder name
+(``arm=<name>``, ``<name>-quick``), and file systems allow 255 bytes per name."""
 MAX_CHUNKS = 1_000_000
 """Chunks per study at most: each is a manifest record and up to three files."""
 _ARM_KEYS = {
@@ -162,8 +166,40 @@ def study_hash(study: Study, fingerprint: dict[str, Any]) -> str:
     (deck digests, rule versions) from the games."""
     content = study.as_dict()
     content.pop("chunk_size")  # how games are grouped into files does not change the data
+    # a data file is known by its content, not by the path that reached it: the same study
+    # run from another folder, through a symlink or after a move is the same study
+    content["arms"] = [_by_content(arm, d) for arm, d in zip(study.arms, content["arms"],
+                                                              strict=True)]  # fmt: skip
     payload = json.dumps({"study": content, "fingerprint": fingerprint}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def data_files(arm: Arm) -> dict[str, Path]:
+    """The arm's options that name a data file on disk (``path`` options of its game whose
+    value is a file; a shipped data set's name is not one): option key → path."""
+    out = {}
+    for opt in get_game(arm.game).options:
+        value = arm.options.get(opt.key)
+        if opt.kind == "path" and isinstance(value, str) and Path(value).is_file():
+            out[opt.key] = Path(value)
+    return out
+
+
+def _by_content(arm: Arm, content: dict[str, Any]) -> dict[str, Any]:
+    """``content`` with each data-file path replaced by the SHA-256 of the file's bytes."""
+    for key, path in data_files(arm).items():
+        content[key] = "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
+    return content
+
+
+def _check_path_name(name: str, source: str, where: str, what: str) -> None:
+    """Refuse a name too long to be a folder or file name (an arm becomes the partition
+    folder ``arm=<name>``, a study ``data/<name>`` and ``reports/<name>.pdf``), before
+    anything is written."""
+    if len(name.encode()) > MAX_NAME:
+        raise _err(source, where, f"the {what} {name[:40]!r}... is too long: "
+                   f"{len(name.encode())} characters, at most {MAX_NAME} (it becomes a folder "
+                   "name); shorten it")  # fmt: skip
 
 
 def _err(source: str, where: str, msg: str) -> StudyError:
@@ -183,6 +219,7 @@ def parse_study(
     text: str = "",
     size: str | None = None,
     allow_code: bool = False,
+    files: Mapping[str, str] | None = None,
 ) -> Study:
     """Validate parsed study data and expand its arm blocks; every problem is reported
     before any game is played.
@@ -202,6 +239,10 @@ def parse_study(
     allow_code : bool
         Accept strategies written in Python (``package.module:Name``), which are imported
         and run; the study's own ``allow_code = true`` also does.
+    files : mapping, optional
+        Data files to read in place of others: resolved path → the path of a file with the
+        content the study was run with (a dataset's own copies, :func:`sims.batch.
+        rebuild_study`, when the originals moved or changed).
 
     Raises
     ------
@@ -221,6 +262,7 @@ def parse_study(
         raise _err(
             source, "top level", f"'name' must be letters, digits, '-', '_' or '.', got {name!r}"
         )
+    _check_path_name(name, source, "top level", "study name")
     chunk = _int(
         data.get("chunk_size", DEFAULT_CHUNK), source, "top level", "chunk_size", 1, 10_000_000
     )
@@ -253,7 +295,9 @@ def parse_study(
     arms: list[Arm] = []
     names: set[str] = set()
     for i, raw in enumerate(arms_raw):
-        for arm in _expand_block(raw, i, seed, decisions, scale, source, base, allow_code):
+        for arm in _expand_block(
+            raw, i, seed, decisions, scale, source, base, allow_code, files or {}
+        ):
             if arm.name in names:
                 raise _err(
                     source, f"arms[{i}]", f"arm name {arm.name!r} is used twice; names must differ"
@@ -342,7 +386,7 @@ def _fmt(value: Any) -> str:
 
 def _expand_block(
     raw: Any, i: int, study_seed: int, decisions: bool, scale: float, source: str,
-    base: Path | None, allow_code: bool,
+    base: Path | None, allow_code: bool, files: Mapping[str, str],
 ) -> list[Arm]:  # fmt: skip
     where = f"arms[{i}]"
     if not isinstance(raw, dict):
@@ -367,12 +411,18 @@ def _expand_block(
         raise _err(source, where, f"unknown key(s) {sorted(unknown)}; allowed for {game}: "
                    f"{allowed}")  # fmt: skip
     counts = _players_list(raw["players"], source, where, info.min_players, info.max_players)
+    if isinstance(raw["games"], dict):
+        extra = sorted(set(raw["games"]) - {str(n) for n in counts}, key=str)
+        if extra:
+            raise _err(source, where, f"'games' has entries for {', '.join(extra)} players, "
+                       f"which 'players' does not list ({raw['players']!r}); remove them or add "
+                       "those counts to 'players'")  # fmt: skip
     several = isinstance(raw["players"], list)
     seed = _int(raw.get("seed", study_seed), source, where, "seed", 0, MAX_SEED)
     engine = raw.get("engine", "auto")
     if engine not in ENGINES:
         raise _err(source, where, f"'engine' must be one of {list(ENGINES)}, got {engine!r}")
-    options = _game_options(raw, own, base, source, where)
+    options = _game_options(raw, own, base, source, where, files)
     rotate = raw.get("rotate", False)
     if not isinstance(rotate, bool):
         raise _err(source, where, f"'rotate' must be true or false, got {rotate!r}")
@@ -401,6 +451,7 @@ def _expand_block(
                     label += "".join(f".{key}{_fmt(v)}" for key, v in point.items())
                     label += variant.label
                     label += f".r{k}" if rotate else ""
+                    _check_path_name(label, source, f"arms[{i}]", "arm name")
                     rotated = [seat_specs[(s - k) % n] for s in range(n)]
                     arm = Arm(
                         name=label,
@@ -422,8 +473,9 @@ def _expand_block(
 
 
 def _game_options(
-    raw: dict[str, Any], own: dict[str, Any], base: Path | None, source: str, where: str
-) -> dict[str, Any]:
+    raw: dict[str, Any], own: dict[str, Any], base: Path | None, source: str, where: str,
+    files: Mapping[str, str],
+) -> dict[str, Any]:  # fmt: skip
     """The game's keys of an arm block, ``path`` ones resolved against the study's folder
     and ``table`` ones checked to be tables; the game validates the rest."""
     options = {}
@@ -438,7 +490,7 @@ def _game_options(
             path = Path(value)
             if not path.is_absolute() and base is not None:
                 path = base / path
-            value = str(path)
+            value = files.get(str(path), str(path))
         elif opt.kind == "table" and not isinstance(value, dict):
             raise _err(source, where, f"'{key}' must be a table ({opt.help}), e.g. "
                        f"[arms.{key}]")  # fmt: skip

@@ -472,7 +472,9 @@ def parse_deck(data: dict, source: str = "<data>") -> Deck:
         else f"Type {t}"
         for t in TYPES
     }
-    name = _label(data["name"], "'name'", source) if "name" in data else source
+    # without a name of its own a deck is called after its file's stem, not its path, so
+    # that the same deck reached by another path is the same deck (and the same study)
+    name = _label(data["name"], "'name'", source) if "name" in data else Path(source).stem
     return Deck(
         name=name,
         slices=slices,

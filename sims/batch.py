@@ -497,9 +497,31 @@ def _local_map(fn: Callable, calls: list[tuple], jobs: int, ordered: bool) -> It
         yield from (fn(*args) for args in calls)
         return
     from joblib import Parallel, delayed
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
 
     parallel = Parallel(n_jobs=jobs, return_as="generator" if ordered else "generator_unordered")
-    yield from parallel(delayed(fn)(*args) for args in calls)
+    try:
+        yield from parallel(delayed(fn)(*args) for args in calls)
+    except TerminatedWorkerError as exc:
+        # a worker killed by the OS (out of memory) or by a fault in compiled code: a fault
+        # is a bug in slicelab, and the reference engine plays the same games without one
+        raise SlicelabError(
+            f"a worker process died ({_exit_cause(exc)}); finished chunks are kept. If it was "
+            "not killed for memory, this is a slicelab bug: please report the command; "
+            "engine = 'reference' (--engine reference) plays the same games"
+        ) from None
+
+
+def _exit_cause(exc: BaseException) -> str:
+    """``SIGSEGV`` or ``exit code 3``, from joblib's message about a dead worker (it lists
+    the workers' exit codes as ``{SIGSEGV(-11), EXIT(3)}``)."""
+    import re
+
+    found = re.search(r"exit codes of the workers are \{([A-Z]+)\((-?\d+)\)", str(exc))
+    if not found:
+        return "cause unknown"
+    name, code = found.groups()
+    return name if name.startswith("SIG") else f"exit code {code}"
 
 
 def check_run_options(jobs: int, backend: str, scheduler: str | None) -> None:

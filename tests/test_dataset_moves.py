@@ -219,3 +219,17 @@ def test_sighup_stops_a_run_like_sigterm(tmp_path):
     assert dataset.problems(out, deep=False) == [] or all(
         p.what == "unfinished" for p in dataset.problems(out, deep=False)
     )
+
+
+def test_a_worker_killed_by_a_fault_is_one_line_not_a_traceback(tmp_path):
+    """A segfault in a worker (as a kernel's out-of-bounds access would cause) is named in
+    one line with what to do, instead of joblib's TerminatedWorkerError traceback."""
+    args = ["simulate", "nyslice", "--players", "2", "--games", "4", "--chunk-size", "2",
+            "--strategies", "tests.example_strategies:Crash", "--allow-code", "--jobs", "2",
+            "--out", str(tmp_path / "crash")]  # fmt: skip
+    proc = subprocess.run([sys.executable, "-m", "sims.cli", *args], cwd=ROOT,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True,
+                          text=True, timeout=120)  # fmt: skip
+    said = " ".join(proc.stderr.split())
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert "a worker process died (SIGSEGV)" in said and "--engine reference" in said

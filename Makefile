@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 
 .DEFAULT_GOAL := help
-.PHONY: help install report demo bench lab test lint fmt clean
+.PHONY: help install report demo bench validate lab test lint fmt clean
 
 help: ## List every target with one line
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-10s %s\n", $$1, $$2}'
@@ -36,6 +36,10 @@ bench: $(STAMP) ## Throughput benchmarks (kernel vs reference, workers, Parquet,
 	$(BIN)/python benchmarks/bench_pieceocake.py
 	$(BIN)/python benchmarks/bench_pizzatheory.py
 	$(BIN)/python benchmarks/bench_horno.py
+
+validate: $(STAMP) ## Generated data files and rule options at length (thousands per game) on kernels compiled with bounds checking
+	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(VENV)/numba-boundscheck SLICELAB_VALIDATE=1 \
+		$(BIN)/python -m pytest -q -n $(JOBS) -m generated
 
 lab: $(STAMP) ## Open JupyterLab on notebooks/ (installs jupyterlab on first use)
 	$(BIN)/python -c "import jupyterlab" 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[lab]'

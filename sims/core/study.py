@@ -289,6 +289,7 @@ def parse_study(
             raise _err(source, "top level", f"no size {size!r}; this study's sizes: {known}")
         scale = float(sizes[size])
         name = f"{name}-{size}"
+        _check_path_name(name, source, "top level", "study name with its size")
     arms_raw = data.get("arms")
     if not isinstance(arms_raw, list) or not arms_raw:
         raise _err(source, "top level", "needs at least one [[arms]] table")

@@ -52,16 +52,44 @@ from typing import Any, Literal
 import numpy as np
 
 from sims.core.errors import DataFileError
+from sims.core.limits import Limit
 from sims.games.datafile import parse_toml, read_toml
 
-N_DIRECTIONS = 3
+# ------------------------------------------------------------------------ declared limits
+# Every count a board file must respect, declared once here (with the rule options' in
+# rules.py): the parser checks them at the door, the kernel sizes its arrays and the plugin
+# its column types from them, and docs/rules/pizzatheory.md lists them (section "Data
+# files"; ``rules.LIMITS`` is the plugin's ``data_limits``).
+
+DIRECTIONS = Limit("directions", "[[direction]] tables", 3, 3,
+                   "one per turn position, in order 1, 2, 3; the kernel keeps 3 "
+                   "directions")  # fmt: skip
+LINES = Limit("lines", "lines of a direction", 6, 6,
+              "the numbers 1-6 on a player's die; the kernel's tables hold the 6 x 6 x 6 = 216 "
+              "cut triples")  # fmt: skip
+START = Limit("start", "X spaces of a position", 2, 2,
+              "the rulebook's setup: two toppings of each colour start on the board")  # fmt: skip
+SPACES = Limit("spaces", "spaces", LINES.high + 1, 255,
+               "a direction's 6 nested lines each add a space, so 7 at least; at most 255 "
+               "keeps a space id in one unsigned byte and the region table (216 x spaces) "
+               "small")  # fmt: skip
+REGIONS = Limit("regions", "regions of one cut triple", 2, 7,
+                "each line splits the board, and three straight cuts make at most 7 regions "
+                "(the 8th side pattern is the far side of a triangle), so more means a "
+                "mistyped line; the kernel's region tables hold 7 per triple")  # fmt: skip
+
+N_DIRECTIONS = DIRECTIONS.high
 """Cut directions, one per turn position."""
-LINES_PER_DIRECTION = 6
+LINES_PER_DIRECTION = LINES.high
 """Parallel lines in each direction (the numbers 1-6 on a player's die)."""
-START_PER_POSITION = 2
+START_PER_POSITION = START.high
 """X spaces of each turn position, filled at setup."""
-MAX_SPACES = 255
+MAX_SPACES = SPACES.high
 """Most spaces a board may have (a space id fits a byte; the region table stays small)."""
+MAX_REGIONS = REGIONS.high
+"""Most regions one cut triple makes (the kernel's region tables are this wide)."""
+BOARD_LIMITS = (SPACES, DIRECTIONS, LINES, START, REGIONS)
+"""The board file's declared limits, in the order the rules document lists them."""
 DEFAULT_BOARD = "hex-37"
 """The ruled default board (``data/boards/hex-37.toml``)."""
 HEX_LINE_OFFSETS = (2, 1, 0, -1, -2, -3)
@@ -324,8 +352,7 @@ def _parse_spaces(data: dict[str, Any], source: str) -> list[str]:
     spaces = data.get("spaces")
     if not isinstance(spaces, list) or not spaces:
         raise _fail(source, "needs 'spaces', a non-empty list of the space names in id order")
-    if len(spaces) > MAX_SPACES:
-        raise _fail(source, f"has {len(spaces)} spaces; at most {MAX_SPACES}")
+    SPACES.check(len(spaces), f"board {source}", BoardError)
     for j, s in enumerate(spaces):
         if not isinstance(s, str):
             raise _fail(source, f"spaces: entry {j + 1} is {_show(s)}, not a name (names are "
@@ -496,15 +523,14 @@ def parse_board(raw: dict[str, Any], source: str) -> Board:
 
 
 def _check_straight(lines: tuple[tuple[int, ...], ...], everything: int, source: str) -> None:
-    """Refuse lines no three straight cuts could make: three lines cross in at most 7
-    regions (the 8th side pattern is the far side of a triangle, which is empty)."""
+    """Refuse lines no three straight cuts could make (:data:`REGIONS`): three lines cross
+    in at most 7 regions (the 8th side pattern is the far side of a triangle, which is
+    empty)."""
     for cuts in product(range(LINES_PER_DIRECTION), repeat=N_DIRECTIONS):
         sides = [(lines[d][k], everything & ~lines[d][k]) for d, k in enumerate(cuts)]
-        if all(a & b & c for a, b, c in product(*sides)):
-            shown = ", ".join(f"direction {d + 1} line {k + 1}" for d, k in enumerate(cuts))
-            raise _fail(source, f"{shown} make 8 regions; three straight cuts make at most "
-                        "7, so these near sides are not straight lines (check for a "
-                        "mistyped line)")  # fmt: skip
+        count = sum(1 for a, b, c in product(*sides) if a & b & c)
+        shown = ", ".join(f"direction {d + 1} line {k + 1}" for d, k in enumerate(cuts))
+        REGIONS.check(count, f"board {source}: {shown}", BoardError)
 
 
 # --------------------------------------------------------------------------- loading

@@ -25,10 +25,11 @@ from sims.core.fastrng import game_streams_into, integers, next_double
 from sims.games.flow import seat_specs
 from sims.games.kernel_cache import key_caches
 from sims.games.pizzatheory import kernel_swing
-from sims.games.pizzatheory.board import LINES_PER_DIRECTION, Board
+from sims.games.pizzatheory.board import LINES_PER_DIRECTION, MAX_REGIONS, N_DIRECTIONS, Board
 from sims.games.pizzatheory.kernel_swing import (
     N_SP,
     SP_BLIND,
+    TRIPLES,
     mixed_mix,
     swing_cut,
     swing_place,
@@ -49,11 +50,11 @@ R_FIRST, R_ROTATION, R_ORDER, R_TWO_TIE, R_SAFETY, R_PLACEMENT, R_SUPPLY, R_RUNO
 ROTATION_STEP = {"clockwise": -1, "counterclockwise": 1, "none": 0}
 # tallies per colour (the engine's Tally, in SEAT_COLUMNS order after won/score/toppings)
 T_PLACED, T_CAPTURED, T_LOST, T_SAFE_ROUNDS, T_SAVED, T_SKIPPED = range(6)
+N_TALLY = 6
 ENDING_WIN, ENDING_TIEBREAK, ENDING_DRAW, ENDING_NEUTRAL = range(4)
 N_SEAT = len(SEAT_COLUMNS)
 N_GAME = len(GAME_COLUMNS) + 1  # and the decisions
 N_DEC = len(DECISION_COLUMNS)
-MAX_REGIONS = 8
 K_RANDOM, K_SWING, K_MIXED = range(3)
 KINDS = {"random": K_RANDOM, "greedy": K_SWING, "heuristic": K_SWING, "mixed": K_MIXED}
 """The families the kernel plays, as its seat kinds: every one Pizza Theory has."""
@@ -79,13 +80,16 @@ def board_arrays(board: Board) -> tuple[np.ndarray, ...]:
     n = board.n_spaces
     near = a["near"]
     adjacency = np.ascontiguousarray(a["adjacency"])
-    touch = np.zeros((3, LINES_PER_DIRECTION, n), dtype=np.int64)
-    for d in range(3):
+    touch = np.zeros((N_DIRECTIONS, LINES_PER_DIRECTION, n), dtype=np.int64)
+    for d in range(N_DIRECTIONS):
         for k in range(LINES_PER_DIRECTION):
             for i in range(n):
                 touch[d, k, i] = any(near[d, k, j] != near[d, k, i]
                                      for j in board.adjacency[i])  # fmt: skip
     regions = np.ascontiguousarray(a["regions"].reshape(-1, n).astype(np.int64))
+    if int(regions.max()) >= MAX_REGIONS:  # parse_board refuses such a board (REGIONS)
+        raise ValueError(f"board {board.name!r}: a cut triple makes more than {MAX_REGIONS} "
+                         "regions; build boards with parse_board")  # fmt: skip
     return (adjacency, regions, np.ascontiguousarray(a["start"]), touch,
             *triple_tables(regions))  # fmt: skip
 
@@ -240,14 +244,20 @@ def _play(adjacency, regions, start, touch, tlines, nreg, rules, n, kinds, sp, r
           game_out, drec, dcount, game_index, iw, cw, die, cnt, tabs, acc, fout, sc, u, rw,
           w, tk, rxyz):  # fmt: skip
     """One game; writes each seat's row to seat_out (n, N_SEAT) and the game's row to
-    game_out (N_GAME,). Scratch: ``iw`` (10, spaces) and ``cw`` (MAX_REGIONS + 9, COLOURS)
-    int64 work rows, ``die`` (max_rounds,); the swing strategies' (``kernel_swing``)
-    ``cnt``, ``tabs``, ``acc``, ``fout``, ``sc``, ``u``, ``rw``, ``w``, ``tk``, ``rxyz``."""
+    game_out (N_GAME,). Scratch: ``iw`` (10, max(spaces, MAX_REGIONS, N_TALLY)) and ``cw``
+    (MAX_REGIONS + 8, COLOURS) int64 work rows, each row cut to its length here (a board's
+    size is read off ``owner``), ``die`` (max_rounds,); the swing strategies'
+    (``kernel_swing``) ``cnt``, ``tabs``, ``acc``, ``fout``, ``sc``, ``u``, ``rw``, ``w``,
+    ``tk``, ``rxyz``."""
     nspaces = adjacency.shape[0]
     total = rules[R_SUPPLY]
     safety = rules[R_SAFETY] != 0
     tie_nothing = rules[R_TWO_TIE] != 0
-    owner, legal, removed, refill = iw[0], iw[1], iw[2], iw[3]
+    # every work row is cut to its length: the swing strategies read a board's size off
+    # ``owner`` (iw is as wide as the widest of its rows, wider than a 7-space board)
+    owner, legal = iw[0, :nspaces], iw[1, :nspaces]
+    removed, refill = iw[2, :nspaces], iw[3, :nspaces]
+    tops, fills = iw[8, :MAX_REGIONS], iw[9, :MAX_REGIONS]
     counts = cw[:MAX_REGIONS]
     supply, ran_out, pos, start_pos = (
         cw[MAX_REGIONS],
@@ -261,13 +271,13 @@ def _play(adjacency, regions, start, touch, tlines, nreg, rules, n, kinds, sp, r
         cw[MAX_REGIONS + 6],
         cw[MAX_REGIONS + 7],
     )
-    tally = iw[4:7, :6]
+    tally = iw[4:7, :N_TALLY]
     for i in range(nspaces):
         owner[i] = -1
     for c in range(COLOURS):
         supply[c] = total
         ran_out[c] = 0
-        for j in range(6):
+        for j in range(N_TALLY):
             tally[c, j] = 0
     if n == 2:
         for r in range(rules[R_ROUNDS]):
@@ -405,10 +415,10 @@ def _play(adjacency, regions, start, touch, tlines, nreg, rules, n, kinds, sp, r
                  LINES_PER_DIRECTION, owner, supply, total)  # fmt: skip
             ndec += 1
             lines[pos[seat]] = line
-        t = lines[0] * 36 + lines[1] * 6 + lines[2]
+        t = (lines[0] * LINES_PER_DIRECTION + lines[1]) * LINES_PER_DIRECTION + lines[2]
         region = regions[t]
         if _resolve(owner, supply, ran_out, tally, rules, region, nspaces, counts, safe,
-                    removed, refill, iw[8], iw[9]):  # fmt: skip
+                    removed, refill, tops, fills):  # fmt: skip
             safety_rounds += 1
         ver += 1  # the swing strategies' tables are out of date
         # 4. the end
@@ -449,7 +459,7 @@ def _play(adjacency, regions, start, touch, tlines, nreg, rules, n, kinds, sp, r
         row[0] = won
         row[1] = total - supply[s]
         row[2] = total - supply[s]
-        for j in range(6):
+        for j in range(N_TALLY):
             row[3 + j] = tally[s, j]
         row[9] = start_pos[s]
     game_out[0] = rounds
@@ -466,19 +476,19 @@ def play_games_kernel(adjacency, regions, start, touch, tlines, nreg, rules, n, 
     parameters ``sp[s]``: seats (count, n, N_SEAT), games (count, N_GAME), decision
     records from row dcount[0] of drec."""
     rngs = np.zeros((n + 1, 5), dtype=np.uint64)
-    iw = np.zeros((10, max(adjacency.shape[0], MAX_REGIONS)), dtype=np.int64)
+    iw = np.zeros((10, max(adjacency.shape[0], MAX_REGIONS, N_TALLY)), dtype=np.int64)
     cw = np.zeros((MAX_REGIONS + 8, COLOURS), dtype=np.int64)
     die = np.zeros(rules[R_ROUNDS], dtype=np.int64)
-    cnt = np.zeros((216, MAX_REGIONS, COLOURS), dtype=np.int64)
-    tabs = np.zeros((4, 216, COLOURS), dtype=np.int64)
+    cnt = np.zeros((TRIPLES, MAX_REGIONS, COLOURS), dtype=np.int64)
+    tabs = np.zeros((4, TRIPLES, COLOURS), dtype=np.int64)
     acc = np.zeros((LINES_PER_DIRECTION, 9), dtype=np.int64)
     fout = np.zeros(LINES_PER_DIRECTION)
     sc = np.zeros((4, COLOURS), dtype=np.int64)
     u = np.zeros((3, LINES_PER_DIRECTION, LINES_PER_DIRECTION, LINES_PER_DIRECTION))
     rw = np.zeros((4, 3, LINES_PER_DIRECTION))
     w = np.zeros((LINES_PER_DIRECTION, LINES_PER_DIRECTION))
-    tk = np.zeros((LINES_PER_DIRECTION, 36), dtype=np.int64)
-    rxyz = np.zeros((3, 216, MAX_REGIONS), dtype=np.int64)
+    tk = np.zeros((LINES_PER_DIRECTION, TRIPLES // LINES_PER_DIRECTION), dtype=np.int64)
+    rxyz = np.zeros((3, TRIPLES, MAX_REGIONS), dtype=np.int64)
     for g in range(seats.shape[0]):
         game_streams_into(study_seed, first_index + g, n + 1, rngs)
         _play(adjacency, regions, start, touch, tlines, nreg, rules, n, kinds, sp, rngs,

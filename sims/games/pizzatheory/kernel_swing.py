@@ -26,10 +26,13 @@ import math
 import numpy as np
 from numba import njit
 
+# MAX_REGIONS: the regions per cut triple the tables hold (``board.REGIONS``, which the
+# parser checks; a 7-space board is no narrower than a region row)
+from sims.games.pizzatheory.board import LINES_PER_DIRECTION, MAX_REGIONS, N_DIRECTIONS
+
 COLOURS = 3
-LINES = 6
-TRIPLES = LINES**3
-MAX_REGIONS = 8
+LINES = LINES_PER_DIRECTION
+TRIPLES = LINES**N_DIRECTIONS
 SP_AGGRESSION, SP_LEADER, SP_RISK, SP_BLIND, SP_ITERS = range(5)
 N_SP = 5
 
@@ -38,7 +41,7 @@ def triple_tables(regions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``tlines`` (216, 3) and ``nreg`` (216,) for a board's region table (216, spaces)."""
     tlines = np.zeros((TRIPLES, 3), dtype=np.int64)
     for t in range(TRIPLES):
-        tlines[t] = (t // 36, (t // 6) % 6, t % 6)
+        tlines[t] = (t // (LINES * LINES), (t // LINES) % LINES, t % LINES)
     nreg = (regions.max(axis=1) + 1).astype(np.int64)
     return tlines, nreg
 
@@ -73,10 +76,10 @@ def _count(cnt, t, g, c, gx, x):
 
 @njit(cache=True, inline="always")
 def _resolve_triple(cnt, t, nr, safety, tie_nothing, gx, x):
-    """Resolve triple ``t`` from its region counts ``cnt[t]`` (8, 3), with one more topping
-    of colour ``x`` in region ``gx`` (-1: none): ``(safe0, safe1, safe2, lost0, lost1,
-    lost2, refill0, refill1, refill2)``. It stores nothing, so the loops calling it keep
-    their loads in registers."""
+    """Resolve triple ``t`` from its region counts ``cnt[t]`` (MAX_REGIONS, 3), with one
+    more topping of colour ``x`` in region ``gx`` (-1: none): ``(safe0, safe1, safe2,
+    lost0, lost1, lost2, refill0, refill1, refill2)``. It stores nothing, so the loops
+    calling it keep their loads in registers."""
     s0 = s1 = s2 = safety
     if safety:
         for g in range(nr):
@@ -103,8 +106,9 @@ def _resolve_triple(cnt, t, nr, safety, tie_nothing, gx, x):
 
 @njit(cache=True)
 def position_tables(owner, regions, nreg, safety, tie_nothing, cnt, bsafe, blost, brefill):
-    """The position's region counts ``cnt`` (216, 8, 3) and each triple's safe flags, lost
-    and refilled toppings per colour (``bsafe``, ``blost``, ``brefill``: (216, 3))."""
+    """The position's region counts ``cnt`` (216, MAX_REGIONS, 3) and each triple's safe
+    flags, lost and refilled toppings per colour (``bsafe``, ``blost``, ``brefill``: (216,
+    3)); the board's spaces are ``owner``'s length."""
     spaces = owner.shape[0]
     for t in range(TRIPLES):
         for g in range(MAX_REGIONS):
@@ -316,8 +320,8 @@ def swing_place(owner, supply, legal, nl, colour, seat, direction, known_dir, kn
                 out, sc, tk, rxyz, fresh):  # fmt: skip
     """``SwingStrategy.place``: the index in ``legal[:nl]`` of the space whose placement
     of ``colour`` leaves ``seat`` the best value of its best line (the first among equals).
-    Scratch: ``cnt`` (216, 8, 3) and ``tabs`` (4, 216, 3) int64, ``acc`` (6, 9), ``out``
-    (6,), ``sc`` (4, 3), ``tk`` (6, 36), ``rxyz`` (3, 216, 8)."""
+    Scratch: ``cnt`` (216, MAX_REGIONS, 3) and ``tabs`` (4, 216, 3) int64, ``acc`` (6,
+    9), ``out`` (6,), ``sc`` (4, 3), ``tk`` (6, 36), ``rxyz`` (3, 216, MAX_REGIONS)."""
     bsafe, blost, brefill = tabs[0], tabs[1], tabs[2]
     if fresh:  # else the caller kept them up to date since they were last computed
         position_tables(owner, regions, nreg, safety, tie_nothing, cnt, bsafe, blost, brefill)

@@ -8,15 +8,21 @@ every strategy family; ``engine = "auto"`` or ``"kernel"``) unless an arm asks f
 reference engine (``engine = "reference"``); both write ``records.DECISION_COLUMNS``,
 ``records.SEAT_COLUMNS`` and ``records.GAME_COLUMNS``, the same rows.
 
-The game's own columns (``ResultSchema``). ``players``: ``won`` (int8, the win key: 1 for a
+The game's own columns (``ResultSchema``). ``players``: ``won`` (the win key: 1 for a
 winner; every seat 1 in a draw at the round bound and in a 2-player game the neutral colour
-won, so those share the win equally: ``games.ending`` tells them apart), ``score`` (int8)
+won, so those share the win equally: ``games.ending`` tells them apart), ``score``
 = ``toppings`` on the board at the end, ``placed``, ``captured``, ``lost``, ``safe_rounds``,
 ``saved`` (toppings the safety rule kept), ``skipped`` (place steps without a legal space
-or supply) and ``start_position`` (0 = first in the first round). ``games``: ``rounds``
-(int16), ``ending`` (int8: 0 win, 1 run-out tiebreak, 2 draw, 3 neutral win),
-``safety_rounds`` (int16) and ``neutral_on_board`` (int8, -1 at 3 players),
-``decisions`` (int32).
+or supply) and ``start_position`` (0 = first in the first round). ``games``: ``rounds``,
+``ending`` (0 win, 1 run-out tiebreak, 2 draw, 3 neutral win), ``safety_rounds`` and
+``neutral_on_board`` (-1 at 3 players), ``decisions``.
+
+Every integer column's type is derived from Pizza Theory's declared limits
+(``rules.LIMITS``, :attr:`PizzaTheory.data_limits`): the narrowest type holding the
+column's largest and smallest possible value at the limits (a topping count below
+``SUPPLY.high``, a space id below ``SPACES.high``, a count of rounds or of per-round events
+from ``ROUNDS.high``), and never narrower than the type the tables were first written
+with; a value that does not fit is refused, never wrapped.
 """
 
 from __future__ import annotations
@@ -32,22 +38,71 @@ import pyarrow as pa
 
 from sims.core.errors import SlicelabError
 from sims.core.game import ChunkArrays, GameInfo, GameOption, ResultSchema, StrategyInfo, Variant
+from sims.core.limits import Limit, int_dtype
 from sims.core.study import Arm
 from sims.games.pizzatheory.board import (
+    LINES,
+    N_DIRECTIONS,
+    REGIONS,
+    SPACES,
     Board,
     board_names,
     default_board,
     load_board,
     shipped_board,
 )
-from sims.games.pizzatheory.engine import GameState, Phase, deal
+from sims.games.pizzatheory.engine import Ending, GameState, Phase, deal
 from sims.games.pizzatheory.records import DECISION_COLUMNS, GAME_COLUMNS, SEAT_COLUMNS
-from sims.games.pizzatheory.rules import MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, Rules, variant_id
+from sims.games.pizzatheory.rules import (
+    LIMITS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ROUNDS,
+    RULES_VERSION,
+    SUPPLY,
+    Rules,
+    variant_id,
+)
 from sims.games.pizzatheory.strategies import PARAM_RANGES, STRATEGIES, make_strategy
 
 PHASE_NAMES = [p.name.lower() for p in Phase]
-TABLES_VERSION = 1
-"""Bumped when the written columns change, so an older dataset is never resumed into."""
+TABLES_VERSION = 2
+"""Bumped when the written columns change, so an older dataset is never resumed into (2:
+``placed`` widened to int16, ``captured``, ``lost`` and ``saved`` to int32, their types
+derived from the declared limits)."""
+
+
+def _column(floor: type[np.signedinteger], high: int, low: int = 0) -> type[np.signedinteger]:
+    """A column's type: the narrowest holding ``[low, high]`` (its values at the declared
+    limits), but never narrower than ``floor`` (the type the tables were first written
+    with)."""
+    need = int_dtype(high, low)
+    return need if np.dtype(need).itemsize > np.dtype(floor).itemsize else floor
+
+
+# the largest counts at the declared limits (rules.LIMITS): a seat places at most once a
+# round; in one round it captures at most its supply, loses at most its toppings on the
+# board and has at most one topping saved in each region (and no more than it has)
+_ROUNDS = ROUNDS.high
+_TOPPINGS = SUPPLY.high
+_DECISIONS = _ROUNDS * (2 * MAX_PLAYERS + 1)  # a round: n places, the neutral, n cuts
+_SEAT_TYPES = {
+    "won": _column(np.int8, 1), "score": _column(np.int8, _TOPPINGS),
+    "toppings": _column(np.int8, _TOPPINGS), "placed": _column(np.int8, _ROUNDS),
+    "captured": _column(np.int16, _ROUNDS * _TOPPINGS),
+    "lost": _column(np.int16, _ROUNDS * _TOPPINGS),
+    "safe_rounds": _column(np.int16, _ROUNDS),
+    "saved": _column(np.int16, _ROUNDS * min(REGIONS.high, _TOPPINGS)),
+    "skipped": _column(np.int16, _ROUNDS), "start_position": _column(np.int8, N_DIRECTIONS - 1),
+}  # fmt: skip
+assert set(_SEAT_TYPES) == set(SEAT_COLUMNS)
+_GAME_TYPES = {
+    "rounds": _column(np.int16, _ROUNDS), "ending": _column(np.int8, len(Ending) - 1),
+    "safety_rounds": _column(np.int16, _ROUNDS),
+    "neutral_on_board": _column(np.int8, _TOPPINGS, -1),
+    "decisions": _column(np.int32, _DECISIONS),
+}  # fmt: skip
+assert set(_GAME_TYPES) == {*GAME_COLUMNS, "decisions"}
 
 
 TUNABLE = ("heuristic", "mixed")
@@ -96,9 +151,11 @@ def strategy_identity(spec: str, players: int) -> str:
 
 
 _DECISION_TYPES = {
-    "game_index": np.int64, "round": np.int16, "seat": np.int8, "position": np.int8,
-    "action": np.int16, "n_legal": np.int16, "on_board": np.int8, "supply": np.int8,
-    "empty": np.int16,
+    "game_index": np.int64, "round": _column(np.int16, _ROUNDS - 1),
+    "seat": _column(np.int8, MAX_PLAYERS - 1), "position": _column(np.int8, N_DIRECTIONS - 1),
+    "action": _column(np.int16, max(SPACES.high - 1, LINES.high - 1)),
+    "n_legal": _column(np.int16, SPACES.high), "on_board": _column(np.int8, _TOPPINGS),
+    "supply": _column(np.int8, _TOPPINGS), "empty": _column(np.int16, SPACES.high),
 }  # fmt: skip
 assert set(_DECISION_TYPES) | {"phase"} == set(DECISION_COLUMNS)
 
@@ -114,8 +171,21 @@ def decision_columns(recs: np.ndarray) -> dict[str, pa.Array | np.ndarray]:
             idx = pa.array(col.astype(np.int8))
             out[c] = pa.DictionaryArray.from_arrays(idx, pa.array(PHASE_NAMES, pa.string()))
         else:
-            out[c] = col.astype(_DECISION_TYPES[c])
+            out[c] = _cast(col, _DECISION_TYPES[c], c)
     return out
+
+
+def _cast(values: np.ndarray, kind: type[np.signedinteger], name: str) -> np.ndarray:
+    """``values`` as ``kind``, refusing (rather than wrapping) a value it cannot hold."""
+    if values.size:
+        info = np.iinfo(kind)
+        low, high = int(values.min()), int(values.max())
+        if low < info.min or high > info.max:
+            raise SlicelabError(
+                f"Pizza Theory column {name}: a value from {low} to {high} does not fit its "
+                f"type {np.dtype(kind).name}; the declared limits (rules.LIMITS) must bound it"
+            )
+    return values.astype(kind)
 
 
 def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
@@ -167,6 +237,9 @@ class PizzaTheory:
         seat_columns=SEAT_COLUMNS,
         game_columns=(*GAME_COLUMNS, "decisions"),
     )
+    data_limits: tuple[Limit, ...] = LIMITS
+    """The board file's and the rule options' declared limits (``rules.LIMITS``; listed in
+    docs/rules/pizzatheory.md, section "Data files")."""
 
     # ------------------------------------------------------------------ variants
     def variants(self, raw: Mapping[str, Any], players: int, base: Path | None) -> list[Variant]:
@@ -289,8 +362,7 @@ class PizzaTheory:
     def _tunable(family: str) -> None:
         if family not in TUNABLE:
             raise SlicelabError(
-                f"cannot tune {family!r}: Pizza Theory's tunable families are "
-                f"{', '.join(TUNABLE)}"
+                f"cannot tune {family!r}: Pizza Theory's tunable families are {', '.join(TUNABLE)}"
             )
 
     # ------------------------------------------------------------ reference state
@@ -325,14 +397,9 @@ class PizzaTheory:
             )
         else:
             seats_, games_, recs = _play_reference(arm, first, count, decisions)
-        types = {"won": np.int8, "score": np.int8, "toppings": np.int8, "placed": np.int8,
-                 "captured": np.int16, "lost": np.int16, "safe_rounds": np.int16,
-                 "saved": np.int16, "skipped": np.int16, "start_position": np.int8}  # fmt: skip
-        seats = {c: seats_[:, :, i].astype(types[c]) for i, c in enumerate(SEAT_COLUMNS)}
-        gtypes = {"rounds": np.int16, "ending": np.int8, "safety_rounds": np.int16,
-                  "neutral_on_board": np.int8, "decisions": np.int32}  # fmt: skip
+        seats = {c: _cast(seats_[:, :, i], _SEAT_TYPES[c], c) for i, c in enumerate(SEAT_COLUMNS)}
         names = (*GAME_COLUMNS, "decisions")
-        games = {c: games_[:, i].astype(gtypes[c]) for i, c in enumerate(names)}
+        games = {c: _cast(games_[:, i], _GAME_TYPES[c], c) for i, c in enumerate(names)}
         table = pa.table(decision_columns(recs)) if decisions else None
         return ChunkArrays(seats=seats, games=games, decisions=table)
 

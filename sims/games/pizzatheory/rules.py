@@ -9,10 +9,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from sims.core.errors import SlicelabError
+from sims.core.limits import Limit
+from sims.games.pizzatheory.board import BOARD_LIMITS
 from sims.games.ruleopts import RuleOptions, check_bools, check_choices, check_int
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 3
+PLAYERS = Limit("players", "players", 2, 3,
+                "the rulebook's 3, or 2 with the neutral colour; the kernel keeps a row per "
+                "colour for 3")  # fmt: skip
+MIN_PLAYERS = PLAYERS.low
+MAX_PLAYERS = PLAYERS.high
 COLOURS = 3
 """Topping colours on the board: the three players', or at 2 players two and the neutral."""
 NEUTRAL = 2
@@ -27,8 +32,28 @@ _CHOICES = {
     "two_way_tie": ("remove", "nothing"),
     "placement": ("apart", "anywhere"),
 }
-SUPPLY_RANGE = (3, 40)
-ROUNDS_RANGE = (1, 10_000)
+
+# ------------------------------------------------------------------------ declared limits
+# The rule options' bounds, declared once here (the board file's are in board.py): the
+# options check them at the door, the plugin sizes its column types from them, and
+# docs/rules/pizzatheory.md lists them (section "Data files").
+
+FIRST_SEAT = Limit("first_seat", "as the first seat (first_seat)", 0, MAX_PLAYERS - 1,
+                   "seats are numbered from 0, at most 3 players; and it must be a seat of "
+                   "the game's player count")  # fmt: skip
+SUPPLY = Limit("supply", "toppings per player (supply)", 3, 40,
+               "two start on the board and at least one is left to place; at most 40 keeps "
+               "a player's toppings in one byte of the score, toppings, on_board and supply "
+               "columns")  # fmt: skip
+ROUNDS = Limit("max_rounds", "rounds before a draw (max_rounds)", 1, 10_000,
+               "at most 10 000 keeps the round and the per-round counts (placed, skipped, "
+               "safe_rounds, safety_rounds) in two bytes and a seat's captured, lost and "
+               "saved toppings (at most 40 a round) in four")  # fmt: skip
+SUPPLY_RANGE = (SUPPLY.low, SUPPLY.high)
+ROUNDS_RANGE = (ROUNDS.low, ROUNDS.high)
+LIMITS = (*BOARD_LIMITS, PLAYERS, FIRST_SEAT, SUPPLY, ROUNDS)
+"""Pizza Theory's declared limits (``PizzaTheory.data_limits``): the board file's, then
+the player count's and the rule options', in the order the rules document lists them."""
 
 
 @dataclass(frozen=True)
@@ -84,17 +109,24 @@ class Rules(RuleOptions):
     def __post_init__(self) -> None:
         check_choices(self, _CHOICES, TITLE)
         check_bools(self, ("safety", "runout_tiebreak"), TITLE)
-        check_int(TITLE, "first_seat", self.first_seat, 0, MAX_PLAYERS - 1,
-                  hint="a seat number")  # fmt: skip
-        check_int(TITLE, "supply", self.supply, *SUPPLY_RANGE, hint="16 is the rule")
-        check_int(TITLE, "max_rounds", self.max_rounds, *ROUNDS_RANGE, hint="200 is the ruling")
+        _check_option("first_seat", self.first_seat, FIRST_SEAT, "a seat number")
+        _check_option("supply", self.supply, SUPPLY, "16 is the rule")
+        _check_option("max_rounds", self.max_rounds, ROUNDS, "200 is the ruling")
+
+
+def _check_option(key: str, value: Any, limit: Limit, hint: str) -> None:
+    """Refuse an integer option's value of another type, or outside its declared limit."""
+    if type(value) is not int:
+        check_int(TITLE, key, value, limit.low, limit.high, hint=hint)
+    limit.check(value, f"{TITLE} rule option {key}={value!r}", SlicelabError)
+
 
 def check_players(n_players: Any) -> None:
     """Refuse a player count other than 3 (or 2, the neutral variant) with a clear message."""
     if (
         not isinstance(n_players, int)
         or isinstance(n_players, bool)
-        or not MIN_PLAYERS <= n_players <= MAX_PLAYERS
+        or not PLAYERS.low <= n_players <= PLAYERS.high
     ):
         raise SlicelabError(
             f"Pizza Theory is played by {MAX_PLAYERS} players ({MIN_PLAYERS} with the neutral "

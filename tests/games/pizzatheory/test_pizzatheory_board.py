@@ -559,6 +559,11 @@ BAD_BOARDS = [
         lambda d: d.update(spaces=[f"s{i}" for i in range(256)]),
         "has 256 spaces; at most 255",
     ),
+    (
+        "too few spaces",
+        lambda d: d.update(spaces=d["spaces"][:6]),
+        "has 6 spaces; at least 7 (a direction's 6 nested lines each add a space",
+    ),
     ("space a number", lambda d: d["spaces"].__setitem__(2, 7), "spaces: entry 3 is 7, not a name"),
     ("blank space name", lambda d: d["spaces"].__setitem__(0, "  "), "spaces: entry 1 is blank"),
     (
@@ -740,8 +745,8 @@ BAD_BOARDS = [
     (
         "not straight lines",
         lambda d: _all_lines_of_direction_1_take(d, "0,0,0"),
-        "direction 1 line 1, direction 2 line 4, direction 3 line 4 make 8 regions; three "
-        "straight cuts make at most 7",
+        "direction 1 line 1, direction 2 line 4, direction 3 line 4: has 8 regions of one cut "
+        "triple; at most 7 (each line splits the board, and three straight cuts make at most 7",
     ),
 ]
 

@@ -6,7 +6,11 @@ The file holds ``name``, ``types`` (the dish types, in order), ``[[ingredient]]`
 ``copies``), ``[wild]`` (``name``, ``copies``), ``[[garbage]]`` (``name``, ``penalty``,
 ``copies``), ``[[radioactive]]`` (``name``, ``type``, ``bonus``, ``penalty``, ``copies``) and
 ``[[dish]]`` (``name``, ``type``, ``points``, ``ingredients``, ``back``). Every key is
-required; ``garbage`` and ``radioactive`` may be empty arrays.
+required; ``garbage`` and ``radioactive`` may be empty arrays. Every count is bounded by a
+limit declared in ``rules.py`` (``rules.LIMITS``: dish types, card kinds, copies, the
+deck, dish cards, a dish's ingredients, points, penalties, bonuses), checked here: the
+counts of the file with :meth:`~sims.core.limits.Limit.check`, a field's value and a dish's
+ingredients in the wording scripts already match, with the limit's range and reason.
 
 Card **kinds** are numbered in file order: the ingredients first, then the wild, then the
 garbage, then the radioactive cards (kind ``k`` is ``CardSet.kinds[k]``); dish cards are
@@ -26,17 +30,30 @@ from pathlib import Path
 from typing import Any
 
 from sims.core.errors import DataFileError
+from sims.core.limits import Limit
 from sims.games.datafile import parse_toml, read_toml
-from sims.games.horno.rules import DEAL, MAX_PLAYERS, OVEN_SIZE
+from sims.games.horno.rules import (
+    BONUS,
+    COPIES,
+    DECK,
+    DISHES,
+    INGREDIENTS,
+    KINDS,
+    PENALTY,
+    POINTS,
+    TYPES,
+)
 
 DEFAULT_CARDS_FILE = "cards-v1.toml"
-MAX_TYPES = 8
-MAX_KINDS = 100
+# the declared limits' ends under their older names (``rules.LIMITS`` declares them)
+MAX_TYPES = TYPES.high
+MAX_KINDS = KINDS.high
 """Card kinds a set may hold (a sabotage action packs a kind below 100)."""
-MAX_COPIES = 50
-MAX_PENALTY = 20
-MAX_POINTS = 100
-MIN_DECK = 2 * DEAL * MAX_PLAYERS
+MAX_COPIES = COPIES.high
+MAX_PENALTY = PENALTY.high
+MAX_POINTS = POINTS.high
+MAX_DISHES = DISHES.high
+MIN_DECK = DECK.low
 """The deck must hold enough to deal every seat and redraw the whole opening hand."""
 
 INGREDIENT, WILD, GARBAGE, RADIOACTIVE = "ingredient", "wild", "garbage", "radioactive"
@@ -158,10 +175,14 @@ def _fail(source: str, msg: str) -> CardsError:
     return CardsError(f"card set {source}: {msg}")
 
 
-def _int(entry: dict, key: str, low: int, high: int, where: str, source: str) -> int:
+def _int(entry: dict, key: str, limit: Limit, where: str, source: str) -> int:
+    """A field's integer within its declared limit (the message names the field, the
+    limit's range and what it comes from; the wording predates ``Limit.check``'s, and
+    scripts and tests match it)."""
     v = entry[key]
-    if type(v) is not int or not low <= v <= high:
-        raise _fail(source, f"{where}: '{key}' = {v!r} must be an integer from {low} to {high}")
+    if type(v) is not int or not limit.low <= v <= limit.high:
+        raise _fail(source, f"{where}: '{key}' = {v!r} must be an integer from {limit.low} to "
+                    f"{limit.high} ({limit.why})")  # fmt: skip
     return v
 
 
@@ -175,6 +196,9 @@ def _name(entry: dict, where: str, source: str) -> str:
 
 def _entry(raw: Any, cls: str, where: str, source: str) -> dict:
     if not isinstance(raw, dict):
+        if cls == WILD and isinstance(raw, list):
+            raise _fail(source, f"{where} must be one table ([wild]), not an array of tables "
+                        "([[wild]]): a card set has one wild card kind")  # fmt: skip
         raise _fail(source, f"{where} must be a table")
     fields = _FIELDS[cls]
     extra = sorted(set(raw) - set(fields))
@@ -226,8 +250,7 @@ def parse_cards(data: dict[str, Any], source: str) -> CardSet:
     if (not isinstance(types, list) or not types
             or not all(isinstance(t, str) and t.strip() for t in types)):  # fmt: skip
         raise _fail(source, "'types' must be a non-empty list of dish type names")
-    if len(types) > MAX_TYPES:
-        raise _fail(source, f"has {len(types)} dish types; at most {MAX_TYPES}")
+    TYPES.check(len(types), f"card set {source}", CardsError)
     dup = sorted({t for t in types if types.count(t) > 1})
     if dup:
         raise _fail(source, f"dish type(s) {dup} appear more than once in 'types'")
@@ -237,46 +260,47 @@ def parse_cards(data: dict[str, Any], source: str) -> CardSet:
     for i, raw in enumerate(_array(data, INGREDIENT, source, empty_ok=False)):
         e = _entry(raw, INGREDIENT, f"ingredient {i + 1}", source)
         where = f"ingredient {i + 1} ({_name(e, f'ingredient {i + 1}', source)})"
-        kinds.append(Kind(e["name"], INGREDIENT, _int(e, "copies", 0, MAX_COPIES, where, source)))
+        kinds.append(Kind(e["name"], INGREDIENT, _int(e, "copies", COPIES, where, source)))
     n_ingredients = len(kinds)
     e = _entry(data[WILD], WILD, "[wild]", source)
     where = f"[wild] ({_name(e, '[wild]', source)})"
-    kinds.append(Kind(e["name"], WILD, _int(e, "copies", 0, MAX_COPIES, where, source)))
+    kinds.append(Kind(e["name"], WILD, _int(e, "copies", COPIES, where, source)))
     for i, raw in enumerate(_array(data, GARBAGE, source, empty_ok=True)):
         e = _entry(raw, GARBAGE, f"garbage {i + 1}", source)
         where = f"garbage {i + 1} ({_name(e, f'garbage {i + 1}', source)})"
-        kinds.append(Kind(e["name"], GARBAGE, _int(e, "copies", 0, MAX_COPIES, where, source),
-                          penalty=_int(e, "penalty", 0, MAX_PENALTY, where, source)))  # fmt: skip
+        kinds.append(Kind(e["name"], GARBAGE, _int(e, "copies", COPIES, where, source),
+                          penalty=_int(e, "penalty", PENALTY, where, source)))  # fmt: skip
     for i, raw in enumerate(_array(data, RADIOACTIVE, source, empty_ok=True)):
         e = _entry(raw, RADIOACTIVE, f"radioactive {i + 1}", source)
         where = f"radioactive {i + 1} ({_name(e, f'radioactive {i + 1}', source)})"
         kinds.append(Kind(
-            e["name"], RADIOACTIVE, _int(e, "copies", 0, MAX_COPIES, where, source),
-            penalty=_int(e, "penalty", 0, MAX_PENALTY, where, source),
+            e["name"], RADIOACTIVE, _int(e, "copies", COPIES, where, source),
+            penalty=_int(e, "penalty", PENALTY, where, source),
             type=_type_of(e, types_t, where, source),
-            bonus=_int(e, "bonus", 0, MAX_PENALTY, where, source),
+            bonus=_int(e, "bonus", BONUS, where, source),
         ))  # fmt: skip
     names = [k.name for k in kinds]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
         raise _fail(source, f"card name(s) {dup} appear more than once; give every "
                     "ingredient, the wild, garbage and radioactive card its own name")  # fmt: skip
-    if len(kinds) > MAX_KINDS:
-        raise _fail(source, f"has {len(kinds)} card kinds; at most {MAX_KINDS}")
+    KINDS.check(len(kinds), f"card set {source}", CardsError)
     ingredient_names = {k.name: i for i, k in enumerate(kinds[:n_ingredients])}
 
     dishes: list[Dish] = []
-    for i, raw in enumerate(_array(data, "dish", source, empty_ok=False)):
+    raw_dishes = _array(data, "dish", source, empty_ok=False)
+    DISHES.check(len(raw_dishes), f"card set {source}", CardsError)
+    for i, raw in enumerate(raw_dishes):
         e = _entry(raw, "dish", f"dish {i + 1}", source)
         where = f"dish {i + 1} ({_name(e, f'dish {i + 1}', source)})"
         t = _type_of(e, types_t, where, source)
-        points = _int(e, "points", 0, MAX_POINTS, where, source)
+        points = _int(e, "points", POINTS, where, source)
         need = e["ingredients"]
         if not isinstance(need, list) or not all(isinstance(x, str) for x in need):
             raise _fail(source, f"{where}: 'ingredients' must be a list of ingredient names")
-        if not 2 <= len(need) <= OVEN_SIZE:
-            raise _fail(source, f"{where}: needs from 2 to {OVEN_SIZE} ingredients (an oven "
-                        f"holds {OVEN_SIZE} cards), got {len(need)}")  # fmt: skip
+        if not INGREDIENTS.low <= len(need) <= INGREDIENTS.high:  # the older wording
+            raise _fail(source, f"{where}: needs from {INGREDIENTS.low} to {INGREDIENTS.high} "
+                        f"ingredients ({INGREDIENTS.why}), got {len(need)}")  # fmt: skip
         for x in need:
             if x not in ingredient_names:
                 raise _fail(source, f"{where}: unknown ingredient {x!r}; the file's "
@@ -305,10 +329,7 @@ def parse_cards(data: dict[str, Any], source: str) -> CardSet:
         raise _fail(source, f"dish type(s) {empty} have no dish card; add a [[dish]] of each "
                     "type or remove the type from 'types'")  # fmt: skip
     cards = CardSet(name.strip(), types_t, tuple(kinds), tuple(dishes), source)
-    if len(cards.deck) < MIN_DECK:
-        raise _fail(source, f"the deck holds {len(cards.deck)} cards; it needs at least "
-                    f"{MIN_DECK} ({DEAL} to deal and {DEAL} to redraw for each of "
-                    f"{MAX_PLAYERS} players)")  # fmt: skip
+    DECK.check(len(cards.deck), f"card set {source}", CardsError)
     return cards
 
 

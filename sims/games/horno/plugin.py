@@ -26,6 +26,13 @@ made and suffered, cleans, cards drawn, discarded, placed and redrawn, ``first_t
 ``dish_scores``, list columns of the dish cards it completed and their points, and
 ``unfinished_dish``). ``games``: ``rounds``, ``reshuffles``, ``dishes_completed``,
 ``deck_left`` and ``decisions``.
+
+Every integer column's type is derived from Horno's declared limits (``rules.LIMITS``,
+:attr:`Horno.data_limits`): the narrowest type holding the column's largest and smallest
+possible value at the limits (a dish card's number below ``DISHES.high``, a score from the
+most dishes at the most points and bonuses, a count of actions from the most rounds), and
+never narrower than the type the tables were first written with, so a limit raised widens
+its columns instead of wrapping their values.
 """
 
 from __future__ import annotations
@@ -41,9 +48,10 @@ import pyarrow as pa
 
 from sims.core.errors import SlicelabError
 from sims.core.game import ChunkArrays, GameInfo, GameOption, ResultSchema, StrategyInfo, Variant
+from sims.core.limits import int_dtype
 from sims.core.study import Arm
 from sims.games.horno.cards import CardSet, cards_reference, resolve_cards
-from sims.games.horno.engine import GameState, Phase, deal
+from sims.games.horno.engine import SABOTAGE_CARD, GameState, Phase, deal
 from sims.games.horno.records import (
     COMPLETED_BY_TYPE,
     DECISION_COLUMNS,
@@ -52,9 +60,23 @@ from sims.games.horno.records import (
     SEAT_COLUMNS,
 )
 from sims.games.horno.rules import (
+    BONUS,
+    DEAL,
+    DECK,
+    DISHES,
+    DRAW_LIMIT,
+    HAND_LIMIT,
+    KINDS,
+    LIMITS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    OVEN_SIZE,
+    PENALTY,
+    POINTS,
+    PREPARE_LIMIT,
+    ROUNDS,
     RULES_VERSION,
+    TYPES,
     Rules,
     check_seat,
     variant_id,
@@ -71,33 +93,92 @@ SCORE_PARTS = (
 TABLES_VERSION = 2
 """Bumped when the written columns change, so an older dataset is never resumed into."""
 
+
+def _column(floor: type[np.signedinteger], high: int, low: int = 0) -> type[np.signedinteger]:
+    """A column's type: the narrowest holding ``[low, high]`` (its values at the declared
+    limits), but never narrower than ``floor`` (the type the tables were first written
+    with)."""
+    need = int_dtype(high, low)
+    return need if np.dtype(need).itemsize > np.dtype(floor).itemsize else floor
+
+
+# a seat's largest counts at the limits: its own actions (one a turn), those it suffers
+# (one in each other seat's turn), the dishes it completes (each dish card once; at most
+# one a turn: its own Prepare, or another's oven steal completing it), and its points
+_OWN = ROUNDS.high
+_SUFFERED = ROUNDS.high * (MAX_PLAYERS - 1)
+_DONE = min(DISHES.high, ROUNDS.high * MAX_PLAYERS)
+_BEST_DISH = POINTS.high + OVEN_SIZE * BONUS.high
+_WORST_DISH = -OVEN_SIZE * PENALTY.high
+_POINTS = (_DONE * _BEST_DISH, _DONE * _WORST_DISH)
+_UNFINISHED = (2 * OVEN_SIZE, -OVEN_SIZE)
+_SCORE = (_POINTS[0] + _UNFINISHED[0], _POINTS[1] + _UNFINISHED[1])
+DISH_ID = int_dtype(DISHES.high - 1, -1)
+"""A dish card's number (-1: none), below ``DISHES.high``."""
+
 _SEAT_TYPES = {
-    "won": np.int8, "score": np.int16, "tiebreak": np.int16, "dish_base": np.int16,
-    "garbage_penalty": np.int16, "radioactive_bonus": np.int16,
-    "radioactive_penalty": np.int16, "unfinished_points": np.int16, "dish_points": np.int16,
-    "dishes_completed": np.int8, "unfinished_correct": np.int8, "unfinished_bad": np.int8,
-    "pantry_steals": np.int8, "pantry_stolen": np.int8, "oven_steals": np.int8,
-    "oven_stolen": np.int8, "sabotages": np.int8, "sabotaged": np.int8, "cleans": np.int8,
-    "cleaned": np.int8, "drawn": np.int16, "discarded": np.int16, "placed": np.int16,
-    "redrawn": np.int8, "first_type": np.int8, "closed": np.int8, "position": np.int8,
+    "won": _column(np.int8, 1), "score": _column(np.int16, *_SCORE),
+    "tiebreak": _column(np.int16, _DONE), "dish_base": _column(np.int16, _DONE * POINTS.high),
+    "garbage_penalty": _column(np.int16, 0, _POINTS[1]),
+    "radioactive_bonus": _column(np.int16, _DONE * OVEN_SIZE * BONUS.high),
+    "radioactive_penalty": _column(np.int16, 0, _POINTS[1]),
+    "unfinished_points": _column(np.int16, *_UNFINISHED),
+    "dish_points": _column(np.int16, *_POINTS), "dishes_completed": _column(np.int8, _DONE),
+    "unfinished_correct": _column(np.int8, OVEN_SIZE),
+    "unfinished_bad": _column(np.int8, OVEN_SIZE),
+    "pantry_steals": _column(np.int8, _OWN), "pantry_stolen": _column(np.int8, _SUFFERED),
+    "oven_steals": _column(np.int8, _OWN), "oven_stolen": _column(np.int8, _SUFFERED),
+    "sabotages": _column(np.int8, _OWN), "sabotaged": _column(np.int8, _SUFFERED),
+    "cleans": _column(np.int8, _OWN), "cleaned": _column(np.int8, 2 * _OWN),
+    "drawn": _column(np.int16, _OWN * DRAW_LIMIT),
+    "discarded": _column(np.int16, _OWN * (HAND_LIMIT + 2)),
+    "placed": _column(np.int16, _OWN * PREPARE_LIMIT), "redrawn": _column(np.int8, DEAL),
+    "first_type": _column(np.int8, TYPES.high - 1, -1), "closed": _column(np.int8, 1),
+    "position": _column(np.int8, MAX_PLAYERS - 1),
 }  # fmt: skip
 assert set(_SEAT_TYPES) | set(COMPLETED_BY_TYPE) == set(SEAT_COLUMNS)
 _GAME_TYPES = {
-    "rounds": np.int8, "reshuffles": np.int8, "dishes_completed": np.int16,
-    "deck_left": np.int16, "decisions": np.int32,
+    "rounds": _column(np.int8, ROUNDS.high),
+    # a reshuffle needs the deck's last card drawn: at most one in each turn's Restock and
+    # in each seat's opening redraw (the deal never empties a deck of DECK.low cards)
+    "reshuffles": _column(np.int8, (ROUNDS.high + 1) * MAX_PLAYERS),
+    "dishes_completed": _column(np.int16, DISHES.high),
+    "deck_left": _column(np.int16, DECK.high),
+    "decisions": np.int32,
 }  # fmt: skip
 _DECISION_TYPES = {
-    "game_index": np.int64, "round": np.int8, "seat": np.int8, "position": np.int8,
-    "action": np.int16, "n_legal": np.int16, "hand": np.int8, "oven": np.int8,
-    "deck": np.int16, "points": np.int16,
+    "game_index": np.int64, "round": _column(np.int8, ROUNDS.high),
+    "seat": _column(np.int8, MAX_PLAYERS - 1), "position": _column(np.int8, MAX_PLAYERS - 1),
+    "action": _column(np.int16, SABOTAGE_CARD + 100 * (MAX_PLAYERS - 1) + KINDS.high - 1, -1),
+    "n_legal": np.int16, "hand": _column(np.int8, HAND_LIMIT + 2),
+    "oven": _column(np.int8, OVEN_SIZE), "deck": _column(np.int16, DECK.high),
+    "points": _column(np.int16, *_POINTS),
 }  # fmt: skip
 assert set(_DECISION_TYPES) | {"phase"} == set(DECISION_COLUMNS)
 TABLE_SEAT_COLUMNS = tuple(c for c in SEAT_COLUMNS if c not in COMPLETED_BY_TYPE) + (
     "completed_by_type",
 )
 """The ``players`` table's game columns: the per-type slots become one list column."""
-_DISH_TYPES = {"dishes": pa.int8(), "dish_scores": pa.int16()}
+_BY_TYPE = pa.from_numpy_dtype(_column(np.int8, _DONE))
+"""The value type of ``completed_by_type`` (a seat's completed dishes of one type)."""
+_DISH_TYPES = {
+    "dishes": pa.from_numpy_dtype(DISH_ID),
+    "dish_scores": pa.from_numpy_dtype(_column(np.int16, _BEST_DISH, _WORST_DISH)),
+}
 """The list columns of :data:`records.DISH_COLUMNS` and their value types."""
+
+
+def _cast(values: np.ndarray, kind: type[np.signedinteger], name: str) -> np.ndarray:
+    """``values`` as ``kind``, refusing (rather than wrapping) a value it cannot hold."""
+    if values.size:
+        info = np.iinfo(kind)
+        low, high = int(values.min()), int(values.max())
+        if low < info.min or high > info.max:
+            raise SlicelabError(
+                f"Horno column {name}: a value from {low} to {high} does not fit its type "
+                f"{np.dtype(kind).name}; the declared limits (rules.LIMITS) must bound it"
+            )
+    return values.astype(kind)
 
 
 def rules_version() -> str:
@@ -144,7 +225,7 @@ def decision_columns(recs: np.ndarray) -> dict[str, pa.Array | np.ndarray]:
             idx = pa.array(col.astype(np.int8))
             out[c] = pa.DictionaryArray.from_arrays(idx, pa.array(PHASE_NAMES, pa.string()))
         else:
-            out[c] = col.astype(_DECISION_TYPES[c])
+            out[c] = _cast(col, _DECISION_TYPES[c], c)
     return out
 
 
@@ -152,9 +233,10 @@ def by_type(counts: np.ndarray, types: int) -> pa.ListArray:
     """Per-type counts (games x seats x MAX_TYPES) as a list<int8> column, seat fastest,
     each list the first ``types`` entries (the card set's types, in order)."""
     count, n = counts.shape[:2]
-    values = pa.array(np.ascontiguousarray(counts[:, :, :types]).ravel().astype(np.int8))
+    flat = np.ascontiguousarray(counts[:, :, :types]).ravel()
+    values = pa.array(_cast(flat, _BY_TYPE.to_pandas_dtype(), "completed_by_type"))
     offsets = pa.array(np.arange(0, count * n * types + 1, types, dtype=np.int32))
-    return pa.ListArray.from_arrays(offsets, values, type=pa.list_(pa.int8()))
+    return pa.ListArray.from_arrays(offsets, values, type=pa.list_(_BY_TYPE))
 
 
 def lists(values: list[list[int]], kind: pa.DataType) -> pa.ListArray:
@@ -221,6 +303,9 @@ class Horno(TunesHeuristic):
         "sabotage the others with garbage",
         rules_doc="docs/rules/horno.md",
     )
+    data_limits = LIMITS
+    """Every bound a card-set file and the rule options must respect (``rules.LIMITS``),
+    listed in ``docs/rules/horno.md``, section "Data files"."""
     options = (
         GameOption(
             "cards", "path", "a Horno card set: a shipped set's name (v1, v1-harsh, ...) or a "
@@ -380,16 +465,16 @@ class Horno(TunesHeuristic):
                 count, arm.players
             )
         cols = {c: seats_[:, :, i] for i, c in enumerate(SEAT_COLUMNS)}
-        seats: dict[str, Any] = {c: cols[c].astype(t) for c, t in _SEAT_TYPES.items()}
+        seats: dict[str, Any] = {c: _cast(cols[c], t, c) for c, t in _SEAT_TYPES.items()}
         first_type = SEAT_COLUMNS.index(COMPLETED_BY_TYPE[0])
         seats["completed_by_type"] = by_type(seats_[:, :, first_type:],
                                              len(cards_of(arm.options).types))  # fmt: skip
         seats = {c: seats[c] for c in TABLE_SEAT_COLUMNS}
         for c, column in zip(DISH_COLUMNS[:2], dish_lists, strict=True):
             seats[c] = column
-        seats["unfinished_dish"] = unfinished.astype(np.int8)
+        seats["unfinished_dish"] = _cast(unfinished, DISH_ID, "unfinished_dish")
         names = (*GAME_COLUMNS, "decisions")
-        games = {c: games_[:, i].astype(_GAME_TYPES[c]) for i, c in enumerate(names)}
+        games = {c: _cast(games_[:, i], _GAME_TYPES[c], c) for i, c in enumerate(names)}
         table = pa.table(decision_columns(recs)) if decisions else None
         return ChunkArrays(seats=seats, games=games, decisions=table)
 

@@ -10,10 +10,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from sims.core.errors import SlicelabError
+from sims.core.limits import Limit
 from sims.games.ruleopts import RuleOptions, check_bools, check_choices, check_int
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
+PLAYERS = Limit("players", "players", 2, 4,
+                "the rulebook's player count; the kernel keeps a row per seat for 4")  # fmt: skip
+MIN_PLAYERS = PLAYERS.low
+MAX_PLAYERS = PLAYERS.high
 RULES_VERSION = 1
 """Bumped when a rule's implementation changes, so older datasets are never resumed into."""
 TITLE = "Horno"
@@ -28,7 +31,49 @@ DRAW_LIMIT = 3
 """Cards a player may draw in one Restock step."""
 PREPARE_LIMIT = 3
 """Cards a player may place in one Prepare step."""
-ROUNDS_RANGE = (1, 30)
+
+# ------------------------------------------------------------------------ declared limits
+# Every bound that a card-set file or a rule option must respect, declared once here (the
+# card-set parser and the rule options check them at the door, the kernel sizes its arrays
+# and the plugin its column types from them, and docs/rules/horno.md lists them: section
+# "Data files"; ``LIMITS`` is the plugin's ``data_limits``).
+
+ROUNDS = Limit("rounds", "rounds", 1, 30,
+               "the rulebook plays 6; up to 30 as a what-if, and the tables' counts of "
+               "actions and reshuffles are sized from it")  # fmt: skip
+ROUNDS_RANGE = (ROUNDS.low, ROUNDS.high)
+FIRST_PLAYER = Limit("first_player", "as the first player's seat", 0, MAX_PLAYERS - 1,
+                     "seats are numbered from 0, at most 4 players; and it must be a seat of "
+                     "the game's player count")  # fmt: skip
+TYPES = Limit("types", "dish types", 1, 8,
+              "the kernel keeps a dish pile per type in 8 rows, and the players table has "
+              "the columns completed_t0 to completed_t7")  # fmt: skip
+KINDS = Limit("kinds", "card kinds", 3, 100,
+              "two ingredients for a dish and the wild at least; a sabotage action holds "
+              "the card's kind in its last two digits")  # fmt: skip
+COPIES = Limit("copies", "copies of a card", 0, 50,
+               "0 leaves a kind out of the deck; at most 50 keeps the deck, and the kernel's "
+               "tables sized by it, small")  # fmt: skip
+DECK = Limit("deck", "cards in the deck", 2 * DEAL * MAX_PLAYERS, KINDS.high * COPIES.high,
+             "3 to deal and 3 to redraw for each of 4 players; at most every kind at its "
+             "most copies")  # fmt: skip
+DISHES = Limit("dishes", "dish cards", 1, 128,
+               "a dish card's number, 0 to 127, is stored in one byte in the players table's "
+               "dishes and unfinished_dish columns")  # fmt: skip
+INGREDIENTS = Limit("ingredients", "ingredients of a dish", 2, OVEN_SIZE,
+                    "an oven holds 7 cards besides its dish card, and the kernel keeps 7 "
+                    "ingredients per dish")  # fmt: skip
+POINTS = Limit("points", "points of a dish card", 0, 100,
+               "with the bonuses, 128 dishes' points fit the two bytes of a score")  # fmt: skip
+PENALTY = Limit("penalty", "penalty points of a card", 0, 20,
+                "written as a positive number, the points a garbage or radioactive card "
+                "takes from a dish; fits the two bytes of a score")  # fmt: skip
+BONUS = Limit("bonus", "bonus points of a radioactive card", 0, 20,
+              "fits the two bytes of a score")  # fmt: skip
+LIMITS = (PLAYERS, ROUNDS, FIRST_PLAYER, TYPES, KINDS, COPIES, DECK, DISHES, INGREDIENTS,
+          POINTS, PENALTY, BONUS)  # fmt: skip
+"""Horno's declared limits (``Horno.data_limits``), in the order the rules document lists
+them."""
 
 _CHOICES = {
     "reshuffle": ("discard", "never"),
@@ -119,9 +164,15 @@ class Rules(RuleOptions):
     def __post_init__(self) -> None:
         check_choices(self, _CHOICES, TITLE)
         check_bools(self, _BOOLS, TITLE)
-        check_int(TITLE, "first_player", self.first_player, 0, MAX_PLAYERS - 1,
-                  hint="a seat number")  # fmt: skip
-        check_int(TITLE, "rounds", self.rounds, *ROUNDS_RANGE, hint="6 is the rule")
+        _check_option("first_player", self.first_player, FIRST_PLAYER, "a seat number")
+        _check_option("rounds", self.rounds, ROUNDS, "6 is the rule")
+
+
+def _check_option(key: str, value: Any, limit: Limit, hint: str) -> None:
+    """Refuse an integer option's value of another type, or outside its declared limit."""
+    if type(value) is not int:
+        check_int(TITLE, key, value, limit.low, limit.high, hint=hint)
+    limit.check(value, f"{TITLE} rule option {key}={value!r}", SlicelabError)
 
 
 def check_players(n_players: Any) -> None:
@@ -129,7 +180,7 @@ def check_players(n_players: Any) -> None:
     if (
         not isinstance(n_players, int)
         or isinstance(n_players, bool)
-        or not MIN_PLAYERS <= n_players <= MAX_PLAYERS
+        or not PLAYERS.low <= n_players <= PLAYERS.high
     ):
         raise SlicelabError(
             f"Horno is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n_players}; "

@@ -116,11 +116,12 @@ MALFORMED = [
     ("type-twice", _set("types/1", "Pizza"), "dish type(s) ['Pizza'] appear more than once"),
     ("too-many-types", _set("types", [f"t{i}" for i in range(9)]), "at most 8"),
     ("copies-negative", _set("ingredient/0/copies", -1),
-     "ingredient 1 (masa): 'copies' = -1 must be an integer from 0 to 50"),
+     "ingredient 1 (masa): 'copies' = -1 must be an integer from 0 to 50 (0 leaves a kind "
+     "out of the deck"),
     ("copies-text", _set("ingredient/0/copies", "5"), "'copies' = '5' must be an integer"),
     ("copies-bool", _set("ingredient/0/copies", True), "'copies' = True must be an integer"),
     ("copies-float", _set("ingredient/0/copies", 5.0), "'copies' = 5.0 must be an integer"),
-    ("copies-too-many", _set("ingredient/0/copies", 51), "from 0 to 50"),
+    ("copies-too-many", _set("ingredient/0/copies", 51), "= 51 must be an integer from 0 to 50"),
     ("ingredient-no-copies", _set("ingredient/2/copies", None),
      "ingredient 3 is missing the field 'copies'"),
     ("ingredient-extra-field", _set("ingredient/0/colour", "red"),
@@ -133,6 +134,8 @@ MALFORMED = [
     ("wild-no-name", _set("wild/name", None), "[wild] is missing the field 'name'"),
     ("wild-negative", _set("wild/copies", -4), "[wild] (Sazonador Místico de la Abuela): "
      "'copies' = -4 must be an integer from 0 to 50"),
+    ("wild-an-array", _set("wild", [{"name": "w", "copies": 4}]),
+     "[wild] must be one table ([wild]), not an array of tables ([[wild]])"),
     ("garbage-not-an-array", _set("garbage", 3), "'garbage' must be an array of tables"),
     ("garbage-negative-penalty", _set("garbage/0/penalty", -1),
      "garbage 1 (mosca): 'penalty' = -1 must be an integer from 0 to 20"),
@@ -149,9 +152,10 @@ MALFORMED = [
     ("dish-garbage-as-ingredient", _set("dish/0/ingredients", ["masa", "mosca"]),
      "unknown ingredient 'mosca'"),
     ("dish-no-ingredients", _set("dish/0/ingredients", []),
-     "dish 1 (Pizza Margarita): needs from 2 to 7 ingredients (an oven holds 7 cards), got 0"),
+     "dish 1 (Pizza Margarita): needs from 2 to 7 ingredients (an oven holds 7 cards "
+     "besides its dish card, and the kernel keeps 7 ingredients per dish), got 0"),
     ("dish-eight-ingredients", _set("dish/0/ingredients", ["masa", "tomate", "queso", "carne",
-     "pan", "pollo", "arroz", "frijol"]), "got 8"),
+     "pan", "pollo", "arroz", "frijol"]), "needs from 2 to 7 ingredients"),
     ("dish-ingredient-twice", _set("dish/0/ingredients", ["masa", "masa", "queso"]),
      "ingredient(s) ['masa'] listed twice"),
     ("dish-ingredients-text", _set("dish/0/ingredients", "masa, tomate"),
@@ -174,7 +178,8 @@ MALFORMED = [
     ("dish-name-twice", _set("dish/1/name", "Pizza Margarita"),
      "dish name(s) ['Pizza Margarita'] appear more than once"),
     ("type-without-dish", _append("types", "Taco"), "dish type(s) ['Taco'] have no dish card"),
-    ("deck-too-small", _zero_copies, "the deck holds 0 cards; it needs at least 24"),
+    ("deck-too-small", _zero_copies, "has 0 cards in the deck; at least 24 (3 to deal and 3 "
+     "to redraw for each of 4 players"),
 ]  # fmt: skip
 
 

@@ -72,9 +72,11 @@ BAD_RULES = [
     ({"second_radioactive": "no"}, "second_radioactive must be true or false"),
     ({"radioactive_bonus": "twice"}, "radioactive_bonus='twice'"),
     ({"tie": "split"}, "tie='split': use one of 'shared', 'dishes'"),
-    ({"rounds": 0}, "rounds=0: use an integer from 1 to 30"),
+    ({"rounds": 0}, "rounds=0: has 0 rounds; at least 1"),
+    ({"rounds": 31}, "rounds=31: has 31 rounds; at most 30"),
     ({"rounds": "6"}, "rounds must be an integer"),
-    ({"first_player": 4}, "first_player=4: use an integer from 0 to 3"),
+    ({"first_player": 4}, "first_player=4: has 4 as the first player's seat; at most 3"),
+    ({"first_player": -1}, "first_player=-1: has -1 as the first player's seat; at least 0"),
     ({"first_player": 1.0}, "first_player must be an integer"),
 ]
 

@@ -21,6 +21,8 @@ from sims.games.horno.rules import (
     DEAL,
     DRAW_LIMIT,
     HAND_LIMIT,
+    INGREDIENTS,
+    KINDS,
     MAX_PLAYERS,
     OVEN_SIZE,
     PREPARE_LIMIT,
@@ -35,8 +37,11 @@ HAND_MAX, OVEN_MAX, DEAL_N = HAND_LIMIT, OVEN_SIZE, DEAL
 DRAW_MAX, PREPARE_MAX = DRAW_LIMIT, PREPARE_LIMIT
 MAX_SEATS = MAX_PLAYERS
 N_TYPES_MAX = MAX_TYPES
-MAX_ING = 7
-"""Ingredients a dish may need (``cards.py`` refuses more)."""
+MAX_ING = INGREDIENTS.high
+"""Ingredients a dish may need (the declared limit ``rules.INGREDIENTS``; ``cards.py``
+refuses more)."""
+# the action codes pack a seat, a slot or a kind in their digits (``engine.py``)
+assert MAX_PLAYERS <= 10 and OVEN_SIZE <= 10 and KINDS.high <= 100
 HIDDEN = -2
 """A face-down card as a seat that did not place it sees it (``view.HIDDEN``)."""
 NEED_V = NEED
@@ -132,6 +137,8 @@ def rules_array(rules: Rules) -> np.ndarray:
 MIN_WIDTH = 64
 """At least room for any legal list: an ACTION has at most 1 + 3 pantry steals + 3 x 7
 oven steals + 7 cleans = 32 actions, a SABOTAGE 1 + 3 x (the hand's distinct kinds)."""
+assert MIN_WIDTH >= 1 + (MAX_SEATS - 1) * (1 + OVEN_MAX) + OVEN_MAX
+assert MIN_WIDTH >= 1 + (MAX_SEATS - 1) * (HAND_MAX + 2)
 
 
 def width_for(cards: CardSet) -> int:

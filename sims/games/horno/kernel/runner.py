@@ -19,7 +19,6 @@ from sims.games.horno.kernel.layout import (
     N_SEAT,
     PARAM_ORDER,
     new_table,
-    width_for,
 )
 from sims.games.horno.rules import Rules
 from sims.games.horno.strategies import HeuristicStrategy, family_of, make_strategy
@@ -88,15 +87,16 @@ def play_many(
         Empty without ``decisions``.
     dishes : tuple of arrays
         ``(dish cards, their points, unfinished dish)``: the first two
-        (count, n, width), their first ``dishes_completed`` entries used; the last
-        (count, n).
+        (count, n, dish cards of the set), their first ``dishes_completed`` entries used;
+        the last (count, n).
     """
     n = len(specs)
     if not (0 <= seed < 2**32 and first >= 0 and first + count <= 2**32):
         raise ValueError("the kernel seeds games from 32-bit seeds and game indices")
     tab = new_table(cards, rules, n, strategy_codes(specs))
     ftab = seat_params(specs, n)
-    w = width_for(cards)
+    # a seat completes each dish card at most once: room for every one, not for the deck
+    w = len(cards.dishes)
     seats = np.zeros((count, n, N_SEAT), dtype=np.int64)
     games = np.zeros((count, N_GAME), dtype=np.int64)
     dishes = np.zeros((count, n, w), dtype=np.int64)

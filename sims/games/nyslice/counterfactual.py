@@ -47,7 +47,7 @@ from sims.games.nyslice.kernel import (
     seat_params,
     strategy_codes,
 )
-from sims.games.nyslice.plugin import decision_columns
+from sims.games.nyslice.plugin import POINTS, decision_columns
 from sims.games.nyslice.rules import Rules, check_players
 
 EAT, COLLECT = 1, 0
@@ -397,8 +397,8 @@ def eat_payoffs(
             **{c: d[c] for c in features},
             "eligible": m[:, 2].astype(np.int16),
             "action": d["action"].astype(np.int8),
-            "score_eat": p[:, 0].astype(np.int16),
-            "score_collect": p[:, 1].astype(np.int16),
+            "score_eat": p[:, 0].astype(POINTS),
+            "score_collect": p[:, 1].astype(POINTS),
             "share_eat": p[:, 2],
             "share_collect": p[:, 3],
         }

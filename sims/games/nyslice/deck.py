@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from sims.core.errors import DataFileError
+from sims.core.limits import Limit
 from sims.games.datafile import parse_toml, read_toml
 
 
@@ -45,8 +46,45 @@ N_SLICES = 69
 """Slices in a deck: t of each type t (63), 4 combos, the Anchovy slice and the Supreme."""
 N_COMBOS = 4
 
-PEPPERONI_RANGE = (0, 20)
-ANCHOVIES_RANGE = (0, 20)
+# ----------------------------------------------------------------------------- limits
+# Every count of a deck file, declared once: ``parse_deck`` checks each (``Limit.check``),
+# the tables' column types are derived from them (``plugin.py``) and the rules document's
+# section "Data files" lists them (``DECK_LIMITS``). The kernel sizes its state table by the
+# deck's slices and special tiles (``kernel/layout.py``).
+SLICES = Limit(
+    "slices", "slices", N_SLICES, N_SLICES,
+    "t of each type t from 3 to 11, 4 combos, the Anchovy slice and the Supreme",
+)  # fmt: skip
+COMBOS = Limit("combos", "combo slices", N_COMBOS, N_COMBOS, "the rules' four combos")
+ANCHOVY_SLICES = Limit("anchovy_slices", "anchovy slices", 1, 1, "the rules' one Anchovy slice")
+SUPREME_SLICES = Limit("supreme_slices", "supreme slices", 1, 1, "the rules' one Supreme")
+SPECIALS = Limit(
+    "specials", "specials", 14, 14, "one tile per special of the game; any may be a blank",
+)  # fmt: skip
+PEPPERONI = Limit(
+    "pepperoni", "pepperoni on a slice", 0, 20,
+    "the per-decision pepperoni column is int8 and a seat's score int16",
+)  # fmt: skip
+ANCHOVIES = Limit(
+    "anchovies", "anchovies on a slice", 0, 20,
+    "the per-decision anchovies column is int8 and a seat's score int16",
+)  # fmt: skip
+SUPREME_PEPPERONI = Limit(
+    "supreme_pepperoni", "pepperoni on the supreme slice", 1, PEPPERONI.high,
+    "eaten with the type it joins, it must carry some",
+)  # fmt: skip
+NAME_LENGTH = Limit(
+    "name_length", "characters in a deck or type name", 1, 100,
+    "a name is one line of titles, tables and messages",
+)  # fmt: skip
+DECK_LIMITS = (
+    SLICES, COMBOS, ANCHOVY_SLICES, SUPREME_SLICES, SPECIALS, PEPPERONI, ANCHOVIES,
+    SUPREME_PEPPERONI, NAME_LENGTH,
+)  # fmt: skip
+"""The limits of a deck file, in the rules document's order."""
+
+PEPPERONI_RANGE = (PEPPERONI.low, PEPPERONI.high)
+ANCHOVIES_RANGE = (ANCHOVIES.low, ANCHOVIES.high)
 """The pepperoni and anchovies a slice may carry (the default deck has at most 3 of each).
 
 Why these bounds: the seat score columns (``score``, ``pepperoni``, ``anchovies``, ...)
@@ -54,10 +92,11 @@ are int16 (-32,768 to 32,767) and the per-decision ``pepperoni`` and ``anchovies
 int8 (-128 to 127) (``plugin.py``, ``counterfactual.py``). In the worst case one player
 ends with all 69 slices; each scores either its pepperoni (eaten) or its anchovies
 (collected, plus or minus), so pepperoni + anchovies is within ±69 × 20 = ±1,380. With
-majorities ≤ 3 + … + 11 = 63, starred specials from −2 to 36 (Buffet 10, Combo Cravings
-12, You Love Veggies 9, Stuffed Crust 5) and Everyone Else's Diet ≥ −(69 // 2) = −34, a
-total lies in [−1,416, 1,479], and one slice's 20 fits int8: far from overflow, and still
-generous for variant decks. ``test_nyslice_deck.py`` checks this arithmetic."""
+majorities ≤ 3 + … + 11 = 63, starred specials from −2 − 20 to 31 + 20 (Buffet 10, Combo
+Cravings 12, You Love Veggies 9, Stuffed Crust up to ``rules.STUFFED_CRUST_POINTS``' 20),
+Everyone Else's Diet ≥ −(69 // 2) = −34 and a compensation up to 20, a total lies in
+[−1,436, 1,514] (``plugin.score_range``), and one slice's 20 fits int8: far from overflow,
+and still generous for variant decks. ``test_nyslice_deck.py`` checks this arithmetic."""
 
 NO_PEPPERONI_TYPES = (VEGGIE,)
 """Numbered types whose slices carry no pepperoni: Veggies are eaten only thanks to You
@@ -147,6 +186,7 @@ STARRED = frozenset(
 )
 _SPECIAL_BY_SLUG = {s.slug: s for s in Special}
 assert len(REAL_SPECIALS) == N_REAL_SPECIALS and Special.BLANK.slug == BLANK_SLUG
+assert SPECIALS.low == SPECIALS.high == N_REAL_SPECIALS
 
 
 @dataclass(frozen=True)
@@ -274,15 +314,15 @@ def _fail(source: str, msg: str) -> DeckError:
     return DeckError(f"deck {source}: {msg}")
 
 
-def _bounded_int(entry: dict, key: str, bounds: tuple[int, int], where: str, source: str) -> int:
-    """An integer field within ``bounds`` (inclusive); refused naming the bounds."""
+def _bounded_int(entry: dict, key: str, limit: Limit, where: str, source: str) -> int:
+    """An integer field within ``limit``; refused naming the limit."""
     if key not in entry:
         raise _fail(source, f"{where} is missing the field '{key}'")
     v = entry[key]
-    low, high = bounds
-    if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
-        raise _fail(source, f"{where}: {key} must be an integer from {low} to {high}, got {v!r}")
-    return v
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise _fail(source, f"{where}: {key} must be an integer from {limit.low} to "
+                    f"{limit.high}, got {v!r}")  # fmt: skip
+    return limit.check(v, f"deck {source}: {where}", DeckError)
 
 
 _KINDS = {k.name.lower(): k for k in Kind}
@@ -316,8 +356,8 @@ def _parse_slice(entry: object, i: int, source: str) -> Slice:
             f"{'an' if kind_name[0] in 'aeiou' else 'a'} {kind_name} slice; "
             f"allowed: {sorted(allowed)}",
         )
-    pep = _bounded_int(entry, "pepperoni", PEPPERONI_RANGE, where, source)
-    anch = _bounded_int(entry, "anchovies", ANCHOVIES_RANGE, where, source)
+    pep = _bounded_int(entry, "pepperoni", PEPPERONI, where, source)
+    anch = _bounded_int(entry, "anchovies", ANCHOVIES, where, source)
     if kind == Kind.NUMBERED:
         if "type" not in entry:
             raise _fail(source, f"{where} is missing the field 'type'")
@@ -360,22 +400,18 @@ def _parse_slice(entry: object, i: int, source: str) -> Slice:
 
 
 _TOP_LEVEL = ("name", "specials", "slices", "type_names")
-_MAX_NAME = 100
+_MAX_NAME = NAME_LENGTH.high
 
 
 def _label(value: object, what: str, source: str) -> str:
     """A one-line label (a deck or type name): printed in titles, tables and messages."""
-    if (
-        not isinstance(value, str)
-        or not value.strip()
-        or len(value) > _MAX_NAME
-        or not value.isprintable()
-    ):
+    if not isinstance(value, str) or not value.strip() or not value.isprintable():
         raise _fail(
             source,
             f"{what} must be a non-empty one-line string of at most {_MAX_NAME} characters, "
             f"got {value!r}",
         )
+    NAME_LENGTH.check(len(value), f"deck {source}: {what}", DeckError)
     return value
 
 
@@ -421,20 +457,13 @@ def parse_deck(data: dict, source: str = "<data>") -> Deck:
                 f"so it needs {t}",
             )
     kinds = Counter(s.kind for s in slices)
-    if kinds[Kind.ANCHOVY] != 1 or kinds[Kind.SUPREME] != 1:
-        raise _fail(
-            source,
-            "needs exactly 1 anchovy and 1 supreme slice, "
-            f"found {kinds[Kind.ANCHOVY]} and {kinds[Kind.SUPREME]}",
-        )
-    if kinds[Kind.COMBO] != N_COMBOS:
-        raise _fail(source, f"needs exactly {N_COMBOS} combo slices, found {kinds[Kind.COMBO]}")
-    if len(slices) != N_SLICES:
-        raise _fail(source, f"has {len(slices)} slices; New York Slice has {N_SLICES}")
+    ANCHOVY_SLICES.check(kinds[Kind.ANCHOVY], f"deck {source}", DeckError)
+    SUPREME_SLICES.check(kinds[Kind.SUPREME], f"deck {source}", DeckError)
+    COMBOS.check(kinds[Kind.COMBO], f"deck {source}", DeckError)
+    SLICES.check(len(slices), f"deck {source}", DeckError)
     _check_setup_combos(slices, source)
     sup = next(s for s in slices if s.kind == Kind.SUPREME)
-    if sup.pepperoni < 1:
-        raise _fail(source, "the supreme slice needs at least 1 pepperoni")
+    SUPREME_PEPPERONI.check(sup.pepperoni, f"deck {source}", DeckError)
 
     specials_raw = data["specials"]
     if not isinstance(specials_raw, list):
@@ -452,13 +481,11 @@ def parse_deck(data: dict, source: str = "<data>") -> Deck:
     dup = [s.slug for s, c in Counter(specials).items() if c > 1 and s is not Special.BLANK]
     if dup:
         raise _fail(source, f"special(s) {dup} listed more than once; each tile exists once")
-    if len(specials) != N_REAL_SPECIALS:
+    try:
+        SPECIALS.check(len(specials), f"deck {source}", DeckError)
+    except DeckError as exc:
         missing = sorted({s.slug for s in REAL_SPECIALS} - {s.slug for s in specials})
-        raise _fail(
-            source,
-            f"needs the {N_REAL_SPECIALS} specials (any of them may be replaced by "
-            f"{BLANK_SLUG!r}), found {len(specials)} tiles (missing {missing})",
-        )
+        raise DeckError(f"{exc}; missing {missing}" if missing else str(exc)) from None
 
     names_raw = data.get("type_names", {})
     if not isinstance(names_raw, dict):

@@ -165,14 +165,16 @@ def _prepare(players, strategies, seed, games, deck, rules):
 
 
 def _table(game_index, special, holder, score_, score_wo, share, share_wo, delta) -> pa.Table:
+    from sims.games.nyslice.plugin import POINTS  # the plugin's column types
+
     slugs = [s.slug for s in Special]
     return pa.table(
         {
             "game_index": pa.array(np.asarray(game_index, dtype=np.int64)),
             "special": pa.array([slugs[int(c)] for c in special], pa.string()),
             "holder": pa.array(np.asarray(holder, dtype=np.int8)),
-            "score": pa.array(np.asarray(score_, dtype=np.int16)),
-            "score_without": pa.array(np.asarray(score_wo, dtype=np.int16)),
+            "score": pa.array(np.asarray(score_, dtype=POINTS)),
+            "score_without": pa.array(np.asarray(score_wo, dtype=POINTS)),
             "win_share": pa.array(np.asarray(share, dtype=np.float64)),
             "win_share_without": pa.array(np.asarray(share_wo, dtype=np.float64)),
             "others_delta": pa.array(np.asarray(delta, dtype=np.float64)),

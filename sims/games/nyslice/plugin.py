@@ -29,21 +29,33 @@ from sims.core.game import (
     StrategyInfo,
     Variant,
 )
+from sims.core.limits import Limit, int_dtype
 from sims.core.study import Arm
 from sims.games.nyslice.deck import (
+    ANCHOVIES,
+    COMBOS,
+    DECK_LIMITS,
+    PEPPERONI,
     REAL_SPECIALS,
+    SLICES,
     TYPES,
+    VEGGIE,
     Deck,
+    Kind,
     Special,
     default_deck,
     load_deck,
 )
 from sims.games.nyslice.engine import GameState, Phase, deal
 from sims.games.nyslice.rules import (
+    COMPENSATION_POINTS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    RULE_LIMITS,
     RULES_VERSION,
     SPECIALS_NEVER_VALID,
+    STUFFED_CRUST_LIMIT,
+    SUPER_SIZED_HALVES_LIMIT,
     Rules,
     check_players,
     rounds_for,
@@ -165,13 +177,62 @@ def _labels(codes: np.ndarray, names: list[str]) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(idx, pa.array(names, pa.string()))
 
 
+def score_range() -> tuple[int, int]:
+    """The lowest and highest total a seat can score under the declared limits.
+
+    One seat may end with every slice: each scores its pepperoni (eaten) or its anchovies
+    (collected, minus, or plus with You Like Anchovies!), so at most the larger limit per
+    slice. Majorities are at most 3 + ... + 11; the starred specials at most Buffet (a
+    type each and the Anchovy slice), Combo Cravings (3 per combo), You Love Veggies (3 per
+    Veggie) and Stuffed Crust's highest points, at least Day-Old Pizza's -2 and Stuffed
+    Crust's lowest; Everyone Else's Diet takes at most half the slices; a compensation
+    entry adds at most its highest points."""
+    per_slice = max(PEPPERONI.high, ANCHOVIES.high)
+    crust = STUFFED_CRUST_LIMIT
+    specials_high = (len(TYPES) + 1) + 3 * COMBOS.high + 3 * VEGGIE + max(crust.high, 0)
+    high = sum(TYPES) + specials_high + SLICES.high * per_slice + COMPENSATION_POINTS.high
+    low = -2 + min(crust.low, 0) - SLICES.high // 2 - SLICES.high * per_slice
+    return low, high
+
+
+def _column(high: int, low: int = -1, at_least: type = np.int8) -> type[np.signedinteger]:
+    """A column's type: the narrowest holding every value in ``[low, high]`` the declared
+    limits allow (-1: none), and never narrower than ``at_least`` (the documented type,
+    ``docs/dataset.md``)."""
+    return np.promote_types(int_dtype(high, low), at_least).type
+
+
+POINTS = _column(*reversed(score_range()), at_least=np.int16)
+"""The type of every seat column of points or slices (the total and its parts, the
+slices eaten and collected)."""
+MAX_ROUNDS = max(rounds_for(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1))
+MAX_HALVES = 2 * max(TYPES) + COMBOS.high * SUPER_SIZED_HALVES_LIMIT.high + 2
+"""The most halves a seat can count for one type: every slice of the largest type, every
+combo under Super-Sized Combos' most halves, and the Supreme."""
+_SEAT_TYPES = {
+    **{c: POINTS for c in ("score", "majorities", "specials", "diet", "pepperoni")},
+    **{c: POINTS for c in ("anchovies", "bonus", "eaten", "collected")},
+    "majorities_won": _column(len(TYPES), 0),
+    "specials_mask": _column(2 ** len(Special) - 1, 0, np.int32),
+    "times_slicer": _column(MAX_ROUNDS, 0),
+}
+_GAME_TYPES = {
+    "rounds": _column(MAX_ROUNDS, 0),
+    "decisions": np.int32,
+    "majorities_unclaimed": _column(len(TYPES), 0),
+}
 _DECISION_TYPES = {
-    "game_index": np.int64, "round": np.int8, "slicer": np.int8, "seat": np.int8,
-    "action": np.int32, "n_legal": np.int32, "slice": np.int16, "slice_kind": np.int8,
-    "type_a": np.int8, "type_b": np.int8, "pepperoni": np.int8, "anchovies": np.int8,
-    "own_count2": np.int16, "rival_count2": np.int16, "unclaimed": np.int16,
-    "portions_left": np.int8,
+    "game_index": np.int64, "round": _column(MAX_ROUNDS - 1), "slicer": _column(MAX_PLAYERS - 1),
+    "seat": _column(MAX_PLAYERS - 1), "action": np.int32, "n_legal": np.int32,
+    "slice": _column(SLICES.high - 1, at_least=np.int16), "slice_kind": _column(max(Kind)),
+    "type_a": _column(max(TYPES)), "type_b": _column(max(TYPES)),
+    "pepperoni": PEPPERONI.dtype(), "anchovies": ANCHOVIES.dtype(),
+    "own_count2": _column(MAX_HALVES, at_least=np.int16),
+    "rival_count2": _column(MAX_HALVES, at_least=np.int16),
+    "unclaimed": _column(max(TYPES), at_least=np.int16), "portions_left": _column(MAX_PLAYERS),
 }  # fmt: skip
+"""The decision columns' types, from the deck's and the rules' limits (``action`` and
+``n_legal`` index the legal actions, at most the kernel's ``MAX_CANDS``)."""
 
 
 def decision_columns(recs: np.ndarray) -> dict[str, pa.Array | np.ndarray]:
@@ -219,6 +280,9 @@ class NewYorkSlice(TunesHeuristic):
         summary="cut a pizza into portions, choose, eat for pepperoni or collect for majorities",
         rules_doc="docs/rules/nyslice.md",
     )
+    data_limits: tuple[Limit, ...] = (*DECK_LIMITS, *RULE_LIMITS)
+    """The deck file's limits (``deck.DECK_LIMITS``) and the rule options'
+    (``rules.RULE_LIMITS``), listed in ``docs/rules/nyslice.md``, "Data files"."""
     options = (
         GameOption(
             "deck", "path", "a New York Slice deck TOML file (default: the 'reconstructed v1' "
@@ -374,23 +438,24 @@ class NewYorkSlice(TunesHeuristic):
         rules = rules_of(arm.options)
         rounds = rounds_for(n)
         slicer = np.bincount([(rules.first_slicer + r) % n for r in range(rounds)], minlength=n)
+        t = _SEAT_TYPES
         seats = {
-            "score": col["total"].astype(np.int16),
-            "majorities": col["majorities"].astype(np.int16),
-            "majorities_won": col["majorities_won"].astype(np.int8),
-            **{c: col[c].astype(np.int16) for c in ("specials", "diet", "pepperoni")},
-            **{c: col[c].astype(np.int16) for c in ("anchovies", "bonus", "eaten", "collected")},
+            "score": col["total"].astype(t["score"]),
+            "majorities": col["majorities"].astype(t["majorities"]),
+            "majorities_won": col["majorities_won"].astype(t["majorities_won"]),
+            **{c: col[c].astype(t[c]) for c in ("specials", "diet", "pepperoni")},
+            **{c: col[c].astype(t[c]) for c in ("anchovies", "bonus", "eaten", "collected")},
             "specials_owned": _mask_lists(col["owned_mask"].ravel()),
             "specials_used": _mask_lists(col["used_mask"].ravel()),
-            "specials_owned_mask": col["owned_mask"].astype(np.int32),
-            "specials_used_mask": col["used_mask"].astype(np.int32),
-            "times_slicer": np.tile(slicer.astype(np.int8), (count, 1)),
+            "specials_owned_mask": col["owned_mask"].astype(t["specials_mask"]),
+            "specials_used_mask": col["used_mask"].astype(t["specials_mask"]),
+            "times_slicer": np.tile(slicer.astype(t["times_slicer"]), (count, 1)),
         }
         unclaimed = len(TYPES) - col["majorities_won"].sum(axis=1)
         game_cols = {
-            "rounds": np.full(count, rounds, dtype=np.int8),
+            "rounds": np.full(count, rounds, dtype=_GAME_TYPES["rounds"]),
             "decisions": ndec.astype(np.int32),
-            "majorities_unclaimed": unclaimed.astype(np.int8),
+            "majorities_unclaimed": unclaimed.astype(_GAME_TYPES["majorities_unclaimed"]),
         }
         table = pa.table(decision_columns(recs)) if decisions else None
         return ChunkArrays(seats=seats, games=game_cols, decisions=table)

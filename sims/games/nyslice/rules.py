@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sims.core.errors import SlicelabError
+from sims.core.limits import Limit
 from sims.games.nyslice.deck import Special
 from sims.games.ruleopts import RuleOptions
 
@@ -120,8 +121,12 @@ class Rules(RuleOptions):
             raise SlicelabError(
                 f"rule option rejected_special={self.rejected_special!r}: use 'leaves' or 'bottom'"
             )
-        if not isinstance(self.first_slicer, int) or self.first_slicer < 0:
-            raise SlicelabError("rule option first_slicer must be a seat number (0, 1, ...)")
+        first = self.first_slicer
+        if type(first) is not int or not FIRST_SLICER.low <= first <= FIRST_SLICER.high:
+            raise SlicelabError(
+                f"rule option first_slicer={first!r}: use a seat number from "
+                f"{FIRST_SLICER.low} to {FIRST_SLICER.high} (a seat of the table)"
+            )
         halves = self.super_sized_combo_halves
         if type(halves) is not int or not SUPER_SIZED_HALVES[0] <= halves <= SUPER_SIZED_HALVES[1]:
             raise SlicelabError(
@@ -145,10 +150,38 @@ class Rules(RuleOptions):
         return self.compensation[pos] if pos < len(self.compensation) else 0
 
 
-SUPER_SIZED_HALVES = (1, 8)
-STUFFED_CRUST_POINTS = (-20, 20)
+FIRST_SLICER = Limit(
+    "first_slicer", "seat of the first slicer (first_slicer)", 0, MAX_PLAYERS - 1,
+    "a seat of the largest table, and of the game's (checked when it is set up)",
+)  # fmt: skip
+SUPER_SIZED_HALVES_LIMIT = Limit(
+    "super_sized_combo_halves",
+    "halves a combo number counts under Super-Sized Combos (super_sized_combo_halves)", 1, 8,
+    "8 is four slices' worth; majority counts in halves are int16 columns",
+)  # fmt: skip
+STUFFED_CRUST_LIMIT = Limit(
+    "stuffed_crust_points", "points of Stuffed Crust (stuffed_crust_points)", -20, 20,
+    "a seat's score is an int16 column",
+)  # fmt: skip
+COMPENSATION_ENTRIES = Limit(
+    "compensation_entries", "entries of compensation (one per position)", 0, MAX_PLAYERS,
+    "one per seat of the largest table; the kernel holds one slot per seat",
+)  # fmt: skip
+COMPENSATION_POINTS = Limit(
+    "compensation_points", "points of a compensation entry", 0, 20,
+    "a seat's score is an int16 column",
+)  # fmt: skip
+RULE_LIMITS = (
+    FIRST_SLICER, SUPER_SIZED_HALVES_LIMIT, STUFFED_CRUST_LIMIT, COMPENSATION_ENTRIES,
+    COMPENSATION_POINTS,
+)  # fmt: skip
+"""The limits of the rule options (``Rules``), listed with the deck's in the rules
+document's section "Data files"."""
+SUPER_SIZED_HALVES = (SUPER_SIZED_HALVES_LIMIT.low, SUPER_SIZED_HALVES_LIMIT.high)
 """The range of ``Rules.super_sized_combo_halves``."""
-MAX_COMPENSATION = 20
+STUFFED_CRUST_POINTS = (STUFFED_CRUST_LIMIT.low, STUFFED_CRUST_LIMIT.high)
+"""The range of ``Rules.stuffed_crust_points``."""
+MAX_COMPENSATION = COMPENSATION_POINTS.high
 """The largest entry of ``Rules.compensation`` (so that no score can overflow the dataset's
 columns)."""
 
@@ -166,9 +199,10 @@ def _compensation(value: Any) -> tuple[int, ...]:
     """
     shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
     fix = (
-        f"rule option compensation={shown}: use a list of up to {MAX_PLAYERS} integers from "
-        f"0 to {MAX_COMPENSATION}, the points of each position from the first slicer, e.g. "
-        "compensation = [0, 2] in a study file or --rule compensation=0,2"
+        f"rule option compensation={shown}: use a list of up to {COMPENSATION_ENTRIES.high} "
+        f"integers from {COMPENSATION_POINTS.low} to {COMPENSATION_POINTS.high}, the points "
+        "of each position from the first slicer, e.g. compensation = [0, 2] in a study file "
+        "or --rule compensation=0,2"
     )
     items: Any = value
     if isinstance(value, str):
@@ -179,9 +213,10 @@ def _compensation(value: Any) -> tuple[int, ...]:
             items = [int(x) for x in text.split(",")] if text.strip() else []
         except ValueError:
             raise SlicelabError(fix) from None
-    if not isinstance(items, list | tuple) or len(items) > MAX_PLAYERS:
+    if not isinstance(items, list | tuple) or len(items) > COMPENSATION_ENTRIES.high:
         raise SlicelabError(fix)
-    if any(type(x) is not int or not 0 <= x <= MAX_COMPENSATION for x in items):
+    low, high = COMPENSATION_POINTS.low, COMPENSATION_POINTS.high
+    if any(type(x) is not int or not low <= x <= high for x in items):
         raise SlicelabError(fix)
     out = list(items)
     while out and out[-1] == 0:

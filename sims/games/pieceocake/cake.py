@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from sims.core.errors import DataFileError
+from sims.core.limits import Limit
 from sims.games.datafile import parse_toml, read_toml
 
 DEFAULT_CAKE_FILE = "cake.toml"
@@ -18,10 +19,41 @@ SLICES_PER_CAKE = 11
 """Slices laid in each round's circle."""
 ROUNDS = 5
 """Rounds at every player count."""
-MAX_VARIETIES = 16
-MAX_COPIES = 30
-MAX_VALUE = 60
-MAX_CREAM = 9
+
+# ----------------------------------------------------------------------------- limits
+# Every count of a cake file, declared once: ``parse_cake`` checks each, the kernel's
+# per-variety rows and score columns (``records.SCORE_COLUMNS``, ``kernel/layout.py``) and
+# the tables' column types (``plugin.py``) are sized from them, and the rules document's
+# section "Data files" lists them (``CAKE_LIMITS``).
+_CIRCLES = ROUNDS * SLICES_PER_CAKE  # the slices a game lays: a cake needs at least these
+COPIES = Limit(
+    "copies", "copies of a variety", 1, 30,
+    "a design bound; a seat's count of a variety is an int8 column",
+)  # fmt: skip
+VARIETIES = Limit(
+    "varieties", "varieties", -(-_CIRCLES // COPIES.high), 16,
+    f"fewer cannot fill {_CIRCLES} slices; the kernel and the tables keep a count per "
+    "variety (collected_v0 .. collected_v15) and won_mask a bit",
+)  # fmt: skip
+VALUE = Limit(
+    "value", "points of a variety's majority (value)", 0, 60,
+    "a seat's score, at most 16 x 60 + 55 x 9, is an int16 column",
+)  # fmt: skip
+CREAM = Limit(
+    "cream", "cream on a slice", 0, 9,
+    "a seat's cream and score, at most 16 x 60 + 55 x 9, are int16 columns",
+)  # fmt: skip
+SLICES = Limit(
+    "slices", "slices in the cake", _CIRCLES, VARIETIES.high * COPIES.high,
+    f"a game lays {ROUNDS} circles of {SLICES_PER_CAKE}; the slice column is int16",
+)  # fmt: skip
+CAKE_LIMITS = (VARIETIES, SLICES, COPIES, VALUE, CREAM)
+"""The limits of a cake file, in the rules document's order."""
+MAX_VARIETIES = VARIETIES.high
+"""The most varieties (the kernel's per-variety rows, the per-variety score columns)."""
+MAX_COPIES = COPIES.high
+MAX_VALUE = VALUE.high
+MAX_CREAM = CREAM.high
 
 
 class CakeError(DataFileError):
@@ -85,11 +117,13 @@ def _fail(source: str, msg: str) -> CakeError:
     return CakeError(f"cake {source}: {msg}")
 
 
-def _int(entry: dict, key: str, low: int, high: int, where: str, source: str) -> int:
+def _int(entry: dict, key: str, limit: Limit, where: str, source: str) -> int:
+    """An integer field within ``limit`` (refused naming the limit when outside it)."""
     v = entry[key]
-    if type(v) is not int or not low <= v <= high:
-        raise _fail(source, f"{where}: '{key}' = {v!r} must be an integer from {low} to {high}")
-    return v
+    if type(v) is not int:
+        raise _fail(source, f"{where}: '{key}' = {v!r} must be an integer from {limit.low} to "
+                    f"{limit.high}")  # fmt: skip
+    return limit.check(v, f"cake {source}: {where}: '{key}'", CakeError)
 
 
 def parse_cake(data: dict[str, Any], source: str) -> Cake:
@@ -110,8 +144,8 @@ def parse_cake(data: dict[str, Any], source: str) -> Cake:
     items = data.get("variety")
     if not isinstance(items, list) or not items:
         raise _fail(source, "needs a [[variety]] array with one table per variety")
-    if len(items) > MAX_VARIETIES:
-        raise _fail(source, f"has {len(items)} varieties; at most {MAX_VARIETIES}")
+    if len(items) > VARIETIES.high:  # refused before reading them
+        VARIETIES.check(len(items), f"cake {source}", CakeError)
     out: list[Variety] = []
     for i, entry in enumerate(items):
         where = f"variety {i + 1}"
@@ -128,19 +162,17 @@ def parse_cake(data: dict[str, Any], source: str) -> Cake:
         if not isinstance(vname, str) or not vname.strip() or vname != vname.strip().lower():
             raise _fail(source, f"{where}: 'name' must be a lower-case word, got {vname!r}")
         where = f"variety {i + 1} ({vname})"
-        copies = _int(entry, "copies", 1, MAX_COPIES, where, source)
-        value = _int(entry, "value", 0, MAX_VALUE, where, source) if "value" in entry else copies
-        cream = _int(entry, "cream", 0, MAX_CREAM, where, source)
+        copies = _int(entry, "copies", COPIES, where, source)
+        value = _int(entry, "value", VALUE, where, source) if "value" in entry else copies
+        cream = _int(entry, "cream", CREAM, where, source)
         out.append(Variety(vname, copies, value, cream))
     names = [v.name for v in out]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
         raise _fail(source, f"variety name(s) {dup} appear more than once")
     cake = Cake(name.strip(), tuple(out), source)
-    need = ROUNDS * SLICES_PER_CAKE
-    if cake.n_slices < need:
-        raise _fail(source, f"has {cake.n_slices} slices; a game lays {ROUNDS} circles of "
-                    f"{SLICES_PER_CAKE}, so a cake needs at least {need}")  # fmt: skip
+    VARIETIES.check(len(out), f"cake {source}", CakeError)
+    SLICES.check(cake.n_slices, f"cake {source}", CakeError)
     return cake
 
 

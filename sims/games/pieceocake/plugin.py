@@ -33,8 +33,21 @@ import pyarrow as pa
 
 from sims.core.errors import SlicelabError
 from sims.core.game import ChunkArrays, GameInfo, GameOption, ResultSchema, StrategyInfo, Variant
+from sims.core.limits import Limit, int_dtype
 from sims.core.study import Arm
-from sims.games.pieceocake.cake import ROUNDS, Cake, default_cake, load_cake
+from sims.games.pieceocake.cake import (
+    CAKE_LIMITS,
+    COPIES,
+    CREAM,
+    ROUNDS,
+    SLICES,
+    SLICES_PER_CAKE,
+    VALUE,
+    VARIETIES,
+    Cake,
+    default_cake,
+    load_cake,
+)
 from sims.games.pieceocake.engine import GameState, Phase, deal
 from sims.games.pieceocake.records import (
     COLLECTED_BY_VARIETY,
@@ -42,7 +55,15 @@ from sims.games.pieceocake.records import (
     EATEN_BY_VARIETY,
     SCORE_COLUMNS,
 )
-from sims.games.pieceocake.rules import MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, Rules, variant_id
+from sims.games.pieceocake.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RULE_LIMITS,
+    RULES_VERSION,
+    TWO_PLAYER_PIECES,
+    Rules,
+    variant_id,
+)
 from sims.games.pieceocake.strategies import STRATEGIES, family_of, make_strategy
 from sims.games.presets import Presets, TunesHeuristic
 
@@ -111,13 +132,52 @@ def strategy_identity(spec: str, players: int) -> str:
     return json.dumps([family_of(strategy), resolved], sort_keys=True, default=str)
 
 
+def _column(high: int, low: int = -1, at_least: type = np.int8) -> type[np.signedinteger]:
+    """A column's type: the narrowest holding every value in ``[low, high]`` the declared
+    limits allow (-1: none), and never narrower than ``at_least`` (the documented type,
+    ``docs/dataset.md``)."""
+    return np.promote_types(int_dtype(high, low), at_least).type
+
+
+LAID = ROUNDS * SLICES_PER_CAKE
+"""The slices a game lays: the most a seat can eat, collect or take."""
+MAX_CUT_PIECES = max(TWO_PLAYER_PIECES[1], MAX_PLAYERS)
+MAX_MAJORITIES = VARIETIES.high * VALUE.high
+MAX_CREAM_POINTS = LAID * CREAM.high
+
 _DECISION_TYPES = {
-    "game_index": np.int64, "round": np.int8, "server": np.int8, "seat": np.int8,
-    "action": np.int32, "n_legal": np.int16, "slice": np.int16, "variety": np.int8,
-    "own_count": np.int8, "rival_count": np.int8, "unseen_left": np.int8, "pieces": np.int8,
-    "pieces_left": np.int8,
+    "game_index": np.int64, "round": _column(ROUNDS - 1), "server": _column(MAX_PLAYERS - 1),
+    "seat": _column(MAX_PLAYERS - 1),
+    # a cut's gap mask (one bit per gap of the circle) or a count of slices
+    "action": _column(max(2**SLICES_PER_CAKE - 1, COPIES.high), at_least=np.int32),
+    "n_legal": _column(max(2**SLICES_PER_CAKE, COPIES.high + 1)),
+    "slice": _column(SLICES.high - 1), "variety": _column(VARIETIES.high - 1),
+    "own_count": _column(COPIES.high), "rival_count": _column(COPIES.high),
+    "unseen_left": _column(COPIES.high), "pieces": _column(MAX_CUT_PIECES),
+    "pieces_left": _column(MAX_CUT_PIECES),
 }  # fmt: skip
+"""The decision columns' types, from the cake's and the rules' limits."""
 assert set(_DECISION_TYPES) | {"phase"} == set(DECISION_COLUMNS)
+_SEAT_TYPES = {
+    "score": _column(MAX_MAJORITIES + MAX_CREAM_POINTS, 0, np.int16),
+    "majorities": _column(MAX_MAJORITIES, 0, np.int16),
+    "majorities_won": _column(VARIETIES.high, 0),
+    "cream": _column(MAX_CREAM_POINTS, 0, np.int16),
+    "tiebreak": _column(MAX_CREAM_POINTS, 0, np.int16),
+    **{c: _column(LAID, 0) for c in ("eaten", "collected", "pieces_taken")},
+    **{c: _column(LAID, 0) for c in ("forgone", "forgo_eaten")},
+    "times_server": _column(ROUNDS, 0),
+    "won_mask": _column(2**VARIETIES.high - 1, 0, np.int32),
+    "by_variety": _column(min(COPIES.high, LAID), 0),
+}
+"""The seat columns' types (``by_variety``: the entries of ``collected_by_variety`` and
+``eaten_by_variety``), from the cake's limits: a seat scores at most every variety's
+largest value and the cream of every slice laid."""
+_GAME_TYPES = {
+    "rounds": _column(ROUNDS, 0),
+    "decisions": np.int32,
+    "majorities_unclaimed": _column(VARIETIES.high, 0),
+}
 
 
 def _labels(codes: np.ndarray, names: list[str]) -> pa.DictionaryArray:
@@ -151,9 +211,10 @@ def by_variety(counts: np.ndarray, varieties: int) -> pa.ListArray:
     """Per-variety counts (games x seats x MAX_VARIETIES) as a list<int8> column, seat
     fastest, each list the first ``varieties`` entries (the cake's, in cake order)."""
     count, n = counts.shape[:2]
-    values = pa.array(np.ascontiguousarray(counts[:, :, :varieties]).ravel().astype(np.int8))
+    kind = _SEAT_TYPES["by_variety"]
+    values = pa.array(np.ascontiguousarray(counts[:, :, :varieties]).ravel().astype(kind))
     offsets = pa.array(np.arange(0, count * n * varieties + 1, varieties, dtype=np.int32))
-    return pa.ListArray.from_arrays(offsets, values, type=pa.list_(pa.int8()))
+    return pa.ListArray.from_arrays(offsets, values, type=pa.list_(pa.from_numpy_dtype(kind)))
 
 
 def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
@@ -187,6 +248,9 @@ class PieceOCake(TunesHeuristic):
         summary="cut a cake into pieces, choose, eat for cream or collect for majorities",
         rules_doc="docs/rules/pieceocake.md",
     )
+    data_limits: tuple[Limit, ...] = (*CAKE_LIMITS, *RULE_LIMITS)
+    """The cake file's limits (``cake.CAKE_LIMITS``) and the rule options'
+    (``rules.RULE_LIMITS``), listed in ``docs/rules/pieceocake.md``, "Data files"."""
     options = (
         GameOption(
             "cake", "path", "a Piece o' Cake cake TOML file (default: the published cake)",
@@ -329,23 +393,22 @@ class PieceOCake(TunesHeuristic):
         first_eaten = SCORE_COLUMNS.index(EATEN_BY_VARIETY[0])
         server = np.bincount([(rules.first_server + r) % n for r in range(ROUNDS)], minlength=n)
         tiebreak = col["cream"] if rules.tie == "cream" else np.zeros_like(col["cream"])
+        t = _SEAT_TYPES
         seats = {
-            "score": col["score"].astype(np.int16),
-            "majorities": col["majorities"].astype(np.int16),
-            "majorities_won": col["majorities_won"].astype(np.int8),
-            "cream": col["cream"].astype(np.int16),
-            "tiebreak": tiebreak.astype(np.int16),
-            **{c: col[c].astype(np.int8) for c in ("eaten", "collected", "pieces_taken")},
-            **{c: col[c].astype(np.int8) for c in ("forgone", "forgo_eaten")},
-            "times_server": np.tile(server.astype(np.int8), (count, 1)),
-            "won_mask": col["won_mask"].astype(np.int32),
+            **{c: col[c].astype(t[c]) for c in ("score", "majorities", "majorities_won")},
+            "cream": col["cream"].astype(t["cream"]),
+            "tiebreak": tiebreak.astype(t["tiebreak"]),
+            **{c: col[c].astype(t[c]) for c in ("eaten", "collected", "pieces_taken")},
+            **{c: col[c].astype(t[c]) for c in ("forgone", "forgo_eaten")},
+            "times_server": np.tile(server.astype(t["times_server"]), (count, 1)),
+            "won_mask": col["won_mask"].astype(t["won_mask"]),
             "collected_by_variety": by_variety(scores[:, :, first_coll:], nv),
             "eaten_by_variety": by_variety(scores[:, :, first_eaten:], nv),
         }
         games = {
-            "rounds": np.full(count, ROUNDS, dtype=np.int8),
-            "decisions": ndec.astype(np.int32),
-            "majorities_unclaimed": lost.astype(np.int8),
+            "rounds": np.full(count, ROUNDS, dtype=_GAME_TYPES["rounds"]),
+            "decisions": ndec.astype(_GAME_TYPES["decisions"]),
+            "majorities_unclaimed": lost.astype(_GAME_TYPES["majorities_unclaimed"]),
         }
         table = pa.table(decision_columns(recs)) if decisions else None
         return ChunkArrays(seats=seats, games=games, decisions=table)

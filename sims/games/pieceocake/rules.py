@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sims.core.errors import SlicelabError
+from sims.core.limits import Limit
 from sims.games.ruleopts import RuleOptions, check_bools, check_choices, check_int
 
 MIN_PLAYERS = 2
@@ -22,7 +23,20 @@ _CHOICES = {
     "majority_ties": ("full", "none", "split"),
     "tie": ("shared", "cream"),
 }
-TWO_PLAYER_PIECES = (2, 6)
+FIRST_SERVER = Limit(
+    "first_server", "seat of the first server (first_server)", 0, MAX_PLAYERS - 1,
+    "a seat of the largest table, and of the game's (checked when it is set up)",
+)  # fmt: skip
+TWO_PLAYER_PIECES_LIMIT = Limit(
+    "two_player_pieces", "pieces a server may cut at 2 players (two_player_pieces)", 2, 6,
+    "the kernel's cut tables hold up to 6 pieces",
+)  # fmt: skip
+"""The range of ``Rules.two_player_pieces`` (``kernel/layout.py`` sizes its cut tables by
+its high end)."""
+TWO_PLAYER_PIECES = (TWO_PLAYER_PIECES_LIMIT.low, TWO_PLAYER_PIECES_LIMIT.high)
+RULE_LIMITS = (FIRST_SERVER, TWO_PLAYER_PIECES_LIMIT)
+"""The limits of the rule options (``Rules``), listed with the cake's in the rules
+document's section "Data files"."""
 TITLE = "Piece o' Cake"
 
 
@@ -74,10 +88,11 @@ class Rules(RuleOptions):
 
     def __post_init__(self) -> None:
         check_choices(self, _CHOICES, TITLE)
-        if type(self.first_server) is not int or self.first_server < 0:
+        first = self.first_server
+        if type(first) is not int or not FIRST_SERVER.low <= first <= FIRST_SERVER.high:
             raise SlicelabError(
-                f"Piece o' Cake rule option first_server={self.first_server!r}: use a seat "
-                "number (0, 1, ...)"
+                f"Piece o' Cake rule option first_server={first!r}: use a seat number from "
+                f"{FIRST_SERVER.low} to {FIRST_SERVER.high} (a seat of the table)"
             )
         check_bools(self, ("forgo_ends_picking", "exact_pieces"), TITLE)
         check_int(TITLE, "two_player_pieces", self.two_player_pieces, *TWO_PLAYER_PIECES,
@@ -86,6 +101,7 @@ class Rules(RuleOptions):
     def max_pieces(self, n_players: int) -> int:
         """The most pieces a server may cut at ``n_players``."""
         return self.two_player_pieces if n_players == 2 else n_players
+
 
 def check_players(n_players: Any) -> None:
     """Refuse a player count outside 2–5 with a clear message."""

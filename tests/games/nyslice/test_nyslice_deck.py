@@ -24,7 +24,7 @@ from sims.games.nyslice.deck import (
     load_deck,
     parse_deck,
 )
-from sims.games.nyslice.plugin import _DECISION_TYPES, GAME
+from sims.games.nyslice.plugin import _DECISION_TYPES, GAME, POINTS, score_range
 
 
 def _default_data() -> dict:
@@ -88,38 +88,42 @@ BAD_DECKS = [
     ),
     ("missing kind", lambda d: d["slices"][5].pop("kind"), "missing the field 'kind'"),
     ("wrong count", lambda d: d["slices"].pop(10), "type 5 has 4 slices"),
-    ("extra slice", lambda d: d["slices"].append(dict(d["slices"][-1])), "1 anchovy and 1 supreme"),
+    (
+        "extra slice",
+        lambda d: d["slices"].append(dict(d["slices"][-1])),
+        "has 2 supreme slices; at most 1",
+    ),
     ("bad combo", lambda d: d["slices"][63].update(types=[8, 8]), "two different types"),
     (
         "negative",
         lambda d: d["slices"][4].update(anchovies=-1),
-        "slice #5: anchovies must be an integer from 0 to 20, got -1",
+        "slice #5: has -1 anchovies on a slice; at least 0",
     ),
     # Bounds: no score column can overflow (see PEPPERONI_RANGE in deck.py).
     (
         "pepperoni too large",
         lambda d: d["slices"][5].update(pepperoni=1000000),
-        "slice #6: pepperoni must be an integer from 0 to 20, got 1000000",
+        "slice #6: has 1000000 pepperoni on a slice; at most 20",
     ),
     (
         "pepperoni just above the bound",
         lambda d: d["slices"][5].update(pepperoni=21),
-        "slice #6: pepperoni must be an integer from 0 to 20, got 21",
+        "slice #6: has 21 pepperoni on a slice; at most 20",
     ),
     (
         "negative pepperoni",
         lambda d: d["slices"][5].update(pepperoni=-1),
-        "slice #6: pepperoni must be an integer from 0 to 20, got -1",
+        "slice #6: has -1 pepperoni on a slice; at least 0",
     ),
     (
         "anchovies too large",
         lambda d: d["slices"][67].update(anchovies=21),
-        "slice #68: anchovies must be an integer from 0 to 20, got 21",
+        "slice #68: has 21 anchovies on a slice; at most 20",
     ),
     (
         "supreme pepperoni too large",
         lambda d: d["slices"][68].update(pepperoni=32768),
-        "slice #69: pepperoni must be an integer from 0 to 20, got 32768",
+        "slice #69: has 32768 pepperoni on a slice; at most 20",
     ),
     (
         "fractional pepperoni",
@@ -223,7 +227,11 @@ BAD_DECKS = [
         "'name' must be a non-empty one-line string of at most 100 characters, got 'two\\nlines'",
     ),
     ("name empty", lambda d: d.update(name=" "), "'name' must be a non-empty one-line string"),
-    ("name too long", lambda d: d.update(name="x" * 101), "at most 100 characters"),
+    (
+        "name too long",
+        lambda d: d.update(name="x" * 101),
+        "has 101 characters in a deck or type name; at most 100",
+    ),
     ("unknown top-level key", lambda d: d.update(slice=[]), "unknown top-level key(s) ['slice']"),
     # The setups of 2 and 5 players remove the 8/10 combo: a deck needs exactly one.
     (
@@ -241,7 +249,7 @@ BAD_DECKS = [
         lambda d: d["specials"].__setitem__(0, "free_pizza"),
         "unknown special 'free_pizza'",
     ),
-    ("missing special", lambda d: d["specials"].pop(), "needs the 14 specials"),
+    ("missing special", lambda d: d["specials"].pop(), "has 13 specials; at least 14"),
     ("duplicate special", lambda d: d["specials"].__setitem__(0, "dibs"), "more than once"),
     ("no slices", lambda d: d.pop("slices"), "missing the top-level key 'slices'"),
     ("unknown field", lambda d: d["slices"][0].update(cheese=2), "unknown field"),
@@ -356,6 +364,9 @@ def _worst_case_total_range() -> tuple[int, int]:
 def test_deck_bounds_cannot_overflow_the_columns():
     low, high = _worst_case_total_range()
     assert (low, high) == (-1416, 1479)
+    # with the what-if options at their ends (Stuffed Crust -20 to 20, compensation 20)
+    assert score_range() == (low - 20, high + 15 + 20) == (-1436, 1514)
+    assert np.iinfo(POINTS).min <= score_range()[0] and score_range()[1] <= np.iinfo(POINTS).max
     int16 = np.iinfo(np.int16)
     assert int16.min < low and high < int16.max
     for column, bound in (("pepperoni", PEPPERONI_RANGE), ("anchovies", ANCHOVIES_RANGE)):
@@ -420,8 +431,8 @@ BLANK_FILES = [
     (
         "a blank as a 15th tile",
         [*REAL, "blank"],
-        "deck f.toml: needs the 14 specials (any of them may be replaced by 'blank'), "
-        "found 15 tiles (missing [])",
+        "deck f.toml: has 15 specials; at most 14 (one tile per special of the game; any "
+        "may be a blank)",
     ),
     (
         "a blank and a special twice",
@@ -431,8 +442,8 @@ BLANK_FILES = [
     (
         "13 tiles",
         ["blank", *REAL[2:]],
-        "deck f.toml: needs the 14 specials (any of them may be replaced by 'blank'), "
-        "found 13 tiles (missing ['cut_in_line', 'dibs'])",
+        "deck f.toml: has 13 specials; at least 14 (one tile per special of the game; any "
+        "may be a blank); missing ['cut_in_line', 'dibs']",
     ),
     (
         "unknown name",

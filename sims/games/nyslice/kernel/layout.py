@@ -21,6 +21,7 @@ from sims.games.nyslice.deck import N_REAL_SPECIALS, TYPES, VEGGIE, Kind, Specia
 from sims.games.nyslice.engine import Phase
 from sims.games.nyslice.heuristic import PARAM_ORDER
 from sims.games.nyslice.rules import (
+    COMPENSATION_ENTRIES,
     MAX_PLAYERS,
     MIN_PLAYERS,
     SLICES_PER_STACK,
@@ -149,8 +150,10 @@ R_STUFFED = _rule("stuffed_crust_points")
 R_COMP = _rule("compensation")  # its slot holds the list's length; the values follow below
 R_BONUS = len(RULE_FIELDS)
 """``Rules.compensation`` by position from the first slicer: tab[T_RULES, R_BONUS + pos] for
-pos in 0 .. MAX_PLAYERS - 1 (0 beyond the list), after one slot per field."""
-N_RULE_SLOTS = R_BONUS + MAX_PLAYERS
+pos in 0 .. MAX_PLAYERS - 1 (0 beyond the list), after one slot per field: as many slots as
+the list may have entries (``rules.COMPENSATION_ENTRIES``), and one per seat (scoring reads
+the slot of every seat's position)."""
+N_RULE_SLOTS = R_BONUS + max(COMPENSATION_ENTRIES.high, MAX_PLAYERS)
 RULE_VECTORS = {"compensation": R_BONUS}
 """The options that are tuples of ints, with the slot their values start at."""
 KERNEL_RULES = frozenset(_KERNEL_RULES)

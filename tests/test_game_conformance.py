@@ -74,6 +74,23 @@ def test_info_and_rules_document(name):
     assert {i.name for i in game.strategies()} >= {"random"}
 
 
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_data_limits_are_declared_and_documented(name):
+    """Each game declares its data files' limits and its rules document's section "Data
+    files" lists every one with its range, so a designer knows them before writing a file."""
+    game = get_game(name)
+    limits = game.data_limits
+    assert limits, f"{name} declares no data limits"
+    assert len({x.key for x in limits}) == len(limits), "limit keys repeat"
+    text = (ROOT / game.info.rules_doc).read_text()
+    assert "\n## Data files" in text, f"{game.info.rules_doc} has no section '## Data files'"
+    section = text.split("\n## Data files", 1)[1].split("\n## ", 1)[0]
+    for x in limits:
+        assert x.low <= x.high
+        row = f"| {x.what} | {x.low} | {x.high} |"
+        assert row in section, f"{game.info.rules_doc}: 'Data files' lacks the row {row!r}"
+
+
 @pytest.mark.parametrize("name,players", CASES, ids=IDS)
 def test_games_end_and_score_is_the_sum_of_its_breakdown(name, players):
     components = get_game(name).results.components

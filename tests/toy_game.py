@@ -27,11 +27,13 @@ from sims.core.game import (
     StrategyInfo,
     Variant,
 )
+from sims.core.limits import Limit
 from sims.core.seeding import game_streams
 from sims.core.specs import StrategySpec, parse_spec
 
 CARDS = 20
 RULES = {"hand": 3}
+HAND = Limit("hand", "cards in a hand", 1, CARDS // 4, "the deck deals every seat of four")
 
 
 class HighCardState:
@@ -106,11 +108,12 @@ class HighCard:
         seat_columns=("score", "tricks", "bonus"),
         game_columns=("decisions",),
     )
+    data_limits = (HAND,)
 
     def variants(self, raw: Mapping[str, Any], players: int, base: Path | None) -> list[Variant]:
         rules = {**RULES, **dict(raw.get("rules", {}))}
-        if set(rules) != set(RULES) or not 1 <= rules["hand"] <= CARDS // 4:
-            raise SlicelabError(f"High Card's only rule is hand = 1..{CARDS // 4}")
+        if set(rules) != set(RULES) or not HAND.low <= rules["hand"] <= HAND.high:
+            raise SlicelabError(f"High Card's only rule is hand = {HAND.low}..{HAND.high}")
         return [Variant({"rules": rules})]
 
     def check_arm(self, arm) -> None:

@@ -204,8 +204,10 @@ def nyslice_dataset(out, manifest: dict, option: str | None) -> tuple[Path | Non
     Used only when it is a complete New York Slice dataset with a ``seats`` block; anything
     else (absent, unreadable, incomplete, another game) is named, never raised.
     """
+    import warnings
+
+    from analysis.load import IncompleteDatasetWarning, study_game
     from analysis.load import manifest as read_manifest
-    from analysis.load import study_game
 
     reasons = []
     for path in candidates(out, manifest, option):
@@ -213,7 +215,9 @@ def nyslice_dataset(out, manifest: dict, option: str | None) -> tuple[Path | Non
             reasons.append(f"no dataset at {path}")
             continue
         try:
-            m = read_manifest(path)
+            with warnings.catch_warnings():  # an incomplete one is named below, not read
+                warnings.simplefilter("ignore", IncompleteDatasetWarning)
+                m = read_manifest(path, partial=True)
             game = study_game(m)
         except Exception as exc:  # any unreadable dataset: say why and carry on
             reasons.append(f"{path} is not readable ({str(exc).splitlines()[0]})")

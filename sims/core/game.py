@@ -17,7 +17,10 @@ provides
   has one, and a declared **result schema** (:class:`ResultSchema`: score components and
   the win rule), from which the runner builds ``win_share`` and every provenance column
   once (:mod:`sims.batch`);
-- a **text replay** of one game.
+- a **text replay** of one game;
+- its **data limits** (:class:`~sims.core.limits.Limit`): the most spaces, dishes,
+  varieties or copies a data file may hold and the ends of each rule option's range,
+  which its parsers check and its rules document lists.
 
 Adding a game is writing ``sims/games/<game>/`` with an object satisfying :class:`Game`
 and adding one line to :data:`REGISTRY`.
@@ -35,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 import numpy as np
 
 from sims.core.errors import SlicelabError
+from sims.core.limits import Limit
 from sims.core.specs import StrategySpec
 
 if TYPE_CHECKING:
@@ -260,6 +264,10 @@ class Game(Protocol):
     info: GameInfo
     options: tuple[GameOption, ...]
     results: ResultSchema
+    data_limits: tuple[Limit, ...]
+    """Every bound its data files and rule options must respect (the kernel's array
+    sizes, the tables' column types), each checked by its parser and listed in the rules
+    document's section "Data files" (:mod:`sims.core.limits`)."""
 
     def variants(self, raw: Mapping[str, Any], players: int, base: Path | None) -> list[Variant]:
         """Validate an arm block's game options (the keys of :attr:`options` it holds,

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import shlex
 import tomllib
+import warnings
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import import_module
@@ -39,7 +40,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
-from analysis.load import manifest, study_game
+from analysis.load import IncompleteDatasetWarning, manifest, study_game
 from analysis.pdf import (
     A4,
     BOTTOM,
@@ -161,7 +162,9 @@ def check_dataset(out: str | Path) -> None:
         When ``out`` is not a complete dataset of a study with the blocks its game's
         report reads.
     """
-    m = manifest(out)
+    with warnings.catch_warnings():  # an incomplete dataset is refused below, after blocks
+        warnings.simplefilter("ignore", IncompleteDatasetWarning)
+        m = manifest(out, partial=True)
     game = study_game(m)
     report = game_report(game)
     have = {a.get("group", a["name"]) for a in m["study"]["arms"]}

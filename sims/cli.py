@@ -664,8 +664,10 @@ def verify(out: Path, quick: bool) -> None:
 @with_run_options
 @allow_code_option
 def repair(out: Path, jobs: int, backend: str, scheduler: str | None, allow_code: bool) -> None:
-    """Mend a dataset: delete the files of damaged chunks and files it does not record,
-    then re-play exactly those chunks (the same games, by their seeds)."""
+    """Mend a dataset: delete the files of damaged chunks and files it does not record
+    (and the chunks a damaged line of chunks.log recorded, a file where a table folder
+    belongs), then re-play exactly those chunks (the same games, by their seeds; data files
+    that moved or changed since are read from the manifest's copies)."""
     from sims import dataset
     from sims.batch import repair as run_repair
 

@@ -66,3 +66,14 @@ def test_a_limit_gives_its_column_type_with_room_for_none_and_its_doc_row():
     assert Limit("d", "dish cards", 0, 128).dtype() is np.int16
     assert DISHES.describe() == "dish cards: 1 to 120 (the kernel's dish table)"
     assert limits_table([DISHES])[2] == "| dish cards | 1 | 120 | the kernel's dish table |"
+
+
+def test_a_column_type_is_never_narrower_than_the_tables_and_a_cast_never_wraps():
+    from sims.core.limits import checked_cast, column_type
+
+    assert column_type(127) is np.int8 and column_type(128) is np.int16
+    assert column_type(5, at_least=np.int32) is np.int32
+    assert column_type(0, -200) is np.int16
+    assert checked_cast(np.array([0, 127]), np.int8, "c").dtype == np.int8
+    with pytest.raises(ValueError, match="column c: a value from -1 to 128 does not fit"):
+        checked_cast(np.array([-1, 128]), np.int8, "c")

@@ -45,6 +45,35 @@ def int_dtype(high: int, low: int = 0) -> type[np.signedinteger]:
     raise ValueError(f"no integer type holds [{low}, {high}]")
 
 
+def column_type(
+    high: int, low: int = 0, at_least: type[np.signedinteger] = np.int8
+) -> type[np.signedinteger]:
+    """A table column's type: the narrowest holding ``[low, high]`` (its values at the
+    declared limits), never narrower than ``at_least`` (the type the tables were first
+    written with), so that a limit raised widens its column instead of wrapping values."""
+    return np.promote_types(int_dtype(high, low), at_least).type
+
+
+def checked_cast(values: np.ndarray, kind: type[np.signedinteger], what: str) -> np.ndarray:
+    """``values`` as ``kind``, refusing (rather than wrapping) a value it cannot hold.
+
+    Raises
+    ------
+    ValueError
+        Naming the column (``what``) and the values' range: a declared limit does not
+        bound that column, which is a bug of the game's tables, not of the user's input.
+    """
+    if values.size:
+        info = np.iinfo(kind)
+        low, high = int(values.min()), int(values.max())
+        if low < info.min or high > info.max:
+            raise ValueError(
+                f"column {what}: a value from {low} to {high} does not fit its type "
+                f"{np.dtype(kind).name}; the game's declared limits must bound it"
+            )
+    return values.astype(kind)
+
+
 @dataclass(frozen=True)
 class Limit:
     """A bound on one count of a data file or on one rule option's value.

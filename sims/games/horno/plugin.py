@@ -48,7 +48,7 @@ import pyarrow as pa
 
 from sims.core.errors import SlicelabError
 from sims.core.game import ChunkArrays, GameInfo, GameOption, ResultSchema, StrategyInfo, Variant
-from sims.core.limits import int_dtype
+from sims.core.limits import checked_cast, column_type, int_dtype
 from sims.core.study import Arm
 from sims.games.horno.cards import CardSet, cards_reference, resolve_cards
 from sims.games.horno.engine import SABOTAGE_CARD, GameState, Phase, deal
@@ -94,14 +94,6 @@ TABLES_VERSION = 2
 """Bumped when the written columns change, so an older dataset is never resumed into."""
 
 
-def _column(floor: type[np.signedinteger], high: int, low: int = 0) -> type[np.signedinteger]:
-    """A column's type: the narrowest holding ``[low, high]`` (its values at the declared
-    limits), but never narrower than ``floor`` (the type the tables were first written
-    with)."""
-    need = int_dtype(high, low)
-    return need if np.dtype(need).itemsize > np.dtype(floor).itemsize else floor
-
-
 # a seat's largest counts at the limits: its own actions (one a turn), those it suffers
 # (one in each other seat's turn), the dishes it completes (each dish card once; at most
 # one a turn: its own Prepare, or another's oven steal completing it), and its points
@@ -117,68 +109,70 @@ DISH_ID = int_dtype(DISHES.high - 1, -1)
 """A dish card's number (-1: none), below ``DISHES.high``."""
 
 _SEAT_TYPES = {
-    "won": _column(np.int8, 1), "score": _column(np.int16, *_SCORE),
-    "tiebreak": _column(np.int16, _DONE), "dish_base": _column(np.int16, _DONE * POINTS.high),
-    "garbage_penalty": _column(np.int16, 0, _POINTS[1]),
-    "radioactive_bonus": _column(np.int16, _DONE * OVEN_SIZE * BONUS.high),
-    "radioactive_penalty": _column(np.int16, 0, _POINTS[1]),
-    "unfinished_points": _column(np.int16, *_UNFINISHED),
-    "dish_points": _column(np.int16, *_POINTS), "dishes_completed": _column(np.int8, _DONE),
-    "unfinished_correct": _column(np.int8, OVEN_SIZE),
-    "unfinished_bad": _column(np.int8, OVEN_SIZE),
-    "pantry_steals": _column(np.int8, _OWN), "pantry_stolen": _column(np.int8, _SUFFERED),
-    "oven_steals": _column(np.int8, _OWN), "oven_stolen": _column(np.int8, _SUFFERED),
-    "sabotages": _column(np.int8, _OWN), "sabotaged": _column(np.int8, _SUFFERED),
-    "cleans": _column(np.int8, _OWN), "cleaned": _column(np.int8, 2 * _OWN),
-    "drawn": _column(np.int16, _OWN * DRAW_LIMIT),
-    "discarded": _column(np.int16, _OWN * (HAND_LIMIT + 2)),
-    "placed": _column(np.int16, _OWN * PREPARE_LIMIT), "redrawn": _column(np.int8, DEAL),
-    "first_type": _column(np.int8, TYPES.high - 1, -1), "closed": _column(np.int8, 1),
-    "position": _column(np.int8, MAX_PLAYERS - 1),
-}  # fmt: skip
+    "won": column_type(1),
+    "score": column_type(*_SCORE, at_least=np.int16),
+    "tiebreak": column_type(_DONE, at_least=np.int16),
+    "dish_base": column_type(_DONE * POINTS.high, at_least=np.int16),
+    "garbage_penalty": column_type(0, _POINTS[1], at_least=np.int16),
+    "radioactive_bonus": column_type(_DONE * OVEN_SIZE * BONUS.high, at_least=np.int16),
+    "radioactive_penalty": column_type(0, _POINTS[1], at_least=np.int16),
+    "unfinished_points": column_type(*_UNFINISHED, at_least=np.int16),
+    "dish_points": column_type(*_POINTS, at_least=np.int16),
+    "dishes_completed": column_type(_DONE),
+    "unfinished_correct": column_type(OVEN_SIZE),
+    "unfinished_bad": column_type(OVEN_SIZE),
+    "pantry_steals": column_type(_OWN),
+    "pantry_stolen": column_type(_SUFFERED),
+    "oven_steals": column_type(_OWN),
+    "oven_stolen": column_type(_SUFFERED),
+    "sabotages": column_type(_OWN),
+    "sabotaged": column_type(_SUFFERED),
+    "cleans": column_type(_OWN),
+    "cleaned": column_type(2 * _OWN),
+    "drawn": column_type(_OWN * DRAW_LIMIT, at_least=np.int16),
+    "discarded": column_type(_OWN * (HAND_LIMIT + 2), at_least=np.int16),
+    "placed": column_type(_OWN * PREPARE_LIMIT, at_least=np.int16),
+    "redrawn": column_type(DEAL),
+    "first_type": column_type(TYPES.high - 1, -1),
+    "closed": column_type(1),
+    "position": column_type(MAX_PLAYERS - 1),
+}
 assert set(_SEAT_TYPES) | set(COMPLETED_BY_TYPE) == set(SEAT_COLUMNS)
 _GAME_TYPES = {
-    "rounds": _column(np.int8, ROUNDS.high),
+    "rounds": column_type(ROUNDS.high),
     # a reshuffle needs the deck's last card drawn: at most one in each turn's Restock and
     # in each seat's opening redraw (the deal never empties a deck of DECK.low cards)
-    "reshuffles": _column(np.int8, (ROUNDS.high + 1) * MAX_PLAYERS),
-    "dishes_completed": _column(np.int16, DISHES.high),
-    "deck_left": _column(np.int16, DECK.high),
+    "reshuffles": column_type((ROUNDS.high + 1) * MAX_PLAYERS),
+    "dishes_completed": column_type(DISHES.high, at_least=np.int16),
+    "deck_left": column_type(DECK.high, at_least=np.int16),
     "decisions": np.int32,
 }  # fmt: skip
 _DECISION_TYPES = {
-    "game_index": np.int64, "round": _column(np.int8, ROUNDS.high),
-    "seat": _column(np.int8, MAX_PLAYERS - 1), "position": _column(np.int8, MAX_PLAYERS - 1),
-    "action": _column(np.int16, SABOTAGE_CARD + 100 * (MAX_PLAYERS - 1) + KINDS.high - 1, -1),
-    "n_legal": np.int16, "hand": _column(np.int8, HAND_LIMIT + 2),
-    "oven": _column(np.int8, OVEN_SIZE), "deck": _column(np.int16, DECK.high),
-    "points": _column(np.int16, *_POINTS),
-}  # fmt: skip
+    "game_index": np.int64,
+    "round": column_type(ROUNDS.high),
+    "seat": column_type(MAX_PLAYERS - 1),
+    "position": column_type(MAX_PLAYERS - 1),
+    "action": column_type(
+        SABOTAGE_CARD + 100 * (MAX_PLAYERS - 1) + KINDS.high - 1, -1, at_least=np.int16
+    ),
+    "n_legal": np.int16,
+    "hand": column_type(HAND_LIMIT + 2),
+    "oven": column_type(OVEN_SIZE),
+    "deck": column_type(DECK.high, at_least=np.int16),
+    "points": column_type(*_POINTS, at_least=np.int16),
+}
 assert set(_DECISION_TYPES) | {"phase"} == set(DECISION_COLUMNS)
 TABLE_SEAT_COLUMNS = tuple(c for c in SEAT_COLUMNS if c not in COMPLETED_BY_TYPE) + (
     "completed_by_type",
 )
 """The ``players`` table's game columns: the per-type slots become one list column."""
-_BY_TYPE = pa.from_numpy_dtype(_column(np.int8, _DONE))
+_BY_TYPE = pa.from_numpy_dtype(column_type(_DONE))
 """The value type of ``completed_by_type`` (a seat's completed dishes of one type)."""
 _DISH_TYPES = {
     "dishes": pa.from_numpy_dtype(DISH_ID),
-    "dish_scores": pa.from_numpy_dtype(_column(np.int16, _BEST_DISH, _WORST_DISH)),
+    "dish_scores": pa.from_numpy_dtype(column_type(_BEST_DISH, _WORST_DISH, at_least=np.int16)),
 }
 """The list columns of :data:`records.DISH_COLUMNS` and their value types."""
-
-
-def _cast(values: np.ndarray, kind: type[np.signedinteger], name: str) -> np.ndarray:
-    """``values`` as ``kind``, refusing (rather than wrapping) a value it cannot hold."""
-    if values.size:
-        info = np.iinfo(kind)
-        low, high = int(values.min()), int(values.max())
-        if low < info.min or high > info.max:
-            raise SlicelabError(
-                f"Horno column {name}: a value from {low} to {high} does not fit its type "
-                f"{np.dtype(kind).name}; the declared limits (rules.LIMITS) must bound it"
-            )
-    return values.astype(kind)
 
 
 def rules_version() -> str:
@@ -225,7 +219,7 @@ def decision_columns(recs: np.ndarray) -> dict[str, pa.Array | np.ndarray]:
             idx = pa.array(col.astype(np.int8))
             out[c] = pa.DictionaryArray.from_arrays(idx, pa.array(PHASE_NAMES, pa.string()))
         else:
-            out[c] = _cast(col, _DECISION_TYPES[c], c)
+            out[c] = checked_cast(col, _DECISION_TYPES[c], c)
     return out
 
 
@@ -234,7 +228,7 @@ def by_type(counts: np.ndarray, types: int) -> pa.ListArray:
     each list the first ``types`` entries (the card set's types, in order)."""
     count, n = counts.shape[:2]
     flat = np.ascontiguousarray(counts[:, :, :types]).ravel()
-    values = pa.array(_cast(flat, _BY_TYPE.to_pandas_dtype(), "completed_by_type"))
+    values = pa.array(checked_cast(flat, _BY_TYPE.to_pandas_dtype(), "completed_by_type"))
     offsets = pa.array(np.arange(0, count * n * types + 1, types, dtype=np.int32))
     return pa.ListArray.from_arrays(offsets, values, type=pa.list_(_BY_TYPE))
 
@@ -465,16 +459,16 @@ class Horno(TunesHeuristic):
                 count, arm.players
             )
         cols = {c: seats_[:, :, i] for i, c in enumerate(SEAT_COLUMNS)}
-        seats: dict[str, Any] = {c: _cast(cols[c], t, c) for c, t in _SEAT_TYPES.items()}
+        seats: dict[str, Any] = {c: checked_cast(cols[c], t, c) for c, t in _SEAT_TYPES.items()}
         first_type = SEAT_COLUMNS.index(COMPLETED_BY_TYPE[0])
         seats["completed_by_type"] = by_type(seats_[:, :, first_type:],
                                              len(cards_of(arm.options).types))  # fmt: skip
         seats = {c: seats[c] for c in TABLE_SEAT_COLUMNS}
         for c, column in zip(DISH_COLUMNS[:2], dish_lists, strict=True):
             seats[c] = column
-        seats["unfinished_dish"] = _cast(unfinished, DISH_ID, "unfinished_dish")
+        seats["unfinished_dish"] = checked_cast(unfinished, DISH_ID, "unfinished_dish")
         names = (*GAME_COLUMNS, "decisions")
-        games = {c: _cast(games_[:, i], _GAME_TYPES[c], c) for i, c in enumerate(names)}
+        games = {c: checked_cast(games_[:, i], _GAME_TYPES[c], c) for i, c in enumerate(names)}
         table = pa.table(decision_columns(recs)) if decisions else None
         return ChunkArrays(seats=seats, games=games, decisions=table)
 

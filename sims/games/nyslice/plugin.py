@@ -29,7 +29,7 @@ from sims.core.game import (
     StrategyInfo,
     Variant,
 )
-from sims.core.limits import Limit, int_dtype
+from sims.core.limits import Limit, column_type
 from sims.core.study import Arm
 from sims.games.nyslice.deck import (
     ANCHOVIES,
@@ -195,14 +195,7 @@ def score_range() -> tuple[int, int]:
     return low, high
 
 
-def _column(high: int, low: int = -1, at_least: type = np.int8) -> type[np.signedinteger]:
-    """A column's type: the narrowest holding every value in ``[low, high]`` the declared
-    limits allow (-1: none), and never narrower than ``at_least`` (the documented type,
-    ``docs/dataset.md``)."""
-    return np.promote_types(int_dtype(high, low), at_least).type
-
-
-POINTS = _column(*reversed(score_range()), at_least=np.int16)
+POINTS = column_type(*reversed(score_range()), at_least=np.int16)
 """The type of every seat column of points or slices (the total and its parts, the
 slices eaten and collected)."""
 MAX_ROUNDS = max(rounds_for(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1))
@@ -212,25 +205,33 @@ combo under Super-Sized Combos' most halves, and the Supreme."""
 _SEAT_TYPES = {
     **{c: POINTS for c in ("score", "majorities", "specials", "diet", "pepperoni")},
     **{c: POINTS for c in ("anchovies", "bonus", "eaten", "collected")},
-    "majorities_won": _column(len(TYPES), 0),
-    "specials_mask": _column(2 ** len(Special) - 1, 0, np.int32),
-    "times_slicer": _column(MAX_ROUNDS, 0),
+    "majorities_won": column_type(len(TYPES), 0),
+    "specials_mask": column_type(2 ** len(Special) - 1, 0, np.int32),
+    "times_slicer": column_type(MAX_ROUNDS, 0),
 }
 _GAME_TYPES = {
-    "rounds": _column(MAX_ROUNDS, 0),
+    "rounds": column_type(MAX_ROUNDS, 0),
     "decisions": np.int32,
-    "majorities_unclaimed": _column(len(TYPES), 0),
+    "majorities_unclaimed": column_type(len(TYPES), 0),
 }
 _DECISION_TYPES = {
-    "game_index": np.int64, "round": _column(MAX_ROUNDS - 1), "slicer": _column(MAX_PLAYERS - 1),
-    "seat": _column(MAX_PLAYERS - 1), "action": np.int32, "n_legal": np.int32,
-    "slice": _column(SLICES.high - 1, at_least=np.int16), "slice_kind": _column(max(Kind)),
-    "type_a": _column(max(TYPES)), "type_b": _column(max(TYPES)),
-    "pepperoni": PEPPERONI.dtype(), "anchovies": ANCHOVIES.dtype(),
-    "own_count2": _column(MAX_HALVES, at_least=np.int16),
-    "rival_count2": _column(MAX_HALVES, at_least=np.int16),
-    "unclaimed": _column(max(TYPES), at_least=np.int16), "portions_left": _column(MAX_PLAYERS),
-}  # fmt: skip
+    "game_index": np.int64,
+    "round": column_type(MAX_ROUNDS - 1),
+    "slicer": column_type(MAX_PLAYERS - 1),
+    "seat": column_type(MAX_PLAYERS - 1),
+    "action": np.int32,
+    "n_legal": np.int32,
+    "slice": column_type(SLICES.high - 1, at_least=np.int16),
+    "slice_kind": column_type(max(Kind)),
+    "type_a": column_type(max(TYPES)),
+    "type_b": column_type(max(TYPES)),
+    "pepperoni": PEPPERONI.dtype(),
+    "anchovies": ANCHOVIES.dtype(),
+    "own_count2": column_type(MAX_HALVES, at_least=np.int16),
+    "rival_count2": column_type(MAX_HALVES, at_least=np.int16),
+    "unclaimed": column_type(max(TYPES), at_least=np.int16),
+    "portions_left": column_type(MAX_PLAYERS),
+}
 """The decision columns' types, from the deck's and the rules' limits (``action`` and
 ``n_legal`` index the legal actions, at most the kernel's ``MAX_CANDS``)."""
 

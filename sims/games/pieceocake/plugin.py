@@ -33,7 +33,7 @@ import pyarrow as pa
 
 from sims.core.errors import SlicelabError
 from sims.core.game import ChunkArrays, GameInfo, GameOption, ResultSchema, StrategyInfo, Variant
-from sims.core.limits import Limit, int_dtype
+from sims.core.limits import Limit, column_type
 from sims.core.study import Arm
 from sims.games.pieceocake.cake import (
     CAKE_LIMITS,
@@ -132,13 +132,6 @@ def strategy_identity(spec: str, players: int) -> str:
     return json.dumps([family_of(strategy), resolved], sort_keys=True, default=str)
 
 
-def _column(high: int, low: int = -1, at_least: type = np.int8) -> type[np.signedinteger]:
-    """A column's type: the narrowest holding every value in ``[low, high]`` the declared
-    limits allow (-1: none), and never narrower than ``at_least`` (the documented type,
-    ``docs/dataset.md``)."""
-    return np.promote_types(int_dtype(high, low), at_least).type
-
-
 LAID = ROUNDS * SLICES_PER_CAKE
 """The slices a game lays: the most a seat can eat, collect or take."""
 MAX_CUT_PIECES = max(TWO_PLAYER_PIECES[1], MAX_PLAYERS)
@@ -146,37 +139,42 @@ MAX_MAJORITIES = VARIETIES.high * VALUE.high
 MAX_CREAM_POINTS = LAID * CREAM.high
 
 _DECISION_TYPES = {
-    "game_index": np.int64, "round": _column(ROUNDS - 1), "server": _column(MAX_PLAYERS - 1),
-    "seat": _column(MAX_PLAYERS - 1),
+    "game_index": np.int64,
+    "round": column_type(ROUNDS - 1),
+    "server": column_type(MAX_PLAYERS - 1),
+    "seat": column_type(MAX_PLAYERS - 1),
     # a cut's gap mask (one bit per gap of the circle) or a count of slices
-    "action": _column(max(2**SLICES_PER_CAKE - 1, COPIES.high), at_least=np.int32),
-    "n_legal": _column(max(2**SLICES_PER_CAKE, COPIES.high + 1)),
-    "slice": _column(SLICES.high - 1), "variety": _column(VARIETIES.high - 1),
-    "own_count": _column(COPIES.high), "rival_count": _column(COPIES.high),
-    "unseen_left": _column(COPIES.high), "pieces": _column(MAX_CUT_PIECES),
-    "pieces_left": _column(MAX_CUT_PIECES),
-}  # fmt: skip
+    "action": column_type(max(2**SLICES_PER_CAKE - 1, COPIES.high), at_least=np.int32),
+    "n_legal": column_type(max(2**SLICES_PER_CAKE, COPIES.high + 1)),
+    "slice": column_type(SLICES.high - 1),
+    "variety": column_type(VARIETIES.high - 1),
+    "own_count": column_type(COPIES.high),
+    "rival_count": column_type(COPIES.high),
+    "unseen_left": column_type(COPIES.high),
+    "pieces": column_type(MAX_CUT_PIECES),
+    "pieces_left": column_type(MAX_CUT_PIECES),
+}
 """The decision columns' types, from the cake's and the rules' limits."""
 assert set(_DECISION_TYPES) | {"phase"} == set(DECISION_COLUMNS)
 _SEAT_TYPES = {
-    "score": _column(MAX_MAJORITIES + MAX_CREAM_POINTS, 0, np.int16),
-    "majorities": _column(MAX_MAJORITIES, 0, np.int16),
-    "majorities_won": _column(VARIETIES.high, 0),
-    "cream": _column(MAX_CREAM_POINTS, 0, np.int16),
-    "tiebreak": _column(MAX_CREAM_POINTS, 0, np.int16),
-    **{c: _column(LAID, 0) for c in ("eaten", "collected", "pieces_taken")},
-    **{c: _column(LAID, 0) for c in ("forgone", "forgo_eaten")},
-    "times_server": _column(ROUNDS, 0),
-    "won_mask": _column(2**VARIETIES.high - 1, 0, np.int32),
-    "by_variety": _column(min(COPIES.high, LAID), 0),
+    "score": column_type(MAX_MAJORITIES + MAX_CREAM_POINTS, 0, np.int16),
+    "majorities": column_type(MAX_MAJORITIES, 0, np.int16),
+    "majorities_won": column_type(VARIETIES.high, 0),
+    "cream": column_type(MAX_CREAM_POINTS, 0, np.int16),
+    "tiebreak": column_type(MAX_CREAM_POINTS, 0, np.int16),
+    **{c: column_type(LAID, 0) for c in ("eaten", "collected", "pieces_taken")},
+    **{c: column_type(LAID, 0) for c in ("forgone", "forgo_eaten")},
+    "times_server": column_type(ROUNDS, 0),
+    "won_mask": column_type(2**VARIETIES.high - 1, 0, np.int32),
+    "by_variety": column_type(min(COPIES.high, LAID), 0),
 }
 """The seat columns' types (``by_variety``: the entries of ``collected_by_variety`` and
 ``eaten_by_variety``), from the cake's limits: a seat scores at most every variety's
 largest value and the cream of every slice laid."""
 _GAME_TYPES = {
-    "rounds": _column(ROUNDS, 0),
+    "rounds": column_type(ROUNDS, 0),
     "decisions": np.int32,
-    "majorities_unclaimed": _column(VARIETIES.high, 0),
+    "majorities_unclaimed": column_type(VARIETIES.high, 0),
 }
 
 

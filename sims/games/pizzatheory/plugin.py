@@ -38,7 +38,7 @@ import pyarrow as pa
 
 from sims.core.errors import SlicelabError
 from sims.core.game import ChunkArrays, GameInfo, GameOption, ResultSchema, StrategyInfo, Variant
-from sims.core.limits import Limit, int_dtype
+from sims.core.limits import Limit, checked_cast, column_type
 from sims.core.study import Arm
 from sims.games.pizzatheory.board import (
     LINES,
@@ -72,14 +72,6 @@ TABLES_VERSION = 2
 derived from the declared limits)."""
 
 
-def _column(floor: type[np.signedinteger], high: int, low: int = 0) -> type[np.signedinteger]:
-    """A column's type: the narrowest holding ``[low, high]`` (its values at the declared
-    limits), but never narrower than ``floor`` (the type the tables were first written
-    with)."""
-    need = int_dtype(high, low)
-    return need if np.dtype(need).itemsize > np.dtype(floor).itemsize else floor
-
-
 # the largest counts at the declared limits (rules.LIMITS): a seat places at most once a
 # round; in one round it captures at most its supply, loses at most its toppings on the
 # board and has at most one topping saved in each region (and no more than it has)
@@ -87,20 +79,23 @@ _ROUNDS = ROUNDS.high
 _TOPPINGS = SUPPLY.high
 _DECISIONS = _ROUNDS * (2 * MAX_PLAYERS + 1)  # a round: n places, the neutral, n cuts
 _SEAT_TYPES = {
-    "won": _column(np.int8, 1), "score": _column(np.int8, _TOPPINGS),
-    "toppings": _column(np.int8, _TOPPINGS), "placed": _column(np.int8, _ROUNDS),
-    "captured": _column(np.int16, _ROUNDS * _TOPPINGS),
-    "lost": _column(np.int16, _ROUNDS * _TOPPINGS),
-    "safe_rounds": _column(np.int16, _ROUNDS),
-    "saved": _column(np.int16, _ROUNDS * min(REGIONS.high, _TOPPINGS)),
-    "skipped": _column(np.int16, _ROUNDS), "start_position": _column(np.int8, N_DIRECTIONS - 1),
-}  # fmt: skip
+    "won": column_type(1),
+    "score": column_type(_TOPPINGS),
+    "toppings": column_type(_TOPPINGS),
+    "placed": column_type(_ROUNDS),
+    "captured": column_type(_ROUNDS * _TOPPINGS, at_least=np.int16),
+    "lost": column_type(_ROUNDS * _TOPPINGS, at_least=np.int16),
+    "safe_rounds": column_type(_ROUNDS, at_least=np.int16),
+    "saved": column_type(_ROUNDS * min(REGIONS.high, _TOPPINGS), at_least=np.int16),
+    "skipped": column_type(_ROUNDS, at_least=np.int16),
+    "start_position": column_type(N_DIRECTIONS - 1),
+}
 assert set(_SEAT_TYPES) == set(SEAT_COLUMNS)
 _GAME_TYPES = {
-    "rounds": _column(np.int16, _ROUNDS), "ending": _column(np.int8, len(Ending) - 1),
-    "safety_rounds": _column(np.int16, _ROUNDS),
-    "neutral_on_board": _column(np.int8, _TOPPINGS, -1),
-    "decisions": _column(np.int32, _DECISIONS),
+    "rounds": column_type(_ROUNDS, at_least=np.int16), "ending": column_type(len(Ending) - 1),
+    "safety_rounds": column_type(_ROUNDS, at_least=np.int16),
+    "neutral_on_board": column_type(_TOPPINGS, -1),
+    "decisions": column_type(_DECISIONS, at_least=np.int32),
 }  # fmt: skip
 assert set(_GAME_TYPES) == {*GAME_COLUMNS, "decisions"}
 
@@ -151,11 +146,11 @@ def strategy_identity(spec: str, players: int) -> str:
 
 
 _DECISION_TYPES = {
-    "game_index": np.int64, "round": _column(np.int16, _ROUNDS - 1),
-    "seat": _column(np.int8, MAX_PLAYERS - 1), "position": _column(np.int8, N_DIRECTIONS - 1),
-    "action": _column(np.int16, max(SPACES.high - 1, LINES.high - 1)),
-    "n_legal": _column(np.int16, SPACES.high), "on_board": _column(np.int8, _TOPPINGS),
-    "supply": _column(np.int8, _TOPPINGS), "empty": _column(np.int16, SPACES.high),
+    "game_index": np.int64, "round": column_type(_ROUNDS - 1, at_least=np.int16),
+    "seat": column_type(MAX_PLAYERS - 1), "position": column_type(N_DIRECTIONS - 1),
+    "action": column_type(max(SPACES.high - 1, LINES.high - 1), at_least=np.int16),
+    "n_legal": column_type(SPACES.high, at_least=np.int16), "on_board": column_type(_TOPPINGS),
+    "supply": column_type(_TOPPINGS), "empty": column_type(SPACES.high, at_least=np.int16),
 }  # fmt: skip
 assert set(_DECISION_TYPES) | {"phase"} == set(DECISION_COLUMNS)
 
@@ -171,21 +166,8 @@ def decision_columns(recs: np.ndarray) -> dict[str, pa.Array | np.ndarray]:
             idx = pa.array(col.astype(np.int8))
             out[c] = pa.DictionaryArray.from_arrays(idx, pa.array(PHASE_NAMES, pa.string()))
         else:
-            out[c] = _cast(col, _DECISION_TYPES[c], c)
+            out[c] = checked_cast(col, _DECISION_TYPES[c], c)
     return out
-
-
-def _cast(values: np.ndarray, kind: type[np.signedinteger], name: str) -> np.ndarray:
-    """``values`` as ``kind``, refusing (rather than wrapping) a value it cannot hold."""
-    if values.size:
-        info = np.iinfo(kind)
-        low, high = int(values.min()), int(values.max())
-        if low < info.min or high > info.max:
-            raise SlicelabError(
-                f"Pizza Theory column {name}: a value from {low} to {high} does not fit its "
-                f"type {np.dtype(kind).name}; the declared limits (rules.LIMITS) must bound it"
-            )
-    return values.astype(kind)
 
 
 def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
@@ -397,9 +379,11 @@ class PizzaTheory:
             )
         else:
             seats_, games_, recs = _play_reference(arm, first, count, decisions)
-        seats = {c: _cast(seats_[:, :, i], _SEAT_TYPES[c], c) for i, c in enumerate(SEAT_COLUMNS)}
+        seats = {
+            c: checked_cast(seats_[:, :, i], _SEAT_TYPES[c], c) for i, c in enumerate(SEAT_COLUMNS)
+        }
         names = (*GAME_COLUMNS, "decisions")
-        games = {c: _cast(games_[:, i], _GAME_TYPES[c], c) for i, c in enumerate(names)}
+        games = {c: checked_cast(games_[:, i], _GAME_TYPES[c], c) for i, c in enumerate(names)}
         table = pa.table(decision_columns(recs)) if decisions else None
         return ChunkArrays(seats=seats, games=games, decisions=table)
 

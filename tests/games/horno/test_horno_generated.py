@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 from test_horno_kernel import MIX, _arm, assert_engines_agree
 
 from sims.core.errors import DataFileError, SlicelabError
+from sims.core.limits import checked_cast, column_type
 from sims.games.horno import plugin
 from sims.games.horno.cards import (
     GARBAGE,
@@ -453,7 +454,7 @@ def test_the_column_types_follow_the_limits_and_never_wrap():
     assert plugin._DISH_TYPES["dishes"] == pa.int8() and pa.int8() == plugin._BY_TYPE
     assert plugin._GAME_TYPES["reshuffles"] is np.int8  # at most (30 + 1) x 4 = 124
     assert plugin._SEAT_TYPES["score"] is np.int16 and plugin._SEAT_TYPES["drawn"] is np.int16
-    assert plugin._column(np.int8, 127) is np.int8 and plugin._column(np.int8, 128) is np.int16
-    assert plugin._column(np.int16, 5) is np.int16  # never narrower than the tables' type
-    with pytest.raises(SlicelabError, match="reshuffles: a value from 0 to 130 does not fit"):
-        plugin._cast(np.array([0, 130]), np.int8, "reshuffles")
+    assert column_type(127) is np.int8 and column_type(128) is np.int16
+    assert column_type(5, at_least=np.int16) is np.int16  # never narrower than the tables'
+    with pytest.raises(ValueError, match="reshuffles: a value from 0 to 130 does not fit"):
+        checked_cast(np.array([0, 130]), np.int8, "reshuffles")

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, TypeVar
 
 from sims.core.errors import SlicelabError
+from sims.core.limits import Limit
 
 R = TypeVar("R")
 
@@ -102,6 +103,19 @@ def check_int(title: str, key: str, value: Any, low: int, high: int, hint: str =
             f"{title} rule option {key}={value!r}: use an integer from {low} to {high}"
             + (f" ({hint})" if hint else "")
         )
+
+
+def check_limit(title: str, key: str, value: Any, limit: Limit, hint: str = "") -> None:
+    """Refuse an integer option's value of another type, or outside its declared limit
+    (:class:`~sims.core.limits.Limit`), naming the limit.
+
+    Raises
+    ------
+    SlicelabError
+    """
+    if type(value) is not int:
+        check_int(title, key, value, limit.low, limit.high, hint=hint)
+    limit.check(value, f"{title} rule option {key}={value!r}", SlicelabError)
 
 
 class RuleOptions:

@@ -11,7 +11,7 @@ from typing import Any
 
 from sims.core.errors import SlicelabError
 from sims.core.limits import Limit
-from sims.games.ruleopts import RuleOptions, check_bools, check_choices, check_int
+from sims.games.ruleopts import RuleOptions, check_bools, check_choices, check_limit
 
 PLAYERS = Limit("players", "players", 2, 4,
                 "the rulebook's player count; the kernel keeps a row per seat for 4")  # fmt: skip
@@ -164,15 +164,8 @@ class Rules(RuleOptions):
     def __post_init__(self) -> None:
         check_choices(self, _CHOICES, TITLE)
         check_bools(self, _BOOLS, TITLE)
-        _check_option("first_player", self.first_player, FIRST_PLAYER, "a seat number")
-        _check_option("rounds", self.rounds, ROUNDS, "6 is the rule")
-
-
-def _check_option(key: str, value: Any, limit: Limit, hint: str) -> None:
-    """Refuse an integer option's value of another type, or outside its declared limit."""
-    if type(value) is not int:
-        check_int(TITLE, key, value, limit.low, limit.high, hint=hint)
-    limit.check(value, f"{TITLE} rule option {key}={value!r}", SlicelabError)
+        check_limit(TITLE, "first_player", self.first_player, FIRST_PLAYER, "a seat number")
+        check_limit(TITLE, "rounds", self.rounds, ROUNDS, "6 is the rule")
 
 
 def check_players(n_players: Any) -> None:

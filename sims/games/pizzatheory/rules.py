@@ -11,7 +11,7 @@ from typing import Any
 from sims.core.errors import SlicelabError
 from sims.core.limits import Limit
 from sims.games.pizzatheory.board import BOARD_LIMITS
-from sims.games.ruleopts import RuleOptions, check_bools, check_choices, check_int
+from sims.games.ruleopts import RuleOptions, check_bools, check_choices, check_limit
 
 PLAYERS = Limit("players", "players", 2, 3,
                 "the rulebook's 3, or 2 with the neutral colour; the kernel keeps a row per "
@@ -109,16 +109,9 @@ class Rules(RuleOptions):
     def __post_init__(self) -> None:
         check_choices(self, _CHOICES, TITLE)
         check_bools(self, ("safety", "runout_tiebreak"), TITLE)
-        _check_option("first_seat", self.first_seat, FIRST_SEAT, "a seat number")
-        _check_option("supply", self.supply, SUPPLY, "16 is the rule")
-        _check_option("max_rounds", self.max_rounds, ROUNDS, "200 is the ruling")
-
-
-def _check_option(key: str, value: Any, limit: Limit, hint: str) -> None:
-    """Refuse an integer option's value of another type, or outside its declared limit."""
-    if type(value) is not int:
-        check_int(TITLE, key, value, limit.low, limit.high, hint=hint)
-    limit.check(value, f"{TITLE} rule option {key}={value!r}", SlicelabError)
+        check_limit(TITLE, "first_seat", self.first_seat, FIRST_SEAT, "a seat number")
+        check_limit(TITLE, "supply", self.supply, SUPPLY, "16 is the rule")
+        check_limit(TITLE, "max_rounds", self.max_rounds, ROUNDS, "200 is the ruling")
 
 
 def check_players(n_players: Any) -> None:

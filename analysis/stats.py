@@ -244,15 +244,110 @@ ELO_PER_LOG = 400 / np.log(10)
 """Elo points per unit of Bradley–Terry log-strength (400 Elo = 10:1 odds)."""
 
 
-def normal_p(estimate: float, low: float, high: float, level: float = 0.95) -> float:
-    """Two-sided p-value of ``estimate = 0`` from a symmetric normal/t interval (for Holm)."""
+def normal_p(estimate, low, high, level: float = 0.95):
+    """Two-sided p-value of ``estimate = 0`` from a symmetric normal/t interval (for Holm);
+    elementwise on arrays."""
+    est, lo, hi = (np.asarray(v, dtype=float) for v in (estimate, low, high))
     z = stats.norm.ppf(0.5 + level / 2)
-    se = (high - low) / (2 * z)
-    if not np.isfinite(se) or se < 0:
-        return float("nan")
-    if se == 0:  # a zero-width interval: the estimate is certain
-        return 0.0 if estimate != 0 else 1.0
-    return float(2 * stats.norm.sf(abs(estimate) / se))
+    se = (hi - lo) / (2 * z)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = 2 * stats.norm.sf(np.abs(est) / se)
+    p = np.where(se == 0, np.where(est != 0, 0.0, 1.0), p)  # zero width: the estimate is certain
+    p = np.where(np.isfinite(se) & (se >= 0), p, np.nan)
+    return float(p) if p.ndim == 0 else p
+
+
+def bonferroni_interval(estimate, low, high, m: int, level: float = 0.95):
+    """Widen a symmetric normal/t interval at ``level`` to a family of ``m`` claims.
+
+    The standard error is read back from the interval's width; the result is the interval
+    at level ``1 − (1 − level)/m``, so that all ``m`` intervals of a family cover together
+    with probability ≥ ``level`` (Bonferroni). Use it for every claim that picks the
+    largest of several effects: the picked one's interval is then honest about the pick.
+
+    Parameters
+    ----------
+    estimate, low, high : float or numpy.ndarray
+        The estimate and its interval at ``level`` (arrays: one claim each, elementwise).
+    m : int
+        The family's size (the number of effects the claim picked from); 1 changes nothing.
+    level : float
+        The interval's level.
+
+    Returns
+    -------
+    (float, float) or (numpy.ndarray, numpy.ndarray)
+        The widened interval (nan where the interval is undefined, or ``m`` < 1).
+    """
+    est, lo, hi = (np.asarray(v, dtype=float) for v in (estimate, low, high))
+    z = stats.norm.ppf(0.5 + level / 2)
+    z_m = stats.norm.ppf(1 - (1 - level) / (2 * max(m, 1)))
+    half = (hi - lo) / 2 * z_m / z
+    centre = (hi + lo) / 2  # the interval's own centre: a clipped share keeps its side
+    bad = ~(np.isfinite(lo) & np.isfinite(hi)) | (m < 1)
+    a = np.where(bad, np.nan, np.minimum(est, centre - half))
+    b = np.where(bad, np.nan, np.maximum(est, centre + half))
+    if a.ndim == 0:
+        return float(a), float(b)
+    return a, b
+
+
+SPARSE_UNITS = 30
+"""Fewer units than this carrying an effect (non-zero differences) make a normal interval
+meaningless: :func:`sign_test` marks the effect ``sparse`` and claims rest on the exact
+test instead."""
+
+
+@dataclass(frozen=True)
+class SignTest:
+    """The exact two-sided sign test of paired differences.
+
+    Attributes
+    ----------
+    n : int
+        Units (deals) compared.
+    nonzero : int
+        Units whose difference is not 0: the units that carry the effect.
+    positive, negative : int
+        Units with a positive / negative difference.
+    p : float
+        Exact two-sided binomial p of ``positive`` among ``nonzero`` at 1/2 (1.0 when no
+        unit differs).
+    """
+
+    n: int
+    nonzero: int
+    positive: int
+    negative: int
+    p: float
+
+    @property
+    def sparse(self) -> bool:
+        """True when fewer than :data:`SPARSE_UNITS` units carry the effect."""
+        return self.nonzero < SPARSE_UNITS
+
+    def sentence(self, unit: str = "deals") -> str:
+        """``"4 of 4,000 deals differ (1 up, 3 down; exact sign test p = 0.62)"``."""
+        return (
+            f"{self.nonzero:,} of {self.n:,} {unit} differ ({self.positive:,} up, "
+            f"{self.negative:,} down; exact sign test p = {self.p:.2g})"
+        )
+
+
+def sign_test(d: np.ndarray, tolerance: float = 1e-12) -> SignTest:
+    """Exact two-sided sign test of paired differences ``d`` (one per unit).
+
+    Differences within ``tolerance`` of 0 count as no difference. Unlike a t interval it
+    is exact however few units differ, so an effect carried by a handful of deals is
+    tested, and worded, by it.
+    """
+    d = np.asarray(d, dtype=float)
+    d = d[np.isfinite(d)]
+    pos = int((d > tolerance).sum())
+    neg = int((d < -tolerance).sum())
+    k = pos + neg
+    p = 1.0 if k == 0 else float(stats.binomtest(pos, k, 0.5).pvalue)
+    return SignTest(len(d), k, pos, neg, p)
 
 
 # ----------------------------------------------------------------------------- Plackett–Luce

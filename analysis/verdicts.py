@@ -11,15 +11,151 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 import polars as pl
 
 from analysis.pdf import ci
 from analysis.prose import chance, counts_text
-from analysis.robust import sign
+from analysis.robust import Robustness, sign
 from analysis.sections import Verdict
+from analysis.stats import bonferroni_interval, holm, normal_p
 
 SIGN_WORDS = {1: "above 0", -1: "below 0", 0: "not distinguishable from 0"}
 """Where a gap's interval lies, by :func:`analysis.robust.sign`."""
+
+
+def adjust_family(
+    frame: pl.DataFrame,
+    estimate: str = "edge_pp",
+    low: str = "edge_low",
+    high: str = "edge_high",
+) -> pl.DataFrame:
+    """Every row of ``frame`` is one claim of a family: adjust each for the others.
+
+    This is the one rule for selected claims: a verdict that names the largest of several
+    effects, or says that "a position changes", picks from the whole family, so its
+    interval and test are corrected over every row it could have picked.
+
+    Parameters
+    ----------
+    frame : pl.DataFrame
+        The family, one effect a row, with 95% intervals.
+    estimate, low, high : str
+        The columns of the estimate and its interval.
+
+    Returns
+    -------
+    pl.DataFrame
+        ``frame`` with ``adj_low``/``adj_high`` (Bonferroni over the family:
+        :func:`analysis.stats.bonferroni_interval`), ``p_holm`` (Holm over the family, of
+        the normal p read from each interval) and ``holm_sign`` (+1/−1 where Holm rejects 0
+        at 5%, else 0); ``family`` (the rows compared).
+    """
+    m = frame.height
+    est, lo, hi = (frame[c].to_numpy().astype(float) for c in (estimate, low, high))
+    adj_low, adj_high = bonferroni_interval(est, lo, hi, m)
+    p = normal_p(est, lo, hi)
+    p_holm = np.full(m, np.nan)
+    ok = np.isfinite(p)
+    if ok.any():
+        p_holm[ok] = holm(p[ok])
+    holm_sign = np.where(np.isfinite(p_holm) & (p_holm < 0.05), np.sign(est), 0).astype(int)
+    return frame.with_columns(
+        pl.Series("adj_low", adj_low, dtype=pl.Float64),
+        pl.Series("adj_high", adj_high, dtype=pl.Float64),
+        pl.Series("p_holm", p_holm, dtype=pl.Float64),
+        pl.Series("holm_sign", holm_sign, dtype=pl.Int64),
+        pl.lit(m, dtype=pl.Int64).alias("family"),
+    )
+
+
+def largest_claim(
+    frame: pl.DataFrame,
+    estimate: str = "edge_pp",
+    low: str = "edge_low",
+    high: str = "edge_high",
+    by: str = "size",
+) -> dict | None:
+    """The largest effect of a family, corrected for picking it.
+
+    Parameters
+    ----------
+    frame : pl.DataFrame
+        The family (:func:`adjust_family`).
+    estimate, low, high : str
+        The columns of the estimate and its interval.
+    by : {"size", "highest"}
+        Pick the largest ``|estimate|`` (an edge either way) or the highest estimate
+        (the strongest component).
+
+    Returns
+    -------
+    dict or None
+        The picked row of :func:`adjust_family` (the first on a tie; a missing estimate is
+        never picked while another is there; its ``adj_low``/``adj_high`` cover the picked
+        effect whichever row is picked) with ``sign``: +1/−1 where the adjusted interval
+        clears 0, else 0. None for an empty family.
+    """
+    if frame.is_empty():
+        return None
+    adjusted = adjust_family(frame, estimate, low, high)
+    values = adjusted[estimate].to_numpy().astype(float)
+    size = np.nan_to_num(np.abs(values) if by == "size" else values, nan=-np.inf)
+    order = np.argsort(-size, kind="stable")  # a tie goes to the first row, reproducibly
+    row = adjusted.row(int(order[0]), named=True)
+    row["sign"] = sign(row["adj_low"], row["adj_high"])
+    return row
+
+
+def recommendation(
+    claim: Mapping | None,
+    robust: Robustness | None,
+    action: str,
+    *,
+    who: str,
+    estimate: str = "edge_pp",
+    unit: str = "pp",
+    ahead: str = "ahead",
+    behind: str = "behind",
+) -> str:
+    """A recommendation from a selected claim, or '' when the data cannot carry one.
+
+    No recommendation is made when the claim's selection-corrected interval covers 0, or
+    when the game's own robustness verdict on the same question is not robust (a page
+    does not call a verdict fragile and act on it). Otherwise the sentence states which
+    way the effect goes, from its sign.
+
+    Parameters
+    ----------
+    claim : mapping or None
+        A row of :func:`largest_claim` (``sign``, ``adj_low``, ``adj_high``, the estimate).
+    robust : Robustness or None
+        The robustness verdict of the question (None: not judged).
+    action : str
+        What to do, for the claim's direction: a format string that may use ``{way}``
+        (``ahead``/``behind``) and ``{who}``, e.g. ``"compensate {who} by …"``.
+    who : str
+        What the claim is about, as prose: ``"position 1 at 3 players"``.
+    estimate, unit : str
+        The estimate's column and its unit.
+    ahead, behind : str
+        The words of the two directions.
+
+    Returns
+    -------
+    str
+    """
+    if claim is None or claim.get("sign", 0) == 0:
+        return ""
+    if robust is not None and not robust.robust:
+        return ""
+    way = ahead if claim["sign"] > 0 else behind
+    size = ci(claim[estimate], claim["adj_low"], claim["adj_high"], unit)
+    text = action.format(way=way, who=who)
+    return (
+        f"{who[:1].upper()}{who[1:]} is {way} by {size} (interval corrected for picking the "
+        f"largest of {claim['family']}): {text}"
+    )
 
 
 def oriented_gap(gaps: pl.DataFrame, players: int, a: str, b: str) -> dict | None:
@@ -140,6 +276,9 @@ def count_verdict(
     detail: str,
     clear_of: str = "0",
     extra: str = "",
+    positions: pl.DataFrame | None = None,
+    robust: Robustness | None = None,
+    action: str = "compensate it (the seat pages show by how much)",
 ) -> Verdict | None:
     """Is the game as balanced at its fewest players as at its most? The largest position
     edge over the fair share at every count of one field.
@@ -162,6 +301,17 @@ def count_verdict(
         How the answer names what the interval is clear of: ``0`` or ``it`` (the fair share).
     extra : str
         Sentences appended to the answer, with their leading space (a measure per count).
+    positions : pl.DataFrame, optional
+        The field's full position table (``players, position, edge_pp, edge_low,
+        edge_high``): the family the largest edges are picked from. Given, a count is "off"
+        only when its largest edge's interval, corrected over every position at every count
+        (:func:`adjust_family`), clears 0, and the recommendation names the largest edge
+        of all with its corrected interval and direction (:func:`recommendation`).
+        Without it the intervals are the uncorrected ones and no recommendation is made.
+    robust : Robustness, optional
+        The robustness of the game's seat verdict: no recommendation when it is not robust.
+    action : str
+        The recommendation's action (:func:`recommendation`'s ``action``).
 
     Returns
     -------
@@ -172,11 +322,18 @@ def count_verdict(
     if e.height < 2:
         return None
     rows = {int(x["players"]): x for x in e.iter_rows(named=True)}
-    parts = [
-        f"{n}p position {x['largest_position']} "
-        f"{ci(x['largest_pp'], x['largest_low'], x['largest_high'])} ({x['games']:,} games)"
-        for n, x in sorted(rows.items())
-    ]
+    claim, corrected = None, ""
+    if positions is not None and not positions.is_empty():
+        family = adjust_family(positions.filter(pl.col("players").is_in(list(rows))))
+        for n in rows:
+            at = (pl.col("players") == n) & (pl.col("position") == rows[n]["largest_position"])
+            mine = family.filter(at).row(0, named=True)
+            rows[n] = {**rows[n], "largest_low": mine["adj_low"], "largest_high": mine["adj_high"]}
+        claim = largest_claim(positions.filter(pl.col("players").is_in(list(rows))))
+        corrected = (
+            f" (intervals corrected for picking the largest of the {family.height} "
+            "positions of all counts)"
+        )
     off = sorted(
         n
         for n, x in rows.items()
@@ -184,8 +341,13 @@ def count_verdict(
     )
     worst = max(rows, key=lambda n: abs(rows[n]["largest_pp"]))
     x = rows[worst]
+    parts = [
+        f"{n}p position {y['largest_position']} "
+        f"{ci(y['largest_pp'], y['largest_low'], y['largest_high'])} ({y['games']:,} games)"
+        for n, y in sorted(rows.items())
+    ]
     answer = (
-        f"{lead} is: {'; '.join(parts)}. "
+        f"{lead} is{corrected}: {'; '.join(parts)}. "
         + (
             f"A position is at least {big_edge:g} pp off its fair share (interval clear of "
             f"{clear_of}) at {counts_text(off)}."
@@ -195,12 +357,15 @@ def count_verdict(
         )
         + extra
     )
-    rec = (
-        f"The {matters} matters at {counts_text(off)}; the seat pages show which position "
-        "to compensate."
-        if off
-        else ""
-    )
+    rec = ""
+    if claim is not None and abs(claim["edge_pp"]) >= big_edge:
+        who = f"position {claim['position']} at {claim['players']} players"
+        rec = recommendation(claim, robust, f"the {matters} matters there; {action}.", who=who)
+    if claim is not None and robust is not None and not robust.robust and claim["sign"]:
+        answer += (
+            f" The seat verdict finds this not robust ({robust.label}), so no compensation "
+            "is recommended from it."
+        )
     return Verdict(
         question=f"Is the game as balanced at {min(rows)} players as at {max(rows)}?",
         answer=answer,

@@ -12,6 +12,7 @@ import polars as pl
 
 from analysis.pdf import ci
 from analysis.prose import EDGE_WORDS, VALUE_WORDS, listing, pct, side
+from analysis.stats import SPARSE_UNITS, SignTest
 
 POINTS_WORDS = {
     "above": "more than the average dish",
@@ -205,6 +206,16 @@ def variant_sentence(changes: pl.DataFrame, variant: str, players: int) -> str:
             f"With {variant} at {players} players no outcome changes: every one of the "
             f"{deals:,} deals ends with the same scores as the default game."
         )
+    carried = d.get("nonzero") if d is not None else None  # an older table: no exact test
+    if carried is not None and "score" in rows and 0 < carried < SPARSE_UNITS:
+        x = rows["score"]
+        exact = SignTest(int(x["deals"]), int(x["nonzero"]), int(x["positive"]),
+                         int(x["negative"]), float(x["sign_p"]))  # fmt: skip
+        return (
+            f"With {variant} at {players} players only {d['nonzero']:,} of the {deals:,} "
+            f"deals end with other scores, too few for an interval to carry a claim; the mean "
+            f"score per seat: {exact.sentence()}."
+        )
     parts = []
     for m, (label, unit) in {
         "score": ("the mean score per seat", "points"),
@@ -261,3 +272,116 @@ def signs_by_kind(conds: Sequence, kinds: Mapping[str, str]) -> str:
         text = "; ".join(f"{words[k]} in {listing(v)}" for k, v in groups.items() if v)
         parts.append(f"across the {noun}: {text}")
     return "; ".join(parts)
+
+
+STRENGTH_QUESTION = (
+    "what a seat loses in win share when it may never take the type, the rest of its play "
+    "adapting, on the same deals"
+)
+"""The question "which dish type is stronger" asks, as restricted play measures it."""
+
+
+def _claim_text(x: Mapping, est: str, unit: str, f: str = "+.1f") -> str:
+    """A selected claim's estimate with its selection-corrected interval."""
+    return ci(x[est], x["adj_low"], x["adj_high"], unit, f)
+
+
+def _own_reason(own: pl.DataFrame, name: str) -> str:
+    """Why own points favour type ``name`` (its row of ``own`` at one count): how often its
+    dishes are completed and what they score then, against every type's."""
+    x = own.filter(pl.col("type_name") == name).row(0, named=True)
+    taken, done = int(own["taken"].sum()), int(own["completed"].sum())
+    rate = done / taken if taken else float("nan")
+    most = x["completion"] >= float(own["completion"].max())
+    return (
+        f"{name}'s dishes are completed {100 * x['completion']:.0f}% of the time"
+        + (" (the most)" if most else "")
+        + f" against {100 * rate:.0f}% for every type, and score {x['per_dish']:.1f} points "
+        "when completed"
+    )
+
+
+def strength_sentence(
+    claims: Mapping[str, Mapping],
+    own: pl.DataFrame | None,
+    printed: Mapping[str, float],
+    plain: int | None,
+    players: int,
+) -> str:
+    """The one sentence that says which of the three dish-type estimands answers "which
+    type is stronger" and why the others name another type, from their strongest types.
+
+    Parameters
+    ----------
+    claims : mapping
+        Per estimand (``restricted play``, ``replacement``, ``own points``), its strongest
+        type: a row of :func:`analysis.verdicts.adjust_family` (``type_name``, the estimate,
+        ``adj_low``/``adj_high`` corrected over the types, ``family``) with ``sign``. The
+        estimate is ``value_pp`` for the first two, ``excess`` for own points.
+    own : polars.DataFrame or None
+        Own points at the count (for why they differ: completion and points per dish).
+    printed : mapping
+        Per type, the mean printed points of its dishes (for why replacement differs).
+    plain : int or None
+        What an average dish is worth in the replacement blocks.
+    players : int
+        The count.
+    """
+    order = [k for k in ("restricted play", "replacement", "own points") if k in claims]
+    if not order:
+        return ""
+    answer = order[0]
+    x = claims[answer]
+    est, unit = ("excess", "points") if answer == "own points" else ("value_pp", "pp")
+    stand_in = {
+        "restricted play": "",
+        "replacement": "; the study has no restricted play, so replacement stands in",
+        "own points": "; the study has neither restricted play nor replacement, so own "
+        "points stand in",
+    }[answer]
+    m = int(x["family"])
+    if x["sign"] > 0:
+        head = (
+            f"{x['type_name']} is the strongest, {_claim_text(x, est, unit)} (the largest of "
+            f"{m} types, its interval corrected for the pick)"
+        )
+    else:
+        head = (
+            f"no type is measurably stronger than the others: the largest, "
+            f"{x['type_name']}'s {_claim_text(x, est, unit)}, is not clear of 0 once "
+            f"corrected for picking it among {m}"
+        )
+    text = (
+        f"Which dish type is stronger at {players} players — {STRENGTH_QUESTION} — is the "
+        f"question restricted play answers{stand_in}: {head}"
+    )
+    for other in order[1:]:
+        y = claims[other]
+        name = y["type_name"]
+        if other == "own points":
+            what = f"{_claim_text(y, 'excess', 'points')} per dish taken over the average dish"
+            scored = (
+                f" ({_own_reason(own, name)})" if own is not None and not own.is_empty() else ""
+            )
+            why = (
+                f"they count what a dish taken scores{scored}, not what the seat gave up to "
+                "take it nor that it was taken where the hand suited it"
+            )
+        else:
+            what = f"{_claim_text(y, 'value_pp', 'pp')} of win share to its takers"
+            mean = printed.get(name)
+            why = (
+                "it prices only the type's printed points"
+                + (f" against an average dish of {plain} points" if plain is not None else "")
+                + (f" ({name}'s dishes print {mean:.1f} on average)" if mean is not None else "")
+                + ", and only for the seats that completed one of its dishes"
+            )
+        if name == x["type_name"] and y["sign"] == x["sign"]:
+            text += f"; {other} agree{'s' if other == 'replacement' else ''} ({name}, {what})"
+        else:
+            clear = "" if y["sign"] else ", not clear of 0 once corrected"
+            text += (
+                f"; {other} name{'s' if other == 'replacement' else ''} {name} ({what}{clear}) "
+                f"because {why}"
+            )
+    return text + "."

@@ -23,7 +23,7 @@ import polars as pl
 
 from analysis.horno.common import SEATS, VARIANTS, Out, block_frames, present, same_deck
 from analysis.samplesize import annotate
-from analysis.stats import mean_interval, wilson_interval
+from analysis.stats import mean_interval, sign_test, wilson_interval
 from sims.core.errors import SlicelabError
 
 NAN = float("nan")
@@ -119,6 +119,10 @@ CHANGE_SCHEMA = {
     "change": pl.Float64,
     "low": pl.Float64,
     "high": pl.Float64,
+    "nonzero": pl.Int64,
+    "positive": pl.Int64,
+    "negative": pl.Int64,
+    "sign_p": pl.Float64,
 }
 
 
@@ -135,8 +139,10 @@ def variant_changes(
         position k's win share, as a share, or :data:`DIFFERS`: the share of deals whose
         outcome changed, Wilson), ``deals`` (the paired unit), ``default`` and
         ``variant_value`` (means over the deals), ``change`` (variant − default) with its t
-        interval over deals, and the sample-size columns (the claim: a change differs
-        from 0).
+        interval over deals, the exact sign test of the per-deal changes (``nonzero``
+        deals that carry it, ``positive``, ``negative``, ``sign_p``: for an effect carried
+        by fewer than :data:`analysis.stats.SPARSE_UNITS` deals, where a t interval means
+        nothing), and the sample-size columns (the claim: a change differs from 0).
 
     Raises
     ------
@@ -159,6 +165,7 @@ def variant_changes(
             for m in [*MEASURES, *(f"pos{k}" for k in range(int(n)))]:
                 d = (both[f"{m}_v"] - both[m]).to_numpy()
                 c = mean_interval(d)
+                st = sign_test(d)
                 rows.append(
                     {
                         "variant": name,
@@ -171,6 +178,10 @@ def variant_changes(
                         "change": c[0],
                         "low": c[1],
                         "high": c[2],
+                        "nonzero": st.nonzero,
+                        "positive": st.positive,
+                        "negative": st.negative,
+                        "sign_p": st.p,
                     }
                 )
             k = int((both["scores"] != both["scores_v"]).sum())
@@ -187,6 +198,10 @@ def variant_changes(
                     "change": k / both.height if both.height else NAN,
                     "low": lo,
                     "high": hi,
+                    "nonzero": k,
+                    "positive": k,
+                    "negative": 0,
+                    "sign_p": NAN,
                 }
             )
     table = pl.DataFrame(rows, schema=CHANGE_SCHEMA).with_columns(pl.col("deals").alias("games"))

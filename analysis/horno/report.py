@@ -60,6 +60,7 @@ from analysis.horno.prose import (
     own_sentence,
     restriction_sentence,
     signs_by_kind,
+    strength_sentence,
     value_sentence,
     variant_sentence,
 )
@@ -191,7 +192,8 @@ def _notes(r: Results) -> list[str]:
     )
     rules = (
         "Rulings. Every block plays the rulings' defaults (docs/rules/horno.md, 'Rulings and "
-        "options') except radio-each (radioactive_bonus = each). A win shared by k seats "
+        "options': among them, a second matching radioactive card may be placed, as the rules "
+        "allow) except radio-each (radioactive_bonus = each). A win shared by k seats "
         "counts 1/k to each; the tie-break is off by default (tie = shared)."
     )
     return [players, pairing, CARDS_NOTE, rules]
@@ -448,6 +450,18 @@ def _plot_values(
     ax.tick_params(labelsize=7)
 
 
+def _strength(r: Results, n: int) -> str:
+    """Which estimand answers "which dish type is stronger" at ``n`` players, and why the
+    others name another type (:func:`analysis.horno.prose.strength_sentence`; each
+    strongest type corrected for picking it among the types)."""
+    rep = r.tables.get("replacement")
+    plain = int(rep["plain_points"][0]) if rep is not None and rep.height else None
+    own = r.tables.get("own")
+    own = own.filter(pl.col("players") == n) if own is not None else None
+    return strength_sentence(verdicts.dish_claims(r, n), own, verdicts.printed_points(r), plain,
+                             n)  # fmt: skip
+
+
 def _dishes_draw(pdf: PageSink, r: Results, num: int) -> None:
     own = r.tables.get("own")
     if own is None:
@@ -472,6 +486,8 @@ def _dishes_draw(pdf: PageSink, r: Results, num: int) -> None:
         + "; for the seats that completed a dish of the type in the real game, their win "
         "share there minus in the replay, clustered by game: what the type's printed points "
         "are worth to its takers, whatever they did differently. "
+        + _strength(r, n)
+        + " "
         + own_sentence(own, n)
         + " "
         + (value_sentence(avoid, n, "restricted play") + " " if avoid is not None else "")

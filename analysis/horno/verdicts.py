@@ -27,16 +27,16 @@ from analysis.horno.common import (
 )
 from analysis.horno.prose import (
     EDGE_WORDS,
-    VALUE_WORDS,
     edge_sentence,
     restriction_short,
     signs_by_kind,
+    strength_sentence,
     variant_sentence,
 )
 from analysis.horno.seats import conditions, edges
 from analysis.pdf import ci
-from analysis.prose import judged, listing, pct, side
-from analysis.robust import Condition
+from analysis.prose import listing, pct, side
+from analysis.robust import Condition, Robustness, judge
 from analysis.sections import Results, Verdict
 
 BIG_EDGE = 2.0
@@ -45,6 +45,10 @@ BIG_POINTS = 1.0
 """A dish type's excess points per dish taken a designer should act on when robust."""
 BIG_VALUE = 2.0
 """A restriction's cost (pp) that makes an option decisive."""
+UNCHECKED = (
+    " (measured on assumed v1 with the heuristic only: check it on the real card list first)."
+)
+"""How a recommendation ends when its estimate is not recomputed on the other card sets."""
 KINDS = {"field": "fields", "card set": "card sets"}
 GIVEN_UP = {"never sabotages": "sabotage", "never steals": "steals"}
 """What a restricted seat gives up, by its restriction."""
@@ -68,47 +72,66 @@ def expected_conditions(r: Results) -> list[str]:
     return [*r.tables.get("positions", {}), *r.tables.get("set_positions", {})]
 
 
-def seats_verdict(r: Results) -> Verdict | None:
-    """Does the turn order favour a seat? (the main field; the largest edge judged across
-    the fields and card sets)."""
+def seat_claim(r: Results) -> tuple[dict, list[Condition], Robustness] | None:
+    """The seat question's claim: the main field's largest turn-position edge, its interval
+    corrected for picking it among every position at every count
+    (:func:`analysis.verdicts.largest_claim`), that position's edge in every other field
+    and on every card set, and their :class:`~analysis.robust.Robustness` (the seat
+    verdict's; the player-count verdict recommends nothing it calls not robust). None
+    without the main field."""
     tables = r.tables.get("positions")
     if not tables or MAIN_FIELD not in tables:
         return None
-    main = tables[MAIN_FIELD]
-    e = edges(main)
-    parts = [edge_sentence(x) for x in e.iter_rows(named=True)]
-    big = main.with_columns(pl.col("edge_pp").abs().alias("_a")).sort("_a").row(-1, named=True)
-    n, p = int(big["players"]), int(big["position"])
-    conds = position_conditions(r, n, p)
+    big = shared.largest_claim(tables[MAIN_FIELD])
+    if big is None:
+        return None
+    conds = position_conditions(r, int(big["players"]), int(big["position"]))
     main_set = [c for c in conds if not (c.kind == "card set" and c.name == "assumed v1")]
-    label, detail, robust, s = judged(main_set, _dedupe(expected_conditions(r)))
-    where = EDGE_WORDS[side(big["edge_low"], big["edge_high"])]
+    return big, main_set, judge(main_set, _dedupe(expected_conditions(r)))
+
+
+def seats_verdict(r: Results) -> Verdict | None:
+    """Does the turn order favour a seat? (the main field; the largest edge, corrected for
+    picking it, judged across the fields and card sets)."""
+    found = seat_claim(r)
+    if found is None:
+        return None
+    big, main_set, robust = found
+    e = edges(r.tables["positions"][MAIN_FIELD])
+    parts = [edge_sentence(x) for x in e.iter_rows(named=True)]
+    n, p = int(big["players"]), int(big["position"])
+    where = EDGE_WORDS[side(big["adj_low"], big["adj_high"])]
     answer = (
         f"With the heuristic in every seat, {'; '.join(parts)}. The largest edge is position "
-        f"{p}'s at {n} players ({where}); "
+        f"{p}'s at {n} players, {ci(big['edge_pp'], big['adj_low'], big['adj_high'])} once "
+        f"corrected for picking it among the {big['family']} positions of all counts "
+        f"({where}); "
         + signs_by_kind(main_set, KINDS)
         + ". A win shared by k seats counts 1/k to each."
     )
     rec = ""
-    if robust and abs(big["edge_pp"]) >= BIG_EDGE:
-        rec = (
-            f"Position {p} at {n} players is {'ahead' if s > 0 else 'behind'} in every field "
-            f"and on every card set checked ({big['edge_pp']:+.1f} pp in the main field, at "
-            f"least {BIG_EDGE:g}): the turn order is worth a compensation rule."
+    if abs(big["edge_pp"]) >= BIG_EDGE:
+        rec = shared.recommendation(
+            big,
+            robust,
+            "it is so in every field and on every card set checked, so the turn order is "
+            "worth a compensation rule.",
+            who=f"position {p} at {n} players",
         )
     return Verdict(
         question="Does the turn order favour a seat?",
         answer=answer,
         estimate=f"position {p} at {n} players "
-        f"{ci(big['edge_pp'], big['edge_low'], big['edge_high'])} over the fair share "
-        f"({short(MAIN_FIELD)} field, assumed v1)",
+        f"{ci(big['edge_pp'], big['adj_low'], big['adj_high'])} over the fair share "
+        f"({short(MAIN_FIELD)} field, assumed v1; corrected for picking the largest of "
+        f"{big['family']})",
         n=int(big["games"]),
         n_unit="games",
-        robustness=label,
+        robustness=robust.label,
         recommendation=rec,
         section="Seats",
         detail=f"Position {p}'s edge at {n} players in every field and on every card set: "
-        f"{detail}.",
+        f"{robust.detail}.",
     )
 
 
@@ -118,87 +141,138 @@ def _dedupe(names: list[str]) -> list[str]:
     return [x for x in dict.fromkeys(names) if x != "assumed v1"]
 
 
+def strongest(frame: pl.DataFrame | None, estimate: str, low: str, high: str) -> dict | None:
+    """The row of ``frame`` with the highest ``estimate`` (the strongest of a family),
+    corrected for picking it (:func:`analysis.verdicts.largest_claim` with
+    ``by="highest"``); None for an empty family."""
+    if frame is None:
+        return None
+    return shared.largest_claim(frame, estimate, low, high, by="highest")
+
+
+STRENGTH = {
+    "restricted play": ("avoid", "value_pp", "value_low", "value_high"),
+    "replacement": ("replacement", "value_pp", "value_low", "value_high"),
+    "own points": ("own", "excess", "excess_low", "excess_high"),
+}
+"""The three dish-type estimands: their table, estimate and interval columns, in the order
+that answers "which type is stronger" (restricted play; the others stand in without it)."""
+
+
+def dish_claims(r: Results, n: int) -> dict[str, dict]:
+    """Per estimand the study has, its strongest type at ``n`` players, corrected for
+    picking it among the types (:func:`strongest`)."""
+    found = {}
+    for name, (key, est, lo, hi) in STRENGTH.items():
+        t = r.tables.get(key)
+        if t is None or t.is_empty():
+            continue
+        x = strongest(t.filter(pl.col("players") == n), est, lo, hi)
+        if x is not None:
+            found[name] = x
+    return found
+
+
+def printed_points(r: Results) -> dict[str, float]:
+    """Per dish type of the main field's card set, the mean printed points of its dishes."""
+    from analysis.horno.common import SEATS, block_cards
+
+    cards = block_cards(r.manifest, SEATS)
+    return {
+        t: sum(d.points for d in cards.dishes if d.type == i) / len(cards.pile(i))
+        for i, t in enumerate(cards.types)
+        if cards.pile(i)
+    }
+
+
 def dishes_verdict(r: Results) -> Verdict | None:
-    """Is any dish type stronger than the others? (own points at the main count, judged
-    across card sets; restricted play and replacement beside it)."""
+    """Is any dish type stronger than the others? One sentence says which estimand answers
+    it (restricted play: what a seat loses when it may never take the type) and why the
+    others (own points, replacement) name another type; each strongest type is corrected
+    for picking it among the types; own points judged across the card sets."""
     own = r.tables.get("own")
     if own is None or own.is_empty():
         return None
     counts = sorted(own["players"].unique())
     n = MAIN if MAIN in counts else counts[-1]
+    claims = dish_claims(r, n)
     sub = own.filter(pl.col("players") == n).sort("rank")
-    top, low = sub.row(0, named=True), sub.row(-1, named=True)
-    rankings = r.tables.get("set_rankings", {})
-    conds = [
-        c for c in cardsets.type_conditions(rankings, top["type_name"], n) if c.name != "assumed v1"
-    ]
-    expected = [x for x in rankings if x != "assumed v1"]
-    label, detail, robust, s = judged(conds, expected)
-    if not rankings or len(rankings) < 2:
-        label, detail = "not checked", "the study plays no other card set"
-    tops = cardsets.top_types(rankings, n)
-    same_top = [x for x, (t, _) in tops.items() if t == top["type_name"]]
-    answer = (
-        f"Points per dish taken (own points: a completed dish's score, else its unfinished "
-        f"points) at {n} players: the highest is {top['type_name']}'s "
-        f"{ci(top['yield'], top['yield_low'], top['yield_high'], 'points', '.1f')}, "
-        f"{ci(top['excess'], top['excess_low'], top['excess_high'], 'points')} against the "
-        f"average dish taken; the lowest {low['type_name']}'s "
-        f"{ci(low['yield'], low['yield_low'], low['yield_high'], 'points', '.1f')} "
-        f"({ci(low['excess'], low['excess_low'], low['excess_high'], 'points')}); "
-        f"{top['games']:,} games."
-    )
-    if len(tops) > 1:
-        where = (
-            f"every one of the {len(tops)} card sets played (assumed v1 and "
-            f"{len(tops) - 1} alternatives)"
-            if len(same_top) == len(tops)
-            else f"{len(same_top)} of the {len(tops)} card sets played (assumed v1 and "
-            f"{len(tops) - 1} alternatives)"
-        )
-        answer += f" {top['type_name']} yields the most on {where}."
-    avoid = r.tables.get("avoid")
-    if avoid is not None and not avoid.is_empty():
-        a = avoid.filter(pl.col("players") == n).sort("value_pp", descending=True)
-        if a.height:
-            x = a.row(0, named=True)
-            answer += (
-                f" Restricted play: never taking {x['type_name']} costs a seat the most, "
-                f"{ci(x['value_pp'], x['value_low'], x['value_high'])} of win share "
-                f"({VALUE_WORDS[side(x['value_low'], x['value_high'])]}; {x['deals']:,} deals)."
-            )
     rep = r.tables.get("replacement")
-    if rep is not None and not rep.is_empty():
-        b = rep.filter(pl.col("players") == n).sort("points", descending=True)
-        if b.height:
-            x = b.row(0, named=True)
-            pts = ci(x["points"], x["points_low"], x["points_high"], "points")
-            answer += (
-                f" Replacement: the takers of {x['type_name']} score most with its printed "
-                f"points rather than average dishes, {pts} "
-                f"({ci(x['value_pp'], x['value_low'], x['value_high'])} of win share, "
-                f"{VALUE_WORDS[side(x['value_low'], x['value_high'])]}; {x['takers']:,} takers "
-                f"in {x['games']:,} games)."
+    plain = int(rep["plain_points"][0]) if rep is not None and rep.height else None
+    answer = strength_sentence(claims, sub, printed_points(r), plain, n)
+    key = next(iter(claims))
+    x = claims[key]
+    est, unit = STRENGTH[key][1], "points" if key == "own points" else "pp"
+    # the card sets recompute own points only: restricted play and replacement are measured
+    # on assumed v1 with the heuristic, so their strongest type is not checked elsewhere
+    rankings = r.tables.get("set_rankings", {})
+    expected = [y for y in rankings if y != "assumed v1"]
+    robust = None
+    if key == "own points":
+        conds = [c for c in cardsets.type_conditions(rankings, x["type_name"], n)
+                 if c.name != "assumed v1"]  # fmt: skip
+        robust = judge(conds, expected)
+        label, detail = robust.label, f"its excess on every card set: {robust.detail}"
+        if len(rankings) < 2:
+            label, detail, robust = "not checked", "the study plays no other card set", None
+    else:
+        label = "not checked"
+        detail = f"{key} is measured on assumed v1 with the heuristic only"
+        own_top = claims.get("own points")
+        if own_top is not None and len(rankings) >= 2:
+            conds = [c for c in cardsets.type_conditions(rankings, own_top["type_name"], n)
+                     if c.name != "assumed v1"]  # fmt: skip
+            detail += (
+                f"; own points' strongest type, {own_top['type_name']}, on every card set: "
+                f"{judge(conds, expected).detail}"
             )
-    rec = ""
-    if robust and s > 0 and top["excess"] >= BIG_POINTS:
-        rec = (
-            f"{top['type_name']} dishes yield more than the average dish on every card set "
-            f"checked ({top['excess']:+.1f} points per dish taken on assumed v1, at least "
-            f"{BIG_POINTS:g}): its dishes' points are the first to revisit."
+    top, low = sub.row(0, named=True), sub.row(-1, named=True)
+    answer += (
+        f" Own points (a completed dish's score, else its unfinished points) at {n} players: "
+        f"the highest is {top['type_name']}'s "
+        f"{ci(top['yield'], top['yield_low'], top['yield_high'], 'points', '.1f')} per dish "
+        f"taken, the lowest {low['type_name']}'s "
+        f"{ci(low['yield'], low['yield_low'], low['yield_high'], 'points', '.1f')} "
+        f"({top['games']:,} games)."
+    )
+    tops = cardsets.top_types(rankings, n)
+    if len(tops) > 1:
+        same_top = [y for y, (t, _) in tops.items() if t == top["type_name"]]
+        answer += (
+            f" {top['type_name']} yields the most per dish taken on {len(same_top)} of the "
+            f"{len(tops)} card sets played (assumed v1 and {len(tops) - 1} alternatives)."
         )
+    rec = ""
+    if abs(x[est]) >= (BIG_POINTS if key == "own points" else BIG_VALUE):
+        rec = shared.recommendation(
+            x,
+            robust,
+            "its dishes (their points, or how easily their ingredients come) are the first "
+            "to revisit" + ("." if robust is not None else UNCHECKED),
+            who=f"{x['type_name']} at {n} players",
+            estimate=est,
+            unit=unit,
+            ahead="stronger than the other types",
+            behind="weaker than the other types",
+        )
+    what = {
+        "restricted play": "win share a seat loses when it may never take it (restricted play)",
+        "replacement": "win share its printed points give its takers over average dishes "
+        "(replacement)",
+        "own points": "points per dish taken over the average dish (own points)",
+    }[key]
+    units = {"restricted play": "deals", "replacement": "games", "own points": "games"}
     return Verdict(
         question="Is any dish type stronger than the others?",
         answer=answer,
-        estimate=f"{top['type_name']} "
-        f"{ci(top['excess'], top['excess_low'], top['excess_high'], 'points')} per dish taken "
-        f"over the average dish at {n} players (own points)",
-        n=int(top["games"]),
-        n_unit="games",
+        estimate=f"{x['type_name']} {ci(x[est], x['adj_low'], x['adj_high'], unit)}: {what} "
+        f"at {n} players, the strongest of {x['family']} (interval corrected for the pick)",
+        n=int(x["deals"] if key == "restricted play" else x["games"]),
+        n_unit=units[key],
         robustness=label,
         recommendation=rec,
         section="Dish types",
-        detail=f"{top['type_name']}'s excess points per dish taken on every card set: {detail}.",
+        detail=f"{x['type_name']}, the strongest by {key}: {detail}.",
     )
 
 
@@ -368,6 +442,7 @@ def count_verdict(r: Results) -> Verdict | None:
                 )
                 + "."
             )
+    claim = seat_claim(r)
     return shared.count_verdict(
         edges(tables[MAIN_FIELD]),
         "With the heuristic in every seat the largest turn-position edge over the fair share",
@@ -375,6 +450,8 @@ def count_verdict(r: Results) -> Verdict | None:
         matters="turn order",
         detail=f"Turn-position edges in {the_field()}; every field's are on the seat pages.",
         extra=extra,
+        positions=tables[MAIN_FIELD],
+        robust=claim[2] if claim is not None else None,
     )
 
 

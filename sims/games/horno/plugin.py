@@ -337,11 +337,19 @@ class Horno(TunesHeuristic):
         return [Variant(options)]
 
     def check_arm(self, arm: Arm) -> None:
-        """Refuse an arm whose strategies, card set, rule options or engine are invalid."""
+        """Refuse an arm whose strategies, card set, rule options or engine are invalid, or
+        whose rule options ask a what-if that cannot change any of its games under the
+        other rulings in force (:func:`sims.games.horno.whatif.inert`)."""
+        from sims.games.horno.whatif import inert
+
         for spec in arm.strategies:
             make_strategy(spec)
-        cards_of(arm.options)
-        check_seat(rules_of(arm.options), arm.players)
+        cards = cards_of(arm.options)
+        rules = rules_of(arm.options)
+        check_seat(rules, arm.players)
+        problem = inert(cards, rules, arm.strategies, arm.players)
+        if problem:
+            raise SlicelabError(problem)
         if arm.engine == "kernel" and not _kernel_ok(arm.strategies):
             other = sorted({s for s in arm.strategies if not _kernel_ok([s])})
             raise SlicelabError(

@@ -130,8 +130,10 @@ class Rules(RuleOptions):
         for the rest of the game. ``repeat``: the player may then take the top card of
         any non-empty pile.
     second_radioactive : bool
-        slicelab's ruling (false): a player may place its dish's radioactive card only
-        while none is face up in its oven. True: any number.
+        The rulebook (true): a player may place its dish's radioactive card whenever it
+        holds one, even with one already face up in its oven (under ``radioactive_bonus
+        = "once"`` the second adds nothing). False, the old reading: only while none is
+        face up in its oven.
     radioactive_bonus : {"once", "each"}
         Ruling ``once``: the matching radioactive card's +5 (and, on an unfinished dish,
         its +2) counts once even if two are in the oven; a second adds nothing.
@@ -156,7 +158,7 @@ class Rules(RuleOptions):
     steal_completes: str = "score"
     repeat_types: bool = False
     no_dish_left: str = "empty"
-    second_radioactive: bool = False
+    second_radioactive: bool = True
     radioactive_bonus: str = "once"
     tie: str = "shared"
     rounds: int = 6

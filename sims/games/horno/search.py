@@ -13,7 +13,8 @@ builds an engine state at the decision (:class:`ResumedState`, a :class:`GameSta
 resumes there: it is given only the view and the sample, never the true game), takes the
 candidate and plays the game out with the heuristic in every seat. It plays the candidate
 with the best mean final score margin (its score minus the best other seat's), the first
-in legal order among equal; every candidate is played on the same samples with the same
+in the heuristic's order among equal (``heuristic.preference``: by turn position, never by
+seat number); every candidate is played on the same samples with the same
 chance seed (paired).
 """
 
@@ -399,5 +400,8 @@ class SearchStrategy:
         if len(cands) == 1:
             return decision.legal[cands[0]]
         totals = self.values(view, decision, cands, rng)
-        best = max(range(len(cands)), key=lambda i: (totals[i], -i))
+        # among equal totals, the first in the heuristic's order (by turn position after
+        # the deciding seat, never by seat number: relabelling the seats changes nothing)
+        rank = {i: r for r, i in enumerate(preference(view, decision))}
+        best = min(range(len(cands)), key=lambda i: (-totals[i], rank[cands[i]]))
         return decision.legal[cands[best]]

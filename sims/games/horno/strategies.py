@@ -146,10 +146,19 @@ def _back_score(view: PlayerView, t: int, hand: tuple[int, ...]) -> int:
     return sum(1 for k in view.piles[t][1] if k in hand)
 
 
+def after(view: PlayerView, v: int) -> int:
+    """How many turns after the deciding seat's own seat ``v`` plays (1: the next to play):
+    greedy's tie-break between seats, by turn position, never by seat number, so that
+    relabelling the seats (another ``first_player``) changes nothing."""
+    order = view.order
+    return (order.index(v) - order.index(view.seat)) % len(order)
+
+
 def _leader_order(view: PlayerView, seats: list[int]) -> list[int]:
     """``seats`` by points (most first), then unfinished progress (most missing-free
-    ingredients first: fewest missing), then seat number."""
-    return sorted(seats, key=lambda v: (-view.points[v], len(view.missing(v)), v))
+    ingredients first: fewest missing), then the turn after the seat's own (the next to
+    play first)."""
+    return sorted(seats, key=lambda v: (-view.points[v], len(view.missing(v)), after(view, v)))
 
 
 @dataclass
@@ -228,7 +237,9 @@ class GreedyStrategy:
         if spare:
             targets = [a for a in legal if decode(a)[0] == "pantry"]
             if targets:
-                return max(targets, key=lambda a: (view.hand_sizes[a - PANTRY_STEAL], -a))
+                victims = [a - PANTRY_STEAL for a in targets]
+                v = max(victims, key=lambda v: (view.hand_sizes[v], -after(view, v)))
+                return PANTRY_STEAL + v
         return PASS
 
     @staticmethod
@@ -264,7 +275,7 @@ class GreedyStrategy:
             dish = view.cards.dishes[view.ovens[v].dish]
             if kind.cls == RADIOACTIVE and kind.type == dish.type:
                 continue  # it would help them
-            key = (-view.points[v], len(view.missing(v)), v, -kind.penalty, k)
+            key = (-view.points[v], len(view.missing(v)), after(view, v), -kind.penalty, k)
             if best is None or key < best[0]:
                 best = (key, a)
         return best[1] if best else PASS

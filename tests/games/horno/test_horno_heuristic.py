@@ -337,11 +337,20 @@ def test_it_decides_alike_with_or_without_the_views_memory_and_hidden_cards():
 
 
 def test_it_beats_greedy_and_random():
-    """Seat-rotated at 3 players, 30 games each: far above the fair third."""
-    for field, floor in (("random", 0.9), ("greedy", 0.42)):
-        share = 0.0
-        for i in range(30):
+    """Seat-rotated at 3 players, 600 games against each (on the kernel, which plays the
+    reference's games: test_horno_kernel.py): far above the fair third (against greedy
+    0.45 [0.44, 0.47] over 3,000 such games; these 600: 0.42)."""
+    from sims.games.horno.kernel import play_many
+    from sims.games.horno.records import SEAT_COLUMNS
+
+    score = SEAT_COLUMNS.index("score")
+    for field, floor in (("random", 0.9), ("greedy", 0.4)):
+        shares = []
+        for r in range(3):
             specs = [field] * 3
-            specs[i % 3] = "heuristic"
-            share += play_game(3, seat_strategies(specs, 3), 17, i).win_shares()[i % 3] / 30
+            specs[r] = "heuristic"
+            seats = play_many(CARDS, Rules(), specs, 17, 0, 200, False)[0][:, :, score]
+            best = seats == seats.max(axis=1, keepdims=True)
+            shares.append(best[:, r] / best.sum(axis=1))
+        share = float(np.concatenate(shares).mean())
         assert share > floor, (field, share)

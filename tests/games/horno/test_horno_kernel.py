@@ -94,6 +94,43 @@ def test_the_kernel_plays_the_reference_games(players, strategies, options, game
     assert_engines_agree(_arm(players, strategies, **options), 5, games)
 
 
+def _two_matching(arm: Arm, first: int, games: int) -> int:
+    """The dishes completed with two matching radioactive cards in the arm's games (on
+    the reference engine)."""
+    from sims.games.horno.cards import RADIOACTIVE
+    from sims.games.horno.game import play_game, seat_strategies
+    from sims.games.horno.plugin import cards_of, rules_of
+
+    cards, rules = cards_of(arm.options), rules_of(arm.options)
+    found = 0
+    for i in range(first, first + games):
+        s = play_game(arm.players, seat_strategies(list(arm.strategies), arm.players),
+                      arm.seed, i, cards, rules)  # fmt: skip
+        for r in (r for seat in s.scored for r in seat):
+            t = cards.dishes[r.dish].type
+            found += sum(cards.kinds[k].cls == RADIOACTIVE and cards.kinds[k].type == t
+                         for k in r.cards) >= 2  # fmt: skip
+    return found
+
+
+SECOND = [
+    # rule second_radioactive (the default: a second matching card may be placed, and the
+    # old reading), each with radioactive_bonus once and each; the dishes completed with
+    # two matching radioactive cards in games 0-14 of seed 11, 3 heuristic seats
+    ({}, 2),
+    ({"radioactive_bonus": "each"}, 2),
+    ({"second_radioactive": False}, 0),
+    ({"second_radioactive": False, "radioactive_bonus": "each"}, 0),
+]
+
+
+@pytest.mark.parametrize("rules, dishes", SECOND)
+def test_both_engines_agree_on_a_second_matching_radioactive_card(rules, dishes):
+    arm = _arm(3, ("heuristic",), rules=rules)
+    assert _two_matching(arm, 0, 15) == dishes
+    assert_engines_agree(arm, 0, 15)
+
+
 def test_a_chunk_is_the_same_games_however_it_is_cut():
     arm = _arm(3, MIX)
     whole = GAME.play_chunk(arm, 0, 6, True, engine="kernel")

@@ -53,7 +53,7 @@ def test_defaults_are_the_rulings():
         "first_player": 0, "reshuffle": "discard", "pantry_single": "take",
         "pantry_empty_handed": "keep-one", "steal_hand_limit": "after",
         "steal_face_down": False, "steal_needs_replacement": True, "steal_completes": "score",
-        "repeat_types": False, "no_dish_left": "empty", "second_radioactive": False,
+        "repeat_types": False, "no_dish_left": "empty", "second_radioactive": True,
         "radioactive_bonus": "once", "tie": "shared", "rounds": 6,
     }  # fmt: skip
 
@@ -471,11 +471,14 @@ PLACEABLE = [
     ("lacking-ingredients-wild-radioactive", {}, (up("masa"),),
      ks("tomate", "queso", "wild", "anchoas")),
     ("one-wild-per-dish", {}, (up("wild"),), ks("masa", "tomate", "queso", "anchoas")),
-    ("one-radioactive", {}, (up("anchoas"),), ks("masa", "tomate", "queso", "wild")),
-    ("second-radioactive", {"second_radioactive": True}, (up("anchoas"),),
-     ks("masa", "tomate", "queso", "wild", "anchoas")),
-    ("a-face-down-one-is-not-seen", {}, (down("anchoas"),),
-     ks("masa", "tomate", "queso", "wild", "anchoas")),
+    ("a-second-radioactive", {}, (up("anchoas"),),
+     ks("masa", "tomate", "queso", "wild", "anchoas")),  # the rules allow it
+    ("one-radioactive-old-ruling", {"second_radioactive": False}, (up("anchoas"),),
+     ks("masa", "tomate", "queso", "wild")),
+    ("old-ruling-a-face-down-one-is-not-seen", {"second_radioactive": False},
+     (down("anchoas"),), ks("masa", "tomate", "queso", "wild", "anchoas")),
+    ("another-types-radioactive-never", {}, (up("masa"), down("wasabi")),
+     ks("tomate", "queso", "wild", "anchoas")),
     ("no-space", {}, FULL, ()),
 ]  # fmt: skip
 
@@ -485,6 +488,33 @@ def test_what_may_be_placed(case):
     _, rules, oven, kinds = case
     s = state_at(Rules(**rules), hands=[HAND, (), ()], ovens=[oven, (), ()])
     assert s.placeable(0) == list(kinds)
+
+
+SECOND_RADIOACTIVE = [
+    # id, rules, seat 0's Margarita oven, its hand, the cards it places in order (the last
+    # completes the dish; None: refused), (base, bonus) of the dish completed
+    ("allowed-counts-once", {}, (up("masa"), up("anchoas")), ks("anchoas", "tomate", "queso"),
+     ks("anchoas", "tomate", "queso"), (10, 5)),
+    ("allowed-each-counts", {"radioactive_bonus": "each"}, (up("masa"), up("anchoas")),
+     ks("anchoas", "tomate", "queso"), ks("anchoas", "tomate", "queso"), (10, 10)),
+    ("old-ruling-refused", {"second_radioactive": False}, (up("masa"), up("anchoas")),
+     ks("anchoas", "tomate", "queso"), None, (10, 5)),
+    ("old-ruling-each-refused", {"second_radioactive": False, "radioactive_bonus": "each"},
+     (up("masa"), up("anchoas")), ks("anchoas", "tomate", "queso"), None, (10, 5)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", SECOND_RADIOACTIVE, ids=[c[0] for c in SECOND_RADIOACTIVE])
+def test_a_second_matching_radioactive_card(case):
+    _, rules, oven, hand, placed, (base, bonus) = case
+    s = state_at(Rules(**rules), hands=[hand, (), ()], ovens=[oven, (), ()], deck=())
+    to_phase(s, Phase.PREPARE)
+    assert (k("anchoas") in s.decision().legal) is (placed is not None)
+    run(s, *(placed or ks("tomate", "queso")))
+    r = s.scored[0][0]
+    assert (r.base, r.garbage, r.penalty, r.bonus, r.points) == (base, 0, 0, bonus, base + bonus)
+    assert s.hands[0] == ([] if placed else [k("anchoas")])
+    assert r.cards.count(k("anchoas")) == (2 if placed else 1)
 
 
 def test_prepare_places_up_to_three_cards():

@@ -148,6 +148,21 @@ GREEDY_TABLE = [
      sabotage(2, k("mosca"))),
     ("places-its-own-radioactive", dict(hands=[ks("anchoas"), (), ()]), Phase.PREPARE,
      k("anchoas")),
+    ("places-a-second-radioactive", dict(hands=[ks("anchoas"), (), ()],
+                                         ovens=[(up("anchoas"),), (), ()]), Phase.PREPARE,
+     k("anchoas")),  # the rules allow it (second_radioactive = true)
+    # ties between seats go to the next to play after the deciding seat (seat 2 of 4
+    # here: seat 3, then 0, then 1), never to the lowest seat number
+    ("pantry-ties-to-the-next-to-play", dict(n=4, turn=2, hands=[ks("arroz", "arroz"), (),
+                                                                 ks("pan"), ks("pollo", "pollo")]),
+     Phase.ACTION, pantry_steal(3)),
+    ("pantry-ties-from-seat-1", dict(n=4, turn=1, hands=[ks("arroz", "arroz"), ks("pan"),
+                                                         ks("queso"), ks("pollo", "pollo")]),
+     Phase.ACTION, pantry_steal(3)),
+    ("sabotage-ties-to-the-next-to-play", dict(n=4, turn=2, hands=[(), (), ks("mosca"), ()]),
+     Phase.SABOTAGE, sabotage(3, k("mosca"))),
+    ("sabotage-ties-from-seat-1", dict(n=4, turn=1, hands=[(), ks("mosca"), (), ()]),
+     Phase.SABOTAGE, sabotage(2, k("mosca"))),
 ]  # fmt: skip
 
 
@@ -171,3 +186,52 @@ def test_greedy_keeps_a_useful_taken_card_else_gives_both_back():
             run(s, expected)
             assert s.decision().phase == Phase.GIVE
             assert _choice(s) == k("mosca")  # its lowest spare card
+
+
+# ------------------------------------------------------------------------ relabelling
+RELABEL_FIELDS = {
+    "heuristic": ("heuristic",),
+    "greedy": ("greedy",),
+    "heuristic-greedy": ("heuristic", "greedy", "heuristic", "greedy"),
+    "presets": ("heuristic-eq2", "greedy", "heuristic-eq4(avoid=1)", "heuristic(sabotage=-1000)"),
+}
+"""The fields whose strategies draw nothing from their streams, so a relabelled game must
+be the same game (random's is the same only in law: test_horno_nulls.py)."""
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+@pytest.mark.parametrize("field", list(RELABEL_FIELDS))
+def test_relabelled_seats_play_the_same_games_by_turn_position(field, n):
+    """The seats relabelled (rule first_player = r, the strategy at each turn position
+    kept): every game is the same game turn position by turn position, every seat column
+    equal (on the kernel, 60 games; on the reference engine, one), so no strategy breaks a
+    tie by seat number."""
+    from sims.games.horno.kernel import play_many
+    from sims.games.horno.records import SEAT_COLUMNS, seat_rows
+
+    base = [RELABEL_FIELDS[field][p % len(RELABEL_FIELDS[field])] for p in range(n)]
+    rows = {}
+    for r in range(n):
+        specs = [base[(s - r) % n] for s in range(n)]  # seat s plays in position s - r
+        seats = play_many(CARDS, Rules(first_player=r), specs, 3, 0, 60, False)[0]
+        at = [(p + r) % n for p in range(n)]  # the seat in each position
+        rows[r] = seats[:, at]
+        ref = play_game(n, seat_strategies(specs, n), 3, 1, rules=Rules(first_player=r))
+        assert np.array_equal(np.asarray(seat_rows(ref))[at], rows[r][1])
+    pos = SEAT_COLUMNS.index("position")
+    assert (rows[0][:, :, pos] == np.arange(n)).all()
+    for r in range(1, n):
+        assert np.array_equal(rows[r], rows[0]), (field, n, r)
+
+
+def test_relabelled_seats_play_the_same_games_on_every_shipped_card_set():
+    """The card-set blocks of the default study (the heuristic on every shipped set):
+    relabelled, the same games by turn position (30 games at 3 players each)."""
+    from sims.games.horno.cards import card_set_names, shipped_cards
+    from sims.games.horno.kernel import play_many
+
+    for name in card_set_names():
+        cards = shipped_cards(name)
+        rows = [play_many(cards, Rules(first_player=r), ["heuristic"] * 3, 5, 0, 30, False)[0]
+                [:, [(p + r) % 3 for p in range(3)]] for r in range(3)]  # fmt: skip
+        assert np.array_equal(rows[1], rows[0]) and np.array_equal(rows[2], rows[0]), name

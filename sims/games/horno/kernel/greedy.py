@@ -39,6 +39,7 @@ from sims.games.horno.kernel.layout import (
     S_DISH,
     S_NHAND,
     S_NOVEN,
+    S_POS,
     S_PTS,
     T_DBACK,
     T_DING,
@@ -68,6 +69,12 @@ def _ammo(tab, me, k):
         return False
     d = tab[T_S + S_DISH, me]
     return not (d >= 0 and tab[T_KTYPE, k] == tab[T_DTYPE, d])
+
+
+@njit(cache=True, inline="always")
+def after(tab, me, v):
+    """``strategies.after``: how many turns after ``me`` seat ``v`` plays (1: the next)."""
+    return (tab[T_S + S_POS, v] - tab[T_S + S_POS, me]) % tab[T_G, G_N]
 
 
 @njit(cache=True, inline="always")
@@ -155,7 +162,7 @@ def _action(tab, me, nl):
     n = tab[T_G, G_N]
     order = tab[T_TMP + 1]
     m = 0
-    for v in range(n):  # _leader_order: most points, fewest missing, lowest seat
+    for v in range(n):  # _leader_order: most points, fewest missing, the next to play
         if v == me:
             continue
         order[m] = v
@@ -165,7 +172,8 @@ def _action(tab, me, nl):
             x, y = order[b - 1], order[b]
             px, py = tab[T_S + S_PTS, x], tab[T_S + S_PTS, y]
             mx, my = missing_count(tab, me, x), missing_count(tab, me, y)
-            if py > px or (py == px and (my < mx or (my == mx and y < x))):
+            later = after(tab, me, y) < after(tab, me, x)
+            if py > px or (py == px and (my < mx or (my == mx and later))):
                 order[b - 1], order[b] = y, x
             else:
                 break
@@ -188,12 +196,14 @@ def _action(tab, me, nl):
     if ns > 0:
         best = A_PASS
         size = -1
+        at = 0
         for q in range(nl):
             a = legal[q]
             if A_PANTRY <= a < A_OVEN:
                 hv = tab[T_S + S_NHAND, a - A_PANTRY]
-                if hv > size:
-                    best, size = a, hv
+                av = after(tab, me, a - A_PANTRY)
+                if hv > size or (hv == size and av < at):
+                    best, size, at = a, hv, av
         return best
     return A_PASS
 
@@ -242,9 +252,10 @@ def _sabotage(tab, me, nl):
         if tab[T_KCLS, k] == C_RADIOACTIVE and tab[T_KTYPE, k] == vtype:
             continue  # it would help them
         p, m, pen = -tab[T_S + S_PTS, v], missing_count(tab, me, v), -tab[T_KPEN, k]
-        if best == A_PASS or (p, m, v, pen, k) < (bp, bm, bv, bpen, bk):
+        av = after(tab, me, v)
+        if best == A_PASS or (p, m, av, pen, k) < (bp, bm, bv, bpen, bk):
             best = a
-            bp, bm, bv, bpen, bk = p, m, v, pen, k
+            bp, bm, bv, bpen, bk = p, m, av, pen, k
     return best
 
 

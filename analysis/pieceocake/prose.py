@@ -10,29 +10,51 @@ import math
 import polars as pl
 
 from analysis.pdf import ci
+from analysis.pieceocake.restricted import claim_key, value_text
 from analysis.prose import counts_text, grouped, listing  # noqa: F401 (re-exported)
+
+
+def value_grouped(table: pl.DataFrame, words: dict[str, str]) -> str:
+    """Player counts grouped by where an option's value stands
+    (:func:`analysis.pieceocake.restricted.claim_key`: the t interval, or the exact sign
+    test for a value carried by a handful of deals), each group in its ``words``
+    (``above``, ``below``, ``covers``, ``unused``, ``none``)."""
+    keys = ("above", "below", "covers", "few_above", "few_below", "few_covers", "unused",
+            "none")  # fmt: skip
+    groups: dict[str, list[int]] = {k: [] for k in keys}
+    for r in table.sort("players").iter_rows(named=True):
+        groups[claim_key(r)].append(int(r["players"]))
+    return "; ".join(f"{words[k]} at {counts_text(v)}" for k, v in groups.items() if v)
 
 
 def option_sentence(table: pl.DataFrame, option: str) -> str:
     """What an option is worth at each count (:func:`analysis.pieceocake.restricted
-    .option_value`), with its interval: ``The option to forgo is worth +1.2 pp [...] at 2
-    players, ...: worth having at 2 players; not distinguishable from 0 at 3 players.``"""
+    .tested_value`), with its interval, or its exact sign test where only a handful of
+    deals differ: ``The option to forgo is worth +1.2 pp [...] at 2 players, ...: worth
+    having at 2 players; not distinguishable from 0 at 3 players.``"""
     if table.is_empty():
         return f"The option to {option} was not measured."
     t = table.sort("players")
-    listed = "; ".join(f"{r['players']}p {ci(r['value_pp'], r['value_low'], r['value_high'])} "
-                       f"({r['deals']:,} deals)" for r in t.iter_rows(named=True))  # fmt: skip
+    listed = "; ".join(f"{r['players']}p {value_text(r)} ({r['deals']:,} deals)"
+                       for r in t.iter_rows(named=True))  # fmt: skip
     words = {"above": "worth having", "below": "a handicap (the restricted seat does better)",
-             "covers": "not distinguishable from 0", "none": "without an interval"}  # fmt: skip
-    return (f"The option to {option} is worth {listed}: "
-            f"{grouped(t['players'], t['value_low'], t['value_high'], words)}.")  # fmt: skip
+             "covers": "not distinguishable from 0",
+             "few_above": "worth having on the few deals it changes (exact sign test)",
+             "few_below": "a handicap on the few deals it changes (exact sign test)",
+             "few_covers": "not distinguishable from 0 on the few deals it changes (exact "
+             "sign test)",
+             "unused": "never used (identical games on every deal)",
+             "none": "without an interval"}  # fmt: skip
+    return f"The option to {option} is worth {listed}: {value_grouped(t, words)}."
 
 
 def identical_note(table: pl.DataFrame, what: str) -> str:
     """Counts where the restricted seat won exactly what the unrestricted one did on every
-    deal (a zero-width interval): the field never used the option there."""
+    deal (no deal differs; a zero-width interval in a table without the sign test): the
+    field never used the option there."""
     same = [r["players"] for r in table.iter_rows(named=True)
-            if r["value_low"] == r["value_high"] == 0]  # fmt: skip
+            if (r["differ"] == 0 if r.get("differ") is not None
+                else r["value_low"] == r["value_high"] == 0)]  # fmt: skip
     if not same:
         return ""
     return (f" At {counts_text(same)} the restricted seat's games were identical to the "

@@ -5,8 +5,9 @@
    ``seats-greedy``);
 2. Eat or collect: the θ sweep (``theta``; ``theta-greedy`` at 4 players);
 3. Forgoing: how often players forgo as played (``decisions``), what the option is worth
-   (``noforgo`` paired with ``seats``; ``noforgo-greedy`` with ``heur-greedy``) and the
-   forgo margin swept (``margin``);
+   (``noforgo`` paired with ``seats``; ``noforgo-greedy`` with ``heur-greedy``; at 2
+   players under the other reading of the second turn, ``noforgo-2p-pass`` with
+   ``seats-2p-pass``) and the forgo margin swept (``margin``);
 4. Cutting fewer: the same for cutting fewer pieces than the most allowed (``nofewer``,
    ``nofewer-greedy``, ``fewer``);
 5. Varieties: each variety's share of the winners' points (``seats``);
@@ -62,6 +63,7 @@ from analysis.pieceocake.common import (
     preset_status,
     rules_for,
 )
+from analysis.pieceocake.restricted import value_text
 from analysis.prose import listing
 from analysis.robust import Condition, conditions_table, judge
 from analysis.robust import plot_conditions as generic_plot_conditions
@@ -174,6 +176,14 @@ def _notes(r: Results) -> list[str]:
         "sweep with one heuristic seat among greedy players: the greedy field. A conclusion "
         "about weak players is weak: where the fields disagree, trust neither blindly."
     )  # fmt: skip
+    readings = (
+        "Rulings. The 2-player ruling that a player who took a piece and finds none left at "
+        "its later turn forgoes (and may eat a collected variety) is one reading of the "
+        "rulebook's 'alternate turns' (docs/rules/pieceocake.md, forced_forgo_after_take). "
+        "The blocks seats-2p-pass, noforgo-2p-pass and nofewer-2p-pass play the other "
+        f"reading ({robustness.OTHER_RULE}: the turn passes) at 2 players, so the forgo and "
+        "cut-fewer values there are shown under both."
+    )
     pairing = (
         "Pairing. Every block shares the study's seed, so game i of every block is dealt the "
         "same cake: the restricted seats (noforgo, nofewer) and the sweeps are compared on "
@@ -182,7 +192,9 @@ def _notes(r: Results) -> list[str]:
         "decision of fresh heuristic games: the observational numbers (how often players "
         "forgo and cut fewer pieces) come from it."
     )
-    return [players, pairing]
+    if not any(has_block(m, b) for b in robustness.OTHER_READING.values()):
+        readings = ""
+    return [players, pairing] + ([readings] if readings else [])
 
 
 # ----------------------------------------------------------------------------- 1 seats
@@ -280,17 +292,26 @@ def _field_value_text(r: Results, group: str, param: str) -> str:
     return ""
 
 
-def _grid_notes(best: pl.DataFrame) -> str:
+def _grid_notes(best: pl.DataFrame, param: str | None = None) -> str:
     """The grid notes of :func:`analysis.sweep.best_value`, counts with the same note
-    together."""
+    together; with ``param``, how each count's best compares with the field's own value
+    (:func:`analysis.pieceocake.sweeps.field_sentence`: the grid must hold it)."""
     notes: dict[str, list[int]] = {}
     for b in best.sort("players").iter_rows(named=True):
         if b["grid_note"]:
             notes.setdefault(b["grid_note"], []).append(b["players"])
     if not notes:
-        return " At every count the best value and its not-worse set lie inside the tested grid."
-    return " Grid: " + "; ".join(f"at {prose.counts_text(ns)} {note}"
-                                 for note, ns in notes.items()) + "."  # fmt: skip
+        text = " At every count the best value and its not-worse set lie inside the tested grid."
+    else:
+        text = " Grid: " + "; ".join(f"at {prose.counts_text(ns)} {note}"
+                                     for note, ns in notes.items()) + "."  # fmt: skip
+    if param is not None and f"field_{param}" in best.columns:
+        own = [f"{b['players']}p: {sweeps.field_sentence(b, param)}"
+               for b in best.sort("players").iter_rows(named=True)
+               if sweeps.field_sentence(b, param)]  # fmt: skip
+        if own:
+            text += " Against the field's own value: " + " ".join(own)
+    return text
 
 
 def _theta_compute(r: Results) -> dict[str, Any]:
@@ -333,7 +354,7 @@ def _theta_draw(pdf: PageSink, r: Results, num: int) -> None:
         "turn on the same deals (the deal is the unit). "
         + _field_value_text(r, "theta", "theta") + " "
         + prose.sweep_sentence(b, "theta", "θ")
-        + _grid_notes(b)
+        + _grid_notes(b, "theta")
         + " The held-out edge: the best θ of the even-numbered deals measured on the odd ones "
         "and the reverse, averaged. "
         + prose.field_set_sentence(table_, common, missing, MAIN_PLAYERS)
@@ -402,17 +423,22 @@ def _option_headlines(r: Results, q: str, key: str, what: str) -> list[Row]:
     if t is not None:
         for x in t.iter_rows(named=True):
             j = judge(conds.get(x["players"], []), list(robustness.FIELDS))
+            label = "a handful of deals: exact sign test" if x.get("sparse") else j.label
             out.append(headline(q, f"{x['players']} players: value of the option to {what} "
-                                f"(heuristic field; {j.label})",
-                                ci(x["value_pp"], x["value_low"], x["value_high"]), x["deals"],
+                                f"(heuristic field; {label})", value_text(x), x["deals"],
                                 x["warning"], "deals"))  # fmt: skip
     g = r.tables.get(f"{key}_value_greedy")
     if g is not None:
         for x in g.iter_rows(named=True):
             out.append(headline(q, f"{x['players']} players: value of the option to {what} "
-                                "(greedy field)",
-                                ci(x["value_pp"], x["value_low"], x["value_high"]), x["deals"],
+                                "(greedy field)", value_text(x), x["deals"],
                                 x["warning"], "deals"))  # fmt: skip
+    o = r.tables.get(f"{key}_value_other")
+    if o is not None:
+        for x in o.iter_rows(named=True):
+            out.append(headline(q, f"{x['players']} players: value of the option to {what} "
+                                f"(heuristic field, {robustness.OTHER_RULE})", value_text(x),
+                                x["deals"], x["warning"], "deals"))  # fmt: skip
     return out
 
 
@@ -444,23 +470,38 @@ def _value_page(pdf: PageSink, r: Results, num: int, key: str, option: str, verb
     if g is not None and not g.is_empty():
         greedy = (" In the greedy field (one heuristic seat among greedy players: "
                   f"{option}-greedy against heur-greedy, paired by rotation and deal): "
-                  + "; ".join(f"{x['players']}p "
-                              f"{ci(x['value_pp'], x['value_low'], x['value_high'])} "
-                              f"({x['deals']:,} deals)" for x in g.iter_rows(named=True))
+                  + "; ".join(f"{x['players']}p {value_text(x)} ({x['deals']:,} deals)"
+                              for x in g.iter_rows(named=True))
                   + ".")  # fmt: skip
     conds = r.tables.get(f"{key}_conditions", {})
     both = [n for n, c in sorted(conds.items()) if len(c) == len(robustness.FIELDS)]
-    judged = "; ".join(f"at {n} players {_judge(conds[n]).label} ({_judge(conds[n]).detail})"
-                       for n in both)  # fmt: skip
+    sparse = {int(x["players"]) for tt in (t, g) if tt is not None
+              for x in tt.iter_rows(named=True) if x.get("sparse")}  # fmt: skip
+    judged = "; ".join(
+        f"at {n} players not judged (a field's value rests on a handful of deals: no interval)"
+        if n in sparse else f"at {n} players {_judge(conds[n]).label} ({_judge(conds[n]).detail})"
+        for n in both)  # fmt: skip
+    o = r.tables.get(f"{key}_value_other")
+    other = ""
+    if o is not None and not o.is_empty():
+        other = (" The 2-player ruling (a player who took a piece and finds none left at its "
+                 "later turn forgoes, and may eat) is one reading of the rulebook's 'alternate "
+                 f"turns'; under the other ({robustness.OTHER_RULE}: the turn passes; blocks "
+                 f"{option}-2p-pass against seats-2p-pass, the same deals): "
+                 + "; ".join(f"{x['players']}p {value_text(x)} ({x['deals']:,} deals)"
+                             for x in o.iter_rows(named=True)) + ".")  # fmt: skip
     text = (
         f"A seat playing {restricted_spec} {never}; the others play the field. Its win share, "
         "from every seat in turn, is compared with an unrestricted seat's on the same deals "
         "(block seats: every seat plays the field, so averaged over the seats an unrestricted "
         "seat wins 1/n of each deal); the value per deal is 1/n minus the restricted seat's "
-        "share averaged over its seats, with a t interval over deals. "
+        "share averaged over its seats, with a t interval over deals. Where fewer than 30 "
+        "deals differ the interval means nothing: the value is then given with the exact "
+        "sign test over the deals that differ. "
         + prose.option_sentence(t, verb)
         + prose.identical_note(t, "used it")
         + greedy
+        + other
         + (f" Robustness (every field's interval on the same side of 0): {judged}."
            if judged else "")
     )  # fmt: skip
@@ -470,10 +511,13 @@ def _value_page(pdf: PageSink, r: Results, num: int, key: str, option: str, verb
     _value_panel(ax, r, key, verb)
     y -= h + 0.12
     rows = []
-    for name, tt in (("heuristic field", t), ("greedy field", g)):
+    for name, tt in (("heuristic field", t), ("greedy field", g),
+                     (f"heuristic, {robustness.OTHER_RULE}", o)):  # fmt: skip
         if tt is None:
             continue
-        c = ci_col(tt, "value_pp", "value_low", "value_high", "value (pp) [95% CI]")
+        c = tt.with_columns(pl.Series("value (pp) [95% CI]",
+                                      [_value_cell(x) for x in tt.iter_rows(named=True)],
+                                      dtype=pl.String))  # fmt: skip
         rows.append(c.select(pl.lit(name).alias("field"), "players", "deals",
                              pl.col("unrestricted_share").alias("unrestricted win share"),
                              pl.col("restricted_share").alias("restricted win share"),
@@ -483,6 +527,16 @@ def _value_page(pdf: PageSink, r: Results, num: int, key: str, option: str, verb
     heading(fig, y, "The value of the option by field and player count")
     table(fig, y - 0.01, shown, [0.13, 0.07, 0.07, 0.12, 0.12, 0.2, 0.17], size=7)
     pdf.savefig(fig)
+
+
+def _value_cell(x: dict) -> str:
+    """A value in a table cell: its t interval, or for a value carried by a handful of
+    deals the count that differ and the exact sign test's p instead."""
+    if not x.get("sparse"):
+        return ci(x["value_pp"], x["value_low"], x["value_high"])
+    if not x["differ"]:
+        return "+0.0 (identical deals)"
+    return f"{x['value_pp']:+.2f}: {x['differ']} deals differ, sign test p {x['sign_p']:.2g}"
 
 
 def _sweep_page(pdf: PageSink, r: Results, num: int, param: str, title: str,
@@ -495,7 +549,7 @@ def _sweep_page(pdf: PageSink, r: Results, num: int, param: str, title: str,
         f"One seat plays heuristic({param}=x) at each value x of the grid ({what}) against "
         "the heuristic field, from every seat in turn on the same deals (block "
         f"'{param}'; the deal is the unit). " + _field_value_text(r, param, param) + " "
-        + prose.sweep_sentence(b, param, param) + _grid_notes(b)
+        + prose.sweep_sentence(b, param, param) + _grid_notes(b, param)
         + " The held-out edge: the best value of the even-numbered deals measured on the odd "
         "ones and the reverse, averaged."
     )  # fmt: skip
@@ -550,6 +604,9 @@ def _forgo_compute(r: Results) -> dict[str, Any]:
         out["forgo_value"] = tables["heuristic field"]
     if "greedy field" in tables:
         out["forgo_value_greedy"] = tables["greedy field"]
+    other = robustness.other_reading(r.out, r.manifest, "noforgo")
+    if other is not None:
+        out["forgo_value_other"] = other
     out.update(_sweep_tables(r, "margin", "margin"))
     return out
 
@@ -709,6 +766,9 @@ def _fewer_compute(r: Results) -> dict[str, Any]:
         out["fewer_value"] = tables["heuristic field"]
     if "greedy field" in tables:
         out["fewer_value_greedy"] = tables["greedy field"]
+    other = robustness.other_reading(r.out, r.manifest, "nofewer")
+    if other is not None:
+        out["fewer_value_other"] = other
     out.update(_sweep_tables(r, "fewer", "fewer"))
     return out
 

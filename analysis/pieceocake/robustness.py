@@ -12,7 +12,15 @@ with the same sign.
   (:func:`analysis.restricted.option_value`: ``noforgo`` against ``seats``,
   ``noforgo-greedy`` against ``heur-greedy``; the same for ``nofewer``);
 - :func:`theta_sets`: the best θ and the θ not significantly worse, at one count
-  (``theta``, ``theta-greedy``): robust when one θ is in every field's set.
+  (``theta``, ``theta-greedy``): robust when one θ is in every field's set;
+- :func:`other_reading`: an option's value at 2 players under the other reading of the
+  2-player second turn (``forced_forgo_after_take = false``: ``noforgo-2p-pass`` and
+  ``nofewer-2p-pass`` against ``seats-2p-pass``), beside the ruling's.
+
+An option value carried by a handful of deals (:func:`analysis.pieceocake.restricted
+.tested_value`: fewer than :data:`analysis.stats.SPARSE_UNITS` differ) enters its field's
+condition without an interval, so it is never judged robust from a t interval that means
+nothing.
 """
 
 from __future__ import annotations
@@ -21,10 +29,13 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from analysis import restricted, sweep
 from analysis import seats as generic_seats
+from analysis import sweep
 from analysis.blocks import has_block
 from analysis.pieceocake.common import field_values
+from analysis.pieceocake.restricted import tested_value
+from analysis.pieceocake.sweeps import field_check
+from analysis.restricted import check_paired
 from analysis.robust import Condition
 
 
@@ -47,6 +58,13 @@ FIELDS: dict[str, Blocks] = {
 }  # fmt: skip
 """The fields each headline is recomputed in; the first is the main one."""
 MAIN_FIELD = "heuristic field"
+
+OTHER_READING = {"seats": "seats-2p-pass", "noforgo": "noforgo-2p-pass",
+                 "nofewer": "nofewer-2p-pass"}  # fmt: skip
+"""The 2-player blocks of the other reading of the second turn (rule
+``forced_forgo_after_take = false``), by the block of the ruling they stand for."""
+OTHER_RULE = "forced_forgo_after_take = false"
+"""The rule those blocks play, as the report names it."""
 
 
 def first_server(out, manifest: dict) -> dict[int, list[Condition]]:
@@ -81,13 +99,38 @@ def option_values(
         block = getattr(b, option)
         if not (has_block(manifest, block) and has_block(manifest, b.unrestricted)):
             continue
-        t = restricted.option_value(out, block, b.unrestricted)
+        t = _paired_value(out, block, b.unrestricted)
         tables[name] = t
         for row in t.iter_rows(named=True):
-            found.setdefault(row["players"], []).append(Condition(
-                "field", name, row["value_pp"], row["value_low"], row["value_high"],
-                row["deals"], "deals"))  # fmt: skip
+            found.setdefault(row["players"], []).append(_condition(name, row))
     return found, tables
+
+
+def _paired_value(out, restricted: str, unrestricted: str) -> pl.DataFrame:
+    """:func:`~analysis.pieceocake.restricted.tested_value`, after checking that the two
+    blocks deal the same games under the same cake and rules."""
+    check_paired(out, restricted, unrestricted, ("cake", "rules"))
+    return tested_value(out, restricted, unrestricted)
+
+
+def _condition(name: str, row: dict) -> Condition:
+    """A value row as a field's condition; a sparse value without its (meaningless)
+    interval."""
+    lo, hi = row["value_low"], row["value_high"]
+    if row.get("sparse"):
+        lo = hi = float("nan")
+    return Condition("field", name, row["value_pp"], lo, hi, row["deals"], "deals")
+
+
+def other_reading(out, manifest: dict, option: str) -> pl.DataFrame | None:
+    """An option's value (``"noforgo"`` or ``"nofewer"``) at 2 players in the heuristic
+    field under the other reading of the 2-player second turn (:data:`OTHER_RULE`): the
+    restricted block of :data:`OTHER_READING` against ``seats-2p-pass``, or None when the
+    study lacks them."""
+    block, base = OTHER_READING[option], OTHER_READING["seats"]
+    if not (has_block(manifest, block) and has_block(manifest, base)):
+        return None
+    return _paired_value(out, block, base)
 
 
 def theta_sets(
@@ -99,16 +142,18 @@ def theta_sets(
     -------
     (table, common, missing)
         ``table``: ``field, best_theta, set, deals, edge_pp, edge_low, edge_high`` (held
-        out); ``common``: the θ in every field's set; ``missing``: fields not run.
+        out), ``field_theta`` (the field's own θ), ``field_in_grid`` and
+        ``field_not_worse`` (:func:`analysis.pieceocake.sweeps.field_check`);
+        ``common``: the θ in every field's set; ``missing``: fields not run.
     """
     rows, sets, missing = [], [], []
     for name, b in FIELDS.items():
         if not has_block(manifest, b.theta):
             missing.append(name)
             continue
-        best = sweep.best_value(
-            out, b.theta, "theta", field=field_values(manifest, b.theta, "theta"), symbol="θ"
-        )
+        field = field_values(manifest, b.theta, "theta")
+        best = sweep.best_value(out, b.theta, "theta", field=field, symbol="θ")
+        best = field_check(sweep.sweep_curve(out, b.theta, "theta"), best, "theta")
         r = best.filter(pl.col("players") == players)
         if r.is_empty():
             missing.append(name)
@@ -118,9 +163,12 @@ def theta_sets(
         sets.append(set(members))
         rows.append({"field": name, "best_theta": x["best_theta"], "set": members,
                      "deals": x["deals"], "edge_pp": x["edge_pp"], "edge_low": x["edge_low"],
-                     "edge_high": x["edge_high"]})  # fmt: skip
+                     "edge_high": x["edge_high"], "field_theta": x["field_theta"],
+                     "field_in_grid": x["field_in_grid"],
+                     "field_not_worse": x["field_not_worse"]})  # fmt: skip
     common = sorted(set.intersection(*sets)) if sets else []
     schema = {"field": pl.String, "best_theta": pl.Float64, "set": pl.List(pl.Float64),
               "deals": pl.Int64, "edge_pp": pl.Float64, "edge_low": pl.Float64,
-              "edge_high": pl.Float64}  # fmt: skip
+              "edge_high": pl.Float64, "field_theta": pl.Float64, "field_in_grid": pl.Boolean,
+              "field_not_worse": pl.Boolean}  # fmt: skip
     return pl.DataFrame(rows, schema=schema), common, missing

@@ -11,8 +11,10 @@ every seat in turn on the same deals.
   the most allowed: a larger value cuts fewer pieces on purpose.
 
 :func:`sweep` returns the curve (:func:`analysis.sweep.sweep_curve`) and the best value
-(:func:`analysis.sweep.best_value`, with the field's own value); :func:`plot_sweep` draws
-the curve.
+(:func:`analysis.sweep.best_value`, with the field's own value), and checks that each
+count's grid holds the field's own value (:func:`field_check`: a best value is compared
+with what the field plays, not only with the grid's other values); :func:`plot_sweep`
+draws the curve.
 """
 
 from __future__ import annotations
@@ -53,10 +55,78 @@ def sweep(out, manifest: dict, group: str, param: str) -> dict | None:
         return None
     p = PARAMS[param]
     field = field_values(manifest, group, param)
-    return {
-        "curve": generic.sweep_curve(out, group, param),
-        "best": generic.best_value(out, group, param, field=field, symbol=p.symbol),
-    }
+    curve = generic.sweep_curve(out, group, param)
+    best = generic.best_value(out, group, param, field=field, symbol=p.symbol)
+    return {"curve": curve, "best": field_check(curve, best, param)}
+
+
+FIELD_TOLERANCE = 1e-9
+"""How close a grid value must be to the field's own to be it."""
+
+
+def field_check(curve: pl.DataFrame, best: pl.DataFrame, param: str) -> pl.DataFrame:
+    """The best value of each count beside the field's own value (``field_<param>``).
+
+    Adds ``field_in_grid`` (the grid holds the field's value), ``field_is_best``,
+    ``field_not_worse`` (the field's value is in the count's not-worse set) and
+    ``field_shortfall_pp``/``_low``/``_high`` (best − the field's value, win share pp,
+    paired by deal), null where the grid lacks it; and ``field_note``: '' when the grid
+    holds it, else a sentence saying so (a "best value" from such a grid is only the best
+    of the grid's values: it may lose to what the field already plays)."""
+    field_col = f"field_{param}"
+    symbol = PARAMS[param].symbol if param in PARAMS else param
+    rows = []
+    for b in best.iter_rows(named=True):
+        n, f = int(b["players"]), b[field_col]
+        row = {"players": n, "field_in_grid": False, "field_is_best": None,
+               "field_not_worse": None, "field_shortfall_pp": None, "field_shortfall_low": None,
+               "field_shortfall_high": None, "field_note": ""}  # fmt: skip
+        c = pl.DataFrame()
+        if f is not None:
+            c = curve.filter(
+                (pl.col("players") == n)
+                & ((pl.col(param).cast(pl.Float64) - f).abs() < FIELD_TOLERANCE)
+            )
+        if c.height and "not_worse" in c.columns:
+            x = c.row(0, named=True)
+            row |= {"field_in_grid": True, "field_is_best": bool(x["is_best"]),
+                    "field_not_worse": bool(x["not_worse"]),
+                    "field_shortfall_pp": x["shortfall_pp"],
+                    "field_shortfall_low": x["shortfall_low"],
+                    "field_shortfall_high": x["shortfall_high"]}  # fmt: skip
+        elif f is not None:
+            row["field_note"] = (
+                f"the grid lacks the field's own {symbol} ({f:g}), so the best "
+                f"{symbol} is only the best of the grid; add {f:g} to it"
+            )
+        rows.append(row)
+    schema = {"players": pl.Int64, "field_in_grid": pl.Boolean, "field_is_best": pl.Boolean,
+              "field_not_worse": pl.Boolean, "field_shortfall_pp": pl.Float64,
+              "field_shortfall_low": pl.Float64, "field_shortfall_high": pl.Float64,
+              "field_note": pl.String}  # fmt: skip
+    return best.join(pl.DataFrame(rows, schema=schema), on="players", how="left")
+
+
+def field_sentence(x: dict, param: str) -> str:
+    """How the best value of one count compares with the field's own (a row of
+    :func:`field_check`): ``The field's own θ (1.327) is the best`` / ``... is in the
+    not-worse set, +0.4 pp [-0.6, +1.4] behind the best`` / ``... is significantly worse
+    than the best, by ...`` / the grid note when the grid lacks it."""
+    from analysis.pdf import ci
+
+    symbol = PARAMS[param].symbol if param in PARAMS else param
+    f = x.get(f"field_{param}")
+    if f is None:
+        return ""
+    if not x.get("field_in_grid"):
+        return f"{x['field_note'][:1].upper()}{x['field_note'][1:]}."
+    own = f"The field's own {symbol} ({f:g})"
+    if x["field_is_best"]:
+        return f"{own} is the best of the grid."
+    gap = ci(x["field_shortfall_pp"], x["field_shortfall_low"], x["field_shortfall_high"])
+    if x["field_not_worse"]:
+        return f"{own} is not significantly worse than the best ({gap} behind it)."
+    return f"{own} is significantly worse than the best, by {gap}."
 
 
 def set_text(best: dict, param: str) -> str:

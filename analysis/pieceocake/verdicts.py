@@ -15,10 +15,14 @@ import math
 import polars as pl
 
 from analysis.pdf import ci
-from analysis.pieceocake.robustness import FIELDS
+from analysis.pieceocake.prose import value_grouped
+from analysis.pieceocake.restricted import claim_key, sign_sentence, value_text
+from analysis.pieceocake.robustness import FIELDS, OTHER_RULE
+from analysis.pieceocake.sweeps import field_sentence
 from analysis.prose import chance, counts_text, grouped, listing
-from analysis.robust import judge, sign
+from analysis.robust import Robustness, judge, sign
 from analysis.sections import Results, Verdict
+from analysis.verdicts import adjust_family, largest_claim, recommendation
 
 MAIN = 4
 """The player count of the robustness checks in the greedy field (the study's 4-player
@@ -32,11 +36,6 @@ RARE = 0.01
 """A share of turns (or cuts) below which the heuristic 'rarely' uses an option."""
 
 
-def _tag(conditions) -> tuple[str, str, bool, int]:
-    j = judge(conditions, list(FIELDS))
-    return j.label, j.detail, j.robust, j.sign
-
-
 def _share(x: dict) -> str:
     """A share (a fraction) as a percentage with its interval: ``30.0 % [28.0, 32.0]``."""
     return ci(100 * x["share"], 100 * x["share_low"], 100 * x["share_high"], "%", ".1f")
@@ -46,8 +45,23 @@ def _rows(table: pl.DataFrame) -> dict[int, dict]:
     return {int(x["players"]): x for x in table.iter_rows(named=True)}
 
 
+def _picked(claim: dict, estimate: str, of: str = "") -> str:
+    """A selected claim's estimate with its interval corrected for the pick: ``+2.1 pp
+    [+0.5, +3.7] (interval corrected for picking the largest of 4)``, ``of`` naming what
+    the 4 are."""
+    return (f"{ci(claim[estimate], claim['adj_low'], claim['adj_high'])} (interval corrected "
+            f"for picking the largest of {claim['family']}{of})")  # fmt: skip
+
+
 def first_server_verdict(r: Results) -> Verdict | None:
-    """Is the first server favoured? (heuristic field; robust across fields per count)."""
+    """Is the first server favoured? (heuristic field; robust across fields per count).
+
+    The largest edge is picked among the player counts, so its interval is corrected for
+    the pick (:func:`analysis.verdicts.largest_claim`); a compensation is recommended at a
+    count only when its interval corrected over the counts (:func:`analysis.verdicts
+    .adjust_family`) clears 0, the edge is at least :data:`BIG_EDGE` and the count's
+    robustness verdict is robust, and it says which way from the sign
+    (:func:`analysis.verdicts.recommendation`)."""
     f = r.tables.get("fairness")
     if f is None or f.is_empty():
         return None
@@ -58,32 +72,41 @@ def first_server_verdict(r: Results) -> Verdict | None:
                     [x["first_high"] for x in rows.values()], words)  # fmt: skip
     found = r.tables.get("first_conditions", {})
     robust = [n for n in sorted(rows) if judge(found.get(n, []), list(FIELDS)).robust]
-    top = max(rows, key=lambda n: abs(rows[n]["first_edge_pp"]))
+    claim = largest_claim(f.sort("players"), "first_edge_pp", "first_low", "first_high")
+    top = int(claim["players"])
     x = rows[top]
-    label, detail, _, _ = _tag(found.get(top, []))
+    j = judge(found.get(top, []), list(FIELDS))
     answer = (
         f"With the heuristic in every seat the first server (seat 0) is {where} (seat 0 "
         "minus the mean of the other seats). "
         + (f"The sign holds in every field (heuristic and greedy) at {counts_text(robust)}."
            if robust else "At no player count does the sign hold in every field.")
     )  # fmt: skip
-    big = [n for n in robust if abs(rows[n]["first_edge_pp"]) >= BIG_EDGE]
-    rec = ""
-    if big:
-        rec = (f"The first server's edge is robust and at least {BIG_EDGE:g} pp at "
-               f"{counts_text(big)}: who serves first (or how often each seat serves) is "
-               "worth a compensation rule there.")  # fmt: skip
+    recs = []
+    family = adjust_family(f.sort("players"), "first_edge_pp", "first_low", "first_high")
+    for y in family.iter_rows(named=True):
+        y["sign"] = sign(y["adj_low"], y["adj_high"])
+        if abs(y["first_edge_pp"]) < BIG_EDGE or y["sign"] == 0:
+            continue
+        favoured = "the other seats" if y["sign"] > 0 else "the first server"
+        n = int(y["players"])
+        recs.append(recommendation(
+            y, judge(found.get(n, []), list(FIELDS)), "who serves first (or how often each "
+            f"seat serves) is worth a compensation rule there, in favour of {favoured}.",
+            who=f"the first server at {n} players", estimate="first_edge_pp",
+        ))  # fmt: skip
+    rec = " ".join(x for x in recs if x)
     return Verdict(
         question="Is the first server favoured?",
         answer=answer,
-        estimate=f"{ci(x['first_edge_pp'], x['first_low'], x['first_high'])} at {top} players "
-        "(the largest)",
+        estimate=f"{ci(x['first_edge_pp'], x['first_low'], x['first_high'])} at {top} players; "
+        f"{_picked(claim, 'first_edge_pp')}",
         n=int(x["games"]),
         n_unit="games",
-        robustness=label,
+        robustness=j.label,
         recommendation=rec,
         section="Seats",
-        detail=f"At {top} players: {detail}.",
+        detail=f"At {top} players: {j.detail}.",
     )
 
 
@@ -112,6 +135,13 @@ def theta_verdict(r: Results) -> Verdict | None:
         + (f"; tuning θ pays held out at {counts_text(gains)}." if gains else
            "; tuning θ pays held out at no player count.")
     )  # fmt: skip
+    own = field_sentence(x, "theta")
+    if own:
+        answer += f" {own}"
+    lacking = sorted(n for n, y in rows.items() if y.get("field_note"))
+    if lacking:
+        answer += (f" The grid lacks the field's own θ at {counts_text(lacking)}: there the "
+                   "best θ is only the best of the grid's values.")  # fmt: skip
     table, common, missing = r.tables.get("theta_sets", (pl.DataFrame(), [], list(FIELDS)))
     if common and not missing:
         label, detail = "robust", (f"θ = {listing(f'{c:g}' for c in common)} is in the "
@@ -124,7 +154,7 @@ def theta_verdict(r: Results) -> Verdict | None:
     else:
         label, detail = "not robust: no common θ", "no θ is in every field's not-worse set"
     rec = ""
-    if x["edge_low"] > 0:
+    if x["edge_low"] > 0 and x.get("field_in_grid", True) and not x.get("field_is_best"):
         rec = (f"Against the heuristic field a player gains by collecting at θ ≈ "
                f"{x['best_theta']:g}: a strategy tip worth printing.")  # fmt: skip
     return Verdict(
@@ -141,28 +171,80 @@ def theta_verdict(r: Results) -> Verdict | None:
     )
 
 
+VALUE_WORDS = {
+    "above": "worth having",
+    "below": "a handicap",
+    "covers": "not distinguishable from 0",
+    "few_above": "worth having on the few deals it changes (exact sign test)",
+    "few_below": "a handicap on the few deals it changes (exact sign test)",
+    "few_covers": "not distinguishable from 0 on the few deals it changes (exact sign test)",
+    "unused": "never used by the heuristic (the restricted seat's games are identical on "
+    "every deal)",
+    "none": "without an interval",
+}
+"""What an option is at a count, by :func:`analysis.pieceocake.restricted.claim_key`."""
+
+
+def _sparse_robustness(x: dict) -> Robustness:
+    """The robustness of a value carried by a handful of deals: not judged from an
+    interval."""
+    return Robustness(False, 0, "not robust: a handful of deals",
+                      f"{sign_sentence(x)}; too few deals differ for an interval, so the "
+                      "value is worded from the exact sign test")  # fmt: skip
+
+
+def _other_reading_text(other, main: dict | None, verb: str) -> tuple[str, bool]:
+    """The 2-player value under the other reading of the second turn, beside the
+    ruling's, and whether the two readings put it on different sides."""
+    if other is None or other.is_empty() or main is None:
+        return "", False
+    y = _rows(other).get(2)
+    if y is None:
+        return "", False
+    a, b = claim_key(main), claim_key(y)
+    differ = a != b
+    return (f" At 2 players the value rests on a ruling (docs/rules/pieceocake.md: a player "
+            "who took a piece and finds none left forgoes, and may eat): under the ruling "
+            f"the option to {verb} is {VALUE_WORDS[a]} ({value_text(main)}); under the other "
+            f"reading ({OTHER_RULE}: the turn passes) it is {VALUE_WORDS[b]} "
+            f"({value_text(y)}, {y['deals']:,} deals)"
+            + ("; the two readings disagree, so no 2-player advice follows." if differ
+               else "; both readings agree.")), differ  # fmt: skip
+
+
 def _option_verdict(r: Results, key: str, question: str, verb: str, section: str,
                     used: tuple[str, str], best: str) -> Verdict | None:  # fmt: skip
-    """The value of an option (``key``: ``forgo`` or ``fewer``) per count, estimated at the
-    count where it is largest, robust across fields where both were run."""
+    """The value of an option (``key``: ``forgo`` or ``fewer``) per count, the largest
+    picked with its interval corrected for the pick (:func:`analysis.verdicts
+    .largest_claim`), robust across fields where both were run. A value carried by a
+    handful of deals is worded from its exact sign test (never from its interval) and
+    never recommended on; the 2-player value is shown under both readings of the second
+    turn when the study played the other."""
     t = r.tables.get(f"{key}_value")
     if t is None or t.is_empty():
         return None
+    t = t.sort("players")
     rows = _rows(t)
-    words = {"above": "worth having", "below": "a handicap", "covers":
-             "not distinguishable from 0", "none": "without an interval"}  # fmt: skip
-    where = grouped(list(rows), [x["value_low"] for x in rows.values()],
-                    [x["value_high"] for x in rows.values()], words)  # fmt: skip
-    top = max(rows, key=lambda n: abs(rows[n]["value_pp"]))
+    where = value_grouped(t, VALUE_WORDS)
+    claim = largest_claim(t, "value_pp", "value_low", "value_high")
+    top = int(claim["players"])
     x = rows[top]
     conds = r.tables.get(f"{key}_conditions", {})
-    label, detail, robust, s = _tag(conds.get(top, []))
+    j = judge(conds.get(top, []), list(FIELDS))
+    sparse_top = bool(x.get("sparse"))
+    if sparse_top:
+        j = _sparse_robustness(x)
     checked = [n for n, c in conds.items() if len(c) == len(FIELDS)]
+    greedy = r.tables.get(f"{key}_value_greedy")
+    sparse_at = {int(y["players"]) for tt in (t, greedy) if tt is not None
+                 for y in tt.iter_rows(named=True) if y.get("sparse")}  # fmt: skip
     extra = ""
     if checked and top not in checked:
         m = checked[0]
-        lab, det, _, _ = _tag(conds[m])
-        extra = f" At {m} players, where every field was run: {lab} ({det})."
+        jm = judge(conds[m], list(FIELDS))
+        said = ("not judged (a field's value rests on a handful of deals, without an "
+                "interval)" if m in sparse_at else f"{jm.label} ({jm.detail})")  # fmt: skip
+        extra = f" At {m} players, where every field was run: {said}."
     rate_table, measure, what = used
     rates = r.tables.get(rate_table)
     rare = []
@@ -170,19 +252,33 @@ def _option_verdict(r: Results, key: str, question: str, verb: str, section: str
         col = "estimate" if "measure" in rates.columns else measure
         sub = rates.filter(pl.col("measure") == measure) if "measure" in rates.columns else rates
         rare = [int(y["players"]) for y in sub.iter_rows(named=True) if y[col] < RARE]
+    sparse = [n for n, y in rows.items() if y.get("sparse") and y.get("differ")]
     answer = (
         f"The option to {verb} is {where} (a seat that never does, against the same field on "
         f"the same deals; unrestricted minus restricted win share). It is largest at {top} "
-        f"players."
+        f"players: "
+        + (value_text(x) if sparse_top else _picked(claim, "value_pp"))
+        + "."
+        + (f" At {counts_text(sparse)} fewer than 30 deals differ, so the value there is "
+           "worded from the exact sign test over those deals, not from an interval."
+           if sparse else "")
         + (f" The heuristic {what} in under {100 * RARE:g}% of chances at {counts_text(rare)}, "
            "so there the option is rarely used." if rare else "")
     )  # fmt: skip
+    other_text, readings_differ = _other_reading_text(
+        r.tables.get(f"{key}_value_other"), rows.get(2), verb
+    )
+    answer += other_text
     rec = ""
-    if robust and s > 0 and x["value_pp"] >= BIG_VALUE:
-        rec = (f"Being able to {verb} is worth {x['value_pp']:+.1f} pp at {top} players in "
-               "every field: a tactic worth explaining in the rules.")  # fmt: skip
-    elif robust and s < 0:
-        rec = f"Players would do better never to {verb}: the option is a trap at {top} players."
+    if not sparse_top and not (top == 2 and readings_differ):
+        who = f"a seat that may {verb} at {top} players (against one that never does)"
+        if claim["sign"] > 0 and x["value_pp"] >= BIG_VALUE:
+            rec = recommendation(claim, j, "a tactic worth explaining in the rules.", who=who,
+                                 estimate="value_pp")  # fmt: skip
+        elif claim["sign"] < 0:
+            rec = recommendation(claim, j, f"players would do better never to {verb}: the "
+                                 "option is a trap there.", who=who,
+                                 estimate="value_pp")  # fmt: skip
     sweep = r.tables.get(best)
     if sweep is not None and not sweep.is_empty() and top in _rows(sweep):
         y = _rows(sweep)[top]
@@ -192,13 +288,13 @@ def _option_verdict(r: Results, key: str, question: str, verb: str, section: str
     return Verdict(
         question=question,
         answer=answer,
-        estimate=f"{ci(x['value_pp'], x['value_low'], x['value_high'])} at {top} players",
+        estimate=f"{value_text(x)} at {top} players",
         n=int(x["deals"]),
         n_unit="deals",
-        robustness=label,
+        robustness=j.label,
         recommendation=rec,
         section=section,
-        detail=f"At {top} players: {detail}.{extra}",
+        detail=f"At {top} players: {j.detail}.{extra}",
     )
 
 
@@ -279,30 +375,38 @@ def variety_verdict(r: Results) -> Verdict | None:
 
 
 def count_verdict(r: Results) -> Verdict | None:
-    """Does the game hold up from 2 to 5 players? (seat balance and margins by count)."""
+    """Does the game hold up from 2 to 5 players? (seat balance and margins by count).
+
+    The largest seat edge is picked from the whole seat table (every seat at every count),
+    so it and every "a seat is off its fair share" claim are corrected over that family
+    (:func:`analysis.verdicts.adjust_family`, :func:`~analysis.verdicts.largest_claim`);
+    a recommendation states the direction from the sign and is never made where the seat
+    verdict (the first server's edge across fields at that count) is not robust."""
     seat = r.tables.get("seat")
     if seat is None or seat.is_empty():
         return None
+    seat = seat.sort("players", "seat")
+    adjusted = adjust_family(seat, "edge_pp", "edge_low", "edge_high")
     worst = (
-        seat.with_columns(pl.col("edge_pp").abs().alias("abs"))
+        adjusted.with_columns(pl.col("edge_pp").abs().alias("abs"))
         .sort("abs", descending=True)
         .group_by("players", maintain_order=True)
         .first()
         .sort("abs")
     )
-    best_n, worst_n = worst.row(0, named=True), worst.row(-1, named=True)
+    best_n = worst.row(0, named=True)
+    claim = largest_claim(seat, "edge_pp", "edge_low", "edge_high")
     lo, hi = int(seat["players"].min()), int(seat["players"].max())
     answer = (
         f"The largest seat edge (a seat's win share minus the fair share) is smallest at "
         f"{best_n['players']} players ({best_n['edge_pp']:+.1f} pp, seat {best_n['seat']}) "
-        f"and largest at {worst_n['players']} players ({worst_n['edge_pp']:+.1f} pp, seat "
-        f"{worst_n['seat']})."
+        f"and largest at {claim['players']} players, seat {claim['seat']}: "
+        f"{_picked(claim, 'edge_pp', ' edges of every seat at every count')}."
     )
-    unfair = [
-        w["players"]
-        for w in worst.iter_rows(named=True)
-        if sign(w["edge_low"], w["edge_high"]) != 0 and abs(w["edge_pp"]) >= BIG_EDGE
-    ]
+    unfair = sorted(
+        {int(w["players"]) for w in adjusted.iter_rows(named=True)
+         if sign(w["adj_low"], w["adj_high"]) != 0 and abs(w["edge_pp"]) >= BIG_EDGE}
+    )  # fmt: skip
     count = r.tables.get("count")
     if count is not None and not count.is_empty():
         m = count.filter(pl.col("measure") == "margin").sort("players")
@@ -310,26 +414,39 @@ def count_verdict(r: Results) -> Verdict | None:
             answer += (f" The winning margin runs from {m['estimate'][0]:.1f} points at "
                        f"{m['players'][0]} players to {m['estimate'][-1]:.1f} at "
                        f"{m['players'][-1]}.")  # fmt: skip
-    answer += (f" A seat is at least {BIG_EDGE:g} pp off its fair share (interval clear of it) "
-               f"at {counts_text(sorted(unfair))}." if unfair else
-               f" No seat is {BIG_EDGE:g} pp or more off its fair share with an interval clear "
-               "of it.")  # fmt: skip
+    answer += (f" A seat is at least {BIG_EDGE:g} pp off its fair share (interval, corrected "
+               f"over the {claim['family']} seat edges, clear of it) at "
+               f"{counts_text(unfair)}." if unfair else
+               f" No seat is {BIG_EDGE:g} pp or more off its fair share with an interval "
+               f"(corrected over the {claim['family']} seat edges) clear of it.")  # fmt: skip
+    n = int(claim["players"])
+    found = r.tables.get("first_conditions", {})
+    seat_robust = judge(found.get(n, []), list(FIELDS)) if found else None
     rec = ""
-    if unfair:
-        rec = (f"Seat order matters at {counts_text(sorted(unfair))}; the seat page shows which "
-               "seat to compensate.")  # fmt: skip
+    if abs(claim["edge_pp"]) >= BIG_EDGE:
+        rec = recommendation(
+            claim, seat_robust, f"seat order matters at {n} players; compensate "
+            + (f"the other seats for seat {claim['seat']}'s edge." if claim["sign"] > 0
+               else f"seat {claim['seat']}."),
+            who=f"seat {claim['seat']} at {n} players",
+        )  # fmt: skip
+    detail = ("Seat edges in the heuristic field; the first server's in every field is on "
+              "the seat pages.")  # fmt: skip
+    if seat_robust is not None and not seat_robust.robust and abs(claim["edge_pp"]) >= BIG_EDGE:
+        detail += (f" No recommendation at {n} players: the seat verdict there is "
+                   f"{seat_robust.label} ({seat_robust.detail}).")  # fmt: skip
     return Verdict(
         question=f"Does the game hold up from {lo} to {hi} players?",
         answer=answer,
-        estimate=f"{worst_n['players']} players, seat {worst_n['seat']}: "
-        f"{ci(worst_n['edge_pp'], worst_n['edge_low'], worst_n['edge_high'])}",
-        n=int(worst_n["games"]),
+        estimate=f"{n} players, seat {claim['seat']}: "
+        f"{ci(claim['edge_pp'], claim['edge_low'], claim['edge_high'])} (corrected for the "
+        f"pick: {ci(claim['edge_pp'], claim['adj_low'], claim['adj_high'])})",
+        n=int(claim["games"]),
         n_unit="games",
-        robustness="not checked",
+        robustness=seat_robust.label if seat_robust is not None else "not checked",
         recommendation=rec,
         section="Player count",
-        detail="Seat edges in the heuristic field; the first server's in every field is on "
-        "the seat pages.",
+        detail=detail,
     )
 
 

@@ -88,8 +88,6 @@ def deal(cake: Cake, rng: np.random.Generator) -> Deal:
     )
 
 
-
-
 @dataclass
 class PlayerState:
     """One seat's slices: collected ids per variety, eaten ids, and what it did."""
@@ -217,6 +215,9 @@ class GameState(DecisionFlow):
             if seat in stopped:
                 continue
             free = [j for j, p in enumerate(self.pieces) if p.taken_by < 0]
+            if not free and not self.forced_forgo_turn(seat):
+                self.events.append(("pass", seat))  # forced_forgo_after_take = false
+                continue
             action = yield from self._decide(seat, Phase.CHOOSE, [0] + [1 + j for j in free])
             if action == 0:
                 self.players[seat].forgone += 1
@@ -244,6 +245,13 @@ class GameState(DecisionFlow):
                 me.collected[self.variety[sid]].append(sid)
                 me.fresh[self.variety[sid]] += 1
             self.events.append(("eat" if eat else "collect", seat, sid))
+
+    def forced_forgo_turn(self, seat: int) -> bool:
+        """Whether ``seat``, finding no piece left at its turn, forgoes (a forced forgo):
+        always, unless it already took a piece of this cake and the rule
+        ``forced_forgo_after_take`` is off (then the turn passes; 2 players only, where a
+        seat has several turns a cake)."""
+        return self.rules.forced_forgo_after_take or all(p.taken_by != seat for p in self.pieces)
 
     def forgo_edible(self, seat: int) -> list[int]:
         """Per variety, the slices ``seat`` could eat by forgoing now: those it collected in

@@ -57,6 +57,8 @@ def format_replay(state: GameState, strategy_names: Sequence[str], header: str =
             _, p, any_free = ev
             why = "" if any_free else " (no piece left)"
             lines.append(f"   {seat[p]} forgoes{why}")
+        elif kind == "pass":
+            lines.append(f"   {seat[ev[1]]} has taken a piece and none is left: the turn passes")
         elif kind == "forgo_eat":
             _, p, v, count = ev
             c = creams[v] * count

@@ -72,6 +72,12 @@ class Rules(RuleOptions):
     exact_pieces : bool
         What-if (off): the server must cut exactly the most pieces allowed (the player
         count, or ``two_player_pieces`` at 2 players), as in New York Slice.
+    forced_forgo_after_take : bool
+        Ruling (on): at 2 players, a seat that already took a piece of this cake and finds
+        no piece left at a later turn forgoes (a forced forgo: it counts as forgone and may
+        eat one collected variety). ``False``: that turn passes with nothing done (the
+        seat has had its piece). No effect at 3 to 5 players, where each seat has one
+        turn.
     """
 
     TITLE = TITLE
@@ -85,6 +91,7 @@ class Rules(RuleOptions):
     majority_ties: str = "full"
     tie: str = "shared"
     exact_pieces: bool = False
+    forced_forgo_after_take: bool = True
 
     def __post_init__(self) -> None:
         check_choices(self, _CHOICES, TITLE)
@@ -94,7 +101,7 @@ class Rules(RuleOptions):
                 f"Piece o' Cake rule option first_server={first!r}: use a seat number from "
                 f"{FIRST_SERVER.low} to {FIRST_SERVER.high} (a seat of the table)"
             )
-        check_bools(self, ("forgo_ends_picking", "exact_pieces"), TITLE)
+        check_bools(self, ("forgo_ends_picking", "exact_pieces", "forced_forgo_after_take"), TITLE)
         check_int(TITLE, "two_player_pieces", self.two_player_pieces, *TWO_PLAYER_PIECES,
                   hint="4 is the ruling")  # fmt: skip
 

@@ -271,7 +271,8 @@ def cut_values(val: Valuation, view: PlayerView, legal: Sequence[int], fewer: fl
 
     The turns are played on every cut's pieces together: at each turn, a seat with a piece
     free takes the first best one (``argmax`` returns the first maximum), a seat with none
-    forgoes (and stops if ``forgo_ends_picking``); the server adds its pieces' values and
+    forgoes (and stops if ``forgo_ends_picking``), unless it took a piece and
+    ``forced_forgo_after_take`` is off (its turn passes); the server adds its pieces' values and
     its forgo value in turn order, then ``fewer * (most pieces - pieces)``. Each cut's
     arithmetic is the loop's, in the same order.
     """
@@ -287,16 +288,21 @@ def cut_values(val: Valuation, view: PlayerView, legal: Sequence[int], fewer: fl
         values.append(np.where(padding, NEG_INF, table[starts, lengths]))
     forgo_value = val.forgo(server)[0]
     stops = view.rules.forgo_ends_picking
+    after_take = view.rules.forced_forgo_after_take
     taken = padding.copy()
     free = counts.copy()
     ev = np.zeros(len(legal), dtype=np.float64)
     stopped = np.zeros((n, len(legal)), dtype=bool)
+    took = np.zeros((n, len(legal)), dtype=bool)
     for t in view.turn_order():
         active = ~stopped[t]
         picking = active & (free > 0)
         forgoing = active & (free == 0)
+        if not after_take:
+            forgoing &= ~took[t]  # a seat that took a piece passes
         pick = np.argmax(np.where(taken, NEG_INF, values[t]), axis=1)
         taken[rows[picking], pick[picking]] = True
+        took[t] |= picking
         free = free - picking
         if t == server:
             got = values[t][rows, pick]
@@ -316,6 +322,7 @@ def cut_values_loop(
     arcs = [val.arc_values(t, view.circle) for t in range(n)]
     forgo_value = val.forgo(server)[0]
     stops = view.rules.forgo_ends_picking
+    after_take = view.rules.forced_forgo_after_take
     out = []
     for mask in legal:
         pieces = mask_arcs(mask)
@@ -324,10 +331,13 @@ def cut_values_loop(
         free = k
         ev = 0.0
         stopped: list[int] = []
+        took: set[int] = set()
         for t in view.turn_order():
             if t in stopped:
                 continue
             if free == 0:
+                if t in took and not after_take:
+                    continue  # it has had its piece: the turn passes
                 if t == server:
                     ev += forgo_value
                 if stops:
@@ -341,6 +351,7 @@ def cut_values_loop(
                     if x > pick_value:
                         pick, pick_value = j, x
             taken[pick] = True
+            took.add(t)
             free -= 1
             if t == server:
                 ev += pick_value

@@ -432,8 +432,12 @@ def test_first_server_verdict_follows_the_signs_and_the_fields():
     assert "The sign holds in every field (heuristic and greedy) at 3 players." in v.answer
     assert v.estimate.startswith("+26.0 pp [+20.0, +33.0] at 2 players")
     assert v.robustness == "not robust: sign differs" and v.n == 800 and v.n_unit == "games"
-    assert v.recommendation.startswith("The first server's edge is robust and at least 2 pp "
-                                       "at 3 players")  # fmt: skip
+    # 2 players is the largest edge but not robust: no advice there; 3 players is robust and
+    # the first server is behind: the advice says so, from the corrected interval's sign
+    assert v.recommendation.startswith("The first server at 3 players is behind by -13.0 pp [")
+    assert "(interval corrected for picking the largest of 3)" in v.recommendation
+    assert v.recommendation.endswith("in favour of the first server.")
+    assert "2 players" not in v.recommendation
     r = _results(
         fairness=_fair([(4, 1.0, 0.5, 1.5, 800)]), first_conditions={4: _conds(1, 0.5, 1.5)}
     )
@@ -487,7 +491,9 @@ def test_forgo_verdict_flips_with_the_value_and_the_fields():
     assert "forgoes voluntarily in under 1% of chances at 2 players" in v.answer
     assert v.robustness == "robust" and v.estimate.startswith("+3.0 pp")
     assert v.n == 4000 and v.n_unit == "deals"
-    assert v.recommendation.startswith("Being able to forgo is worth +3.0 pp at 4 players")
+    assert v.recommendation.startswith("A seat that may forgo at 4 players (against one that "
+                                       "never does) is ahead by +3.0 pp [")  # fmt: skip
+    assert "(interval corrected for picking the largest of 2)" in v.recommendation
     # a sign that flips in the greedy field: not robust, no recommendation
     conds[4] = [Condition("field", FIELDS[0], 3, 1.5, 4.5),
                 Condition("field", FIELDS[1], -2, -3, -1)]  # fmt: skip
@@ -499,6 +505,43 @@ def test_forgo_verdict_flips_with_the_value_and_the_fields():
         _results(forgo_value=value, forgo_conditions={4: _conds(-3, -4.5, -1.5)})
     )
     assert "a handicap at 4 players" in v.answer and "trap" in v.recommendation
+
+
+def _tested(rows):
+    """Value rows with the exact sign test's columns (none of them sparse)."""
+    t = _value(rows)
+    return t.with_columns(
+        pl.lit(4000).alias("differ"), pl.lit(3000).alias("up"), pl.lit(1000).alias("down"),
+        pl.lit(0.0).alias("sign_p"), pl.lit(False).alias("sparse"),
+        pl.Series("claim_sign", [1 if lo > 0 else -1 if hi < 0 else 0
+                                 for _, _, lo, hi, _ in rows]),
+    )  # fmt: skip
+
+
+# 2-player value under the other reading, agreement, the 2-player recommendation made
+READINGS = [
+    ((2, 6.4, 5.5, 7.2, 4000), "both readings agree", True),
+    ((2, 0.3, -0.5, 1.1, 4000), "the two readings disagree, so no 2-player advice follows",
+     False),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("other,says,advice", READINGS)
+def test_the_two_player_verdict_is_shown_under_both_readings(other, says, advice):
+    """At 2 players the value of cutting fewer rests on the forced-forgo ruling: the
+    verdict gives it under the ruling and under forced_forgo_after_take = false, and
+    advises nothing at 2 players when the readings disagree."""
+    value = _tested([(2, 13.8, 12.9, 14.7, 4000), (4, 0.5, 0.2, 0.8, 4000)])
+    conds = {2: _conds(13.8, 12.9, 14.7), 4: _conds(0.5, 0.2, 0.8)}
+    v = verdicts.fewer_verdict(_results(fewer_value=value, fewer_conditions=conds,
+                                        fewer_value_other=_tested([other])))  # fmt: skip
+    assert ("under the ruling the option to cut fewer pieces is worth having (+13.8 pp "
+            "[+12.9, +14.7]); under the other reading (forced_forgo_after_take = false: the "
+            "turn passes) it is ") in v.answer  # fmt: skip
+    assert says in v.answer
+    assert bool(v.recommendation) == advice
+    if advice:
+        assert v.recommendation.startswith("A seat that may cut fewer pieces at 2 players")
 
 
 def test_fewer_verdict_names_the_count_where_only_one_field_was_run():
@@ -593,9 +636,29 @@ def test_count_verdict_flags_seats_off_their_share():
                          "edge_high": [16.0, -10.0, 2, 1], "games": [800] * 4})  # fmt: skip
     v = verdicts.count_verdict(_results(seat=seat))
     assert "smallest at 4 players (+0.5 pp, seat 0)" in v.answer
-    assert "largest at 2 players (+13.0 pp, seat 0)" in v.answer
-    assert "at least 2 pp off its fair share (interval clear of it) at 2 players" in v.answer
+    assert (
+        "largest at 2 players, seat 0: +13.0 pp [+9.2, +16.8] (interval corrected for picking "
+        "the largest of 4 edges of every seat at every count)"
+    ) in v.answer
+    assert ("at least 2 pp off its fair share (interval, corrected over the 4 seat edges, "
+            "clear of it) at 2 players") in v.answer  # fmt: skip
     assert v.question == "Does the game hold up from 2 to 4 players?"
+    assert v.recommendation.startswith("Seat 0 at 2 players is ahead by +13.0 pp [")
+    assert v.recommendation.endswith("compensate the other seats for seat 0's edge.")
+    # the seat verdict at 2 players is not robust: no recommendation, and the detail says why
+    conds = {2: [Condition("field", FIELDS[0], 13, 10, 16),
+                 Condition("field", FIELDS[1], 1, -2, 4)]}  # fmt: skip
+    v = verdicts.count_verdict(_results(seat=seat, first_conditions=conds))
+    assert v.recommendation == "" and v.robustness == "not robust: covers 0 somewhere"
+    assert "No recommendation at 2 players: the seat verdict there is not robust" in v.detail
+    # +3.0 [+0.2, +5.8] is clear of 0 alone but not once corrected over the 4 seat edges
+    # ([-0.6, +6.6]): not claimed, nothing recommended
+    picked = pl.DataFrame({"players": [2, 2, 4, 4], "seat": [0, 1, 0, 1],
+                           "edge_pp": [3.0, -0.1, 0.5, -0.4], "edge_low": [0.2, -2, -1, -2],
+                           "edge_high": [5.8, 1.8, 2, 1], "games": [800] * 4})  # fmt: skip
+    v = verdicts.count_verdict(_results(seat=picked))
+    assert "No seat is 2 pp or more off its fair share with an interval" in v.answer
+    assert "+3.0 pp [-0.6, +6.6]" in v.estimate and v.recommendation == ""
     v = verdicts.count_verdict(_results(seat=seat.filter(pl.col("players") == 4)))
     assert "No seat is 2 pp or more off" in v.answer and v.recommendation == ""
 

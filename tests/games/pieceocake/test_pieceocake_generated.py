@@ -169,6 +169,7 @@ def tables(draw):
         majority_ties=draw(st.sampled_from(["full", "none", "split"])),
         tie=draw(st.sampled_from(["shared", "cream"])),
         exact_pieces=draw(st.booleans()),
+        forced_forgo_after_take=draw(st.booleans()),
     )
     return n, specs, rules
 

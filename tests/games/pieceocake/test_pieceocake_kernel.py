@@ -126,6 +126,16 @@ ALT_RULES = [
     (Rules(tie="cream"), (3,)),
     (Rules(exact_pieces=True), (2, 3, 4, 5)),
     (Rules(exact_pieces=True, two_player_pieces=5, majority_ties="split"), (2,)),
+    (Rules(forced_forgo_after_take=False), (2, 3)),
+    (
+        Rules(
+            forced_forgo_after_take=False,
+            two_player_order="snake",
+            forgo_ends_picking=False,
+            two_player_pieces=2,
+        ),
+        (2,),
+    ),  # fmt: skip
 ]
 
 
@@ -264,10 +274,12 @@ def test_rules_array_encodes_every_option():
     assert tuple(Rules().as_dict()) == L.RULE_FIELDS
     a = L.rules_array(Rules(first_server=2, two_player_pieces=5, two_player_order="snake",
                             forgo_ends_picking=False, forgo_eats="none",
-                            majority_ties="split", tie="cream", exact_pieces=True))  # fmt: skip
+                            majority_ties="split", tie="cream", exact_pieces=True,
+                            forced_forgo_after_take=False))  # fmt: skip
     assert a[L.R_FIRST] == 2 and a[L.R_TWO_PIECES] == 5 and a[L.R_TWO_ORDER] == L.ORDER_SNAKE
     assert a[L.R_FORGO_ENDS] == 0 and a[L.R_FORGO_EATS] == L.EATS_NONE
     assert a[L.R_TIES] == L.TIES_SPLIT and a[L.R_TIE] == 1 and a[L.R_EXACT] == 1
+    assert a[L.R_AFTER_TAKE] == 0 and L.rules_array(Rules())[L.R_AFTER_TAKE] == 1
 
 
 def test_kernel_cache_is_keyed_on_the_whole_package():

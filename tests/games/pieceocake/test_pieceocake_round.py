@@ -522,6 +522,89 @@ def test_two_player_forgo_eats_only_slices_of_earlier_rounds():
     assert (d.player, d.phase) == (1, CUT)  # engine: (1, FORGO_EAT) offering chocolate
 
 
+# ------------------------------------------- forced_forgo_after_take at 2 players
+def _after_take_round(cut: int, **rules) -> GameState:
+    """2 players. Round 0 of :func:`_two_player_holder` (cut in four, every turn takes:
+    seat 1 ends it holding 2 kiwi and 2 chocolate collected, seat 0 nothing); returned at
+    round 1 (server 1, order 0, 1, 0, 1, or 0, 1, 1, 0 under snake; the circle 5 cherry
+    then 6 blackberry) after the server's ``cut``."""
+    stack = [AP[0], CH[0], CH[1], AP[1], AP[2], AP[3], KI[0], KI[1], PL[0], PL[1], PL[2]]
+    state = new_game(2, lay(stack), **rules)
+    play(state, [(0, CUT, mask(0, 2, 5, 8))])
+    steps = {1: [[(1, CHOOSE, 1), (1, EAT, COLLECT), (1, EAT, COLLECT)],
+                 [(1, CHOOSE, 3), (1, EAT, COLLECT), (1, EAT, COLLECT), (1, EAT, EAT_IT)]],
+             0: [[(0, CHOOSE, 2)] + [(0, EAT, EAT_IT)] * 3,
+                 [(0, CHOOSE, 4)] + [(0, EAT, EAT_IT)] * 3]}  # fmt: skip
+    for seat in turn_order(0, 2, state.rules):  # alternate 1, 0, 1, 0 or snake 1, 0, 0, 1
+        play(state, steps[seat].pop(0))
+    assert state.round == 1 and holdings(state, 1)[0] == [KI[0], KI[1], CH[0], CH[1]]
+    play(state, [(1, CUT, cut)])
+    return state
+
+
+TWO = mask(4, 10)  # piece 0: positions 5..10 (6 blackberry), piece 1: 0..4 (5 cherry)
+THREE = mask(1, 4, 10)  # pieces 2..4 (3 cherry), 5..10 (6 blackberry), 0..1 (2 cherry)
+BOTH_TAKE = [(0, CHOOSE, 1)] + [(0, EAT, EAT_IT)] * 6 + [(1, CHOOSE, 2)] + [(1, EAT, EAT_IT)] * 5
+# id, rules, cut, the round's steps, forgone per seat, forgo_eaten per seat, passed turns
+AFTER_TAKE = [
+    # both take a piece, none is left at turns 3 and 4: the ruling gives each a forced
+    # forgo (seat 0 holds nothing to eat; seat 1 eats its 2 kiwi) ...
+    ("default: both forgo", {}, TWO, BOTH_TAKE + [(1, FORGO_EAT, 1 + KIWI)], [1, 1], [0, 2],
+     []),
+    # ... the other reading passes both turns: no forgo, nothing eaten
+    ("false: both turns pass", {"forced_forgo_after_take": False}, TWO, BOTH_TAKE, [0, 0],
+     [0, 0], [0, 1]),
+    # seat 0 forgoes on its first turn (keeping its turns): it has taken nothing, so its
+    # second turn with nothing left is a forced forgo under both readings; seat 1 took the
+    # whole cake: forgo-eat (default) or pass (false)
+    ("default, a seat without a piece", {"forgo_ends_picking": False}, 0,
+     [(0, CHOOSE, FORGO), (1, CHOOSE, 1)] + [(1, EAT, EAT_IT)] * 11
+     + [(1, FORGO_EAT, 1 + CHOCOLATE)], [2, 1], [0, 2], []),
+    ("false, a seat without a piece", {"forgo_ends_picking": False,
+                                       "forced_forgo_after_take": False}, 0,
+     [(0, CHOOSE, FORGO), (1, CHOOSE, 1)] + [(1, EAT, EAT_IT)] * 11, [2, 0], [0, 0], [1]),
+    # a piece still free at the later turn: a voluntary forgo after a take, both readings
+    ("default, voluntary forgo after a take", {}, THREE,
+     [(0, CHOOSE, 2)] + [(0, EAT, EAT_IT)] * 6 + [(1, CHOOSE, 1)] + [(1, EAT, EAT_IT)] * 3
+     + [(0, CHOOSE, FORGO), (1, CHOOSE, FORGO), (1, FORGO_EAT, 1 + KIWI)], [1, 1], [0, 2], []),
+    ("false, voluntary forgo after a take", {"forced_forgo_after_take": False}, THREE,
+     [(0, CHOOSE, 2)] + [(0, EAT, EAT_IT)] * 6 + [(1, CHOOSE, 1)] + [(1, EAT, EAT_IT)] * 3
+     + [(0, CHOOSE, FORGO), (1, CHOOSE, FORGO), (1, FORGO_EAT, 1 + KIWI)], [1, 1], [0, 2], []),
+    # snake (0, 1, 1, 0): seat 1 takes twice in a row, none left for seat 0's second turn
+    ("snake default", {"two_player_order": "snake"}, TWO,
+     [(0, CHOOSE, 1)] + [(0, EAT, EAT_IT)] * 6 + [(1, CHOOSE, 2)] + [(1, EAT, COLLECT)] * 5
+     + [(1, FORGO_EAT, 1 + KIWI)], [1, 1], [0, 2], []),
+    ("snake false", {"two_player_order": "snake", "forced_forgo_after_take": False}, TWO,
+     [(0, CHOOSE, 1)] + [(0, EAT, EAT_IT)] * 6 + [(1, CHOOSE, 2)] + [(1, EAT, COLLECT)] * 5,
+     [0, 0], [0, 0], [1, 0]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("rules,cut,script,forgone,forgo_eaten,passed",
+                         [c[1:] for c in AFTER_TAKE], ids=[c[0] for c in AFTER_TAKE])  # fmt: skip
+def test_forced_forgo_after_take(rules, cut, script, forgone, forgo_eaten, passed):
+    """Round 1 of :func:`_after_take_round` played to its end (round 2's cut is next):
+    each seat's turns forgone in it, slices eaten by forgoing, and the turns that passed."""
+    state = _after_take_round(cut, **rules)
+    before = [p.forgone for p in state.players]
+    play(state, script)
+    assert state.round == 2 and state.decision().phase == CUT
+    assert [p.forgone - b for p, b in zip(state.players, before, strict=True)] == forgone
+    assert [p.forgo_eaten for p in state.players] == forgo_eaten
+    assert [e[1] for e in state.events if e[0] == "pass"] == passed
+
+
+@pytest.mark.parametrize("after_take", [True, False])
+def test_forced_forgo_after_take_changes_nothing_at_3_players(after_take):
+    """3 players, server 0 cuts two pieces: seats 1 and 2 take them, the server (which took
+    nothing) forgoes, whatever the option."""
+    state = new_game(3, forced_forgo_after_take=after_take)
+    play(state, [(0, CUT, mask(4, 10)), (1, CHOOSE, 1)] + [(1, EAT, EAT_IT)] * 6)
+    play(state, [(2, CHOOSE, 2)] + [(2, EAT, EAT_IT)] * 5)
+    assert state.round == 1 and [p.forgone for p in state.players] == [1, 0, 0]
+    assert not [e for e in state.events if e[0] == "pass"]
+
+
 # ----------------------------------------------------------------------- leftovers
 def test_leftover_pieces_leave_the_game():
     stack = list(GO) + [BB[0], BB[1]]

@@ -32,6 +32,7 @@ DEFAULTS = {
     "majority_ties": "full",
     "tie": "shared",
     "exact_pieces": False,
+    "forced_forgo_after_take": True,
 }
 
 # Every value other than the default that each option accepts.
@@ -50,6 +51,7 @@ ALTERNATIVES = [
     ("majority_ties", "split"),
     ("tie", "cream"),
     ("exact_pieces", True),
+    ("forced_forgo_after_take", False),
 ]
 
 
@@ -110,8 +112,9 @@ def test_unknown_option_is_refused_naming_it_and_the_known_ones():
         Rules.from_dict({"forgo_eat": "all"})
     assert str(info.value) == (
         "unknown Piece o' Cake rule option 'forgo_eat'; known options: exact_pieces, "
-        "first_server, forgo_eats, forgo_ends_picking, majority_ties, tie, two_player_order, "
-        "two_player_pieces (see docs/rules/pieceocake.md)"
+        "first_server, forced_forgo_after_take, forgo_eats, forgo_ends_picking, "
+        "majority_ties, tie, two_player_order, two_player_pieces (see "
+        "docs/rules/pieceocake.md)"
     )
 
 
@@ -119,6 +122,11 @@ def test_unknown_option_is_refused_naming_it_and_the_known_ones():
 WRONG_TYPES = [
     ("forgo_ends_picking", "true", "forgo_ends_picking must be true or false, got 'true'"),
     ("forgo_ends_picking", 1, "forgo_ends_picking must be true or false, got 1"),
+    (
+        "forced_forgo_after_take",
+        "false",
+        "forced_forgo_after_take must be true or false, got 'false'",
+    ),
     ("exact_pieces", 1, "exact_pieces must be true or false, got 1"),
     ("first_server", 1.0, "first_server must be an integer, got 1.0"),
     ("first_server", True, "first_server must be an integer, got True"),

@@ -53,6 +53,7 @@ PLAYOUT_CASES = [
     (4, Rules(exact_pieces=True, tie="cream"), CAKE),
     (5, Rules(forgo_eats="none", majority_ties="none"), CAKE),
     (3, Rules(forgo_eats="choose"), SMALL_CAKE),
+    (2, Rules(forced_forgo_after_take=False), CAKE),
 ]  # fmt: skip
 
 

@@ -328,26 +328,42 @@ def test_cut_on_a_cream_only_cake(players, rules, spec, mask, value):
     assert cut(spec, state) == (mask, value)
 
 
-def test_cut_counts_the_servers_forgo_turns():
-    # 2 players, pieces 1 to 4, alternate picks (other, server, other, server). One piece:
-    # the server forgoes; with forgo_ends_picking false it forgoes at both of its turns.
-    state = cream_position(2, Rules(forgo_ends_picking=False))
-    state.players[0].collected[1].extend([20, 21])  # two collected ones, edible: 2 each turn
-    view = PlayerView(state, 0)
-    strategy = make_strategy("greedy")
-    values = cut_values(strategy.valuation(view), view, [0], 0.0)
-    assert values.tolist() == [4.0]
-    state = cream_position(2, Rules())
+SPLIT = (1 << 0) | (1 << 9)  # pieces 1..9 (nine ones) and 10, 0 (a one and the nine)
+# rules, cut, the server's evaluation: the whole cake (0) goes to the other seat, the
+# server forgoes (2 points of forgo value a turn, until it stops); of SPLIT the other seat
+# takes the 10 and the server the 9, then no piece is left: the server forgoes once more
+# (+2) unless it passes (forced_forgo_after_take false)
+FORGO_TURNS = [
+    ({}, 0, 2.0),
+    ({"forgo_ends_picking": False}, 0, 4.0),
+    ({"forced_forgo_after_take": False}, 0, 2.0),
+    ({"forgo_ends_picking": False, "forced_forgo_after_take": False}, 0, 4.0),
+    ({}, SPLIT, 11.0),
+    ({"forced_forgo_after_take": False}, SPLIT, 9.0),
+    ({"two_player_order": "snake"}, SPLIT, 11.0),
+    ({"two_player_order": "snake", "forced_forgo_after_take": False}, SPLIT, 9.0),
+    ({"forgo_ends_picking": False, "forced_forgo_after_take": False}, SPLIT, 9.0),
+]
+
+
+@pytest.mark.parametrize("rules,mask,value", FORGO_TURNS)
+def test_cut_counts_the_servers_forgo_turns(rules, mask, value):
+    # 2 players, pieces 1 to 4, alternate picks (other, server, other, server) or snake
+    # (other, server, server, other); the server holds two collected ones (edible: 2)
+    state = cream_position(2, Rules(**rules))
     state.players[0].collected[1].extend([20, 21])
     view = PlayerView(state, 0)
-    assert cut_values(strategy.valuation(view), view, [0], 0.0).tolist() == [2.0]
+    val = make_strategy("greedy").valuation(view)
+    assert cut_values(val, view, [mask], 0.0).tolist() == [value]
+    assert cut_values_loop(val, view, [mask], 0.0) == [value]
 
 
 @pytest.mark.parametrize(
     "players,rules,spec",
     [(2, {}, "greedy"), (3, {"forgo_eats": "choose"}, "heuristic(fewer=1.5)"),
      (4, {"majority_ties": "split"}, "greedy"), (5, {}, "heuristic(theta=2,fewer=-0.5)"),
-     (2, {"two_player_order": "snake", "forgo_ends_picking": False}, DEFAULTS_SPEC)],
+     (2, {"two_player_order": "snake", "forgo_ends_picking": False}, DEFAULTS_SPEC),
+     (2, {"forced_forgo_after_take": False}, "heuristic(fewer=1.5)")],
 )  # fmt: skip
 def test_vectorised_cut_values_equal_the_loop_exactly(players, rules, spec):
     """At every cut of a few real games, all cuts at once equal the one-by-one reading."""
@@ -432,7 +448,8 @@ def test_greedy_beats_random_clearly_at_three_players():
 def test_strategies_play_every_rule_option_to_the_end():
     options = [{"forgo_eats": "choose"}, {"forgo_eats": "none"}, {"majority_ties": "split"},
                {"two_player_order": "snake", "forgo_ends_picking": False},
-               {"exact_pieces": True, "two_player_pieces": 6}]  # fmt: skip
+               {"exact_pieces": True, "two_player_pieces": 6},
+               {"forced_forgo_after_take": False}]  # fmt: skip
     for i, rules in enumerate(options):
         n = 2 + i % 4
         specs = ["greedy", "heuristic(theta=2,loss=0.5,fewer=1,margin=-1)", "random"]

@@ -25,6 +25,7 @@ from sims.games.pieceocake.kernel.layout import (
     MT_GARC,
     MT_KSTART,
     NC,
+    R_AFTER_TAKE,
     R_FORGO_EATS,
     R_FORGO_ENDS,
     R_TIES,
@@ -212,24 +213,31 @@ def _cut_two(tab, ftab, akey, mtab, seat, fv, fewer, most):
 
     A turn picks while a piece is free and nobody stops before forgoing, so with k pieces
     the first min(k, turns) turns pick and the others are forgo turns (the seats stopped
-    by forgoing skipped): the same for every cut of k pieces. So the cuts are walked by
+    by forgoing skipped; under ``forced_forgo_after_take = false`` a seat that picked
+    passes them): the same for every cut of k pieces. So the cuts are walked by
     piece count (``MT_BYK``; ``_two_group``, k a constant in each copy: unrolled): the
     picks of each (branch-free), then the server's values of its picks and its forgo value
     for each of its forgo turns, in turn order."""
     ends = tab[T_RULES, R_FORGO_ENDS] != 0
+    after_take = tab[T_RULES, R_AFTER_TAKE] != 0
     nturns = tab[T_G, G_NTURNS]
     best = 0.0
     best_i = -1
     for k in range(1, most + 1):
         if mtab[k, MT_KSTART] == mtab[k + 1, MT_KSTART]:
             continue  # no legal cut of k pieces
+        npick = min(k, nturns)
+        took = False  # the server took a piece in one of the picking turns
+        for q in range(npick):
+            if tab[T_ORDER, q] == seat:
+                took = True
         forgoes = 0  # the server's forgo turns
         stopped = 0
-        for q in range(min(k, nturns), nturns):
+        for q in range(npick, nturns):
             t = tab[T_ORDER, q]
             if stopped & (1 << t):
                 continue
-            if t == seat:
+            if t == seat and (after_take or not took):
                 forgoes += 1
             if ends:
                 stopped |= 1 << t

@@ -66,6 +66,7 @@ from sims.games.pieceocake.kernel.layout import (
     P_EAT,
     P_FCOUNT,
     P_FEAT,
+    R_AFTER_TAKE,
     R_FIRST,
     R_FORGO_EATS,
     R_FORGO_ENDS,
@@ -314,15 +315,21 @@ def _round(tab, ftab, rngs, drec, mtab, r):
     for p in range(n):
         tab[T_STOP, p] = 0
     ends = tab[T_RULES, R_FORGO_ENDS] != 0
+    after_take = tab[T_RULES, R_AFTER_TAKE] != 0
     for q in range(nturns):
         seat = tab[T_ORDER, q]
         if tab[T_STOP, seat] != 0:
             continue
         nfree = 0
+        took = False
         for j in range(k):
             if tab[T_PTAKEN, j] < 0:
                 tab[T_LIST, nfree] = j
                 nfree += 1
+            elif tab[T_PTAKEN, j] == seat:
+                took = True
+        if nfree == 0 and took and not after_take:
+            continue  # engine.forced_forgo_turn: the turn passes
         action = 0
         if nfree > 0:
             c = _decide(tab, ftab, rngs, mtab, seat, P_CHOOSE, nfree + 1, -1)

@@ -73,14 +73,15 @@ _require(
     "a rule option that is neither an int, a bool nor an encoded string",
 )
 
-R_FIRST, R_TWO_PIECES, R_TWO_ORDER, R_FORGO_ENDS, R_FORGO_EATS, R_TIES, R_TIE, R_EXACT = (
+(R_FIRST, R_TWO_PIECES, R_TWO_ORDER, R_FORGO_ENDS, R_FORGO_EATS, R_TIES, R_TIE, R_EXACT,
+ R_AFTER_TAKE) = (
     RULE_FIELDS.index(k)
     for k in (
         "first_server", "two_player_pieces", "two_player_order", "forgo_ends_picking",
-        "forgo_eats", "majority_ties", "tie", "exact_pieces",
+        "forgo_eats", "majority_ties", "tie", "exact_pieces", "forced_forgo_after_take",
     )
 )  # fmt: skip
-_require(len(RULE_FIELDS) == 8, f"Rules has options the kernel does not know: {RULE_FIELDS}")
+_require(len(RULE_FIELDS) == 9, f"Rules has options the kernel does not know: {RULE_FIELDS}")
 ORDER_SNAKE = RULE_ENCODINGS["two_player_order"]["snake"]
 EATS_ALL = RULE_ENCODINGS["forgo_eats"]["all"]
 EATS_CHOOSE = RULE_ENCODINGS["forgo_eats"]["choose"]

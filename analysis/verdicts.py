@@ -309,7 +309,8 @@ def count_verdict(
         of all with its corrected interval and direction (:func:`recommendation`).
         Without it the intervals are the uncorrected ones and no recommendation is made.
     robust : Robustness, optional
-        The robustness of the game's seat verdict: no recommendation when it is not robust.
+        The robustness of the largest edge (the game's seat verdict's, where it judges the
+        same claim): no recommendation when it is not robust.
     action : str
         The recommendation's action (:func:`recommendation`'s ``action``).
 
@@ -363,8 +364,8 @@ def count_verdict(
         rec = recommendation(claim, robust, f"the {matters} matters there; {action}.", who=who)
     if claim is not None and robust is not None and not robust.robust and claim["sign"]:
         answer += (
-            f" The seat verdict finds this not robust ({robust.label}), so no compensation "
-            "is recommended from it."
+            f" Across the fields and conditions checked this edge is not robust "
+            f"({robust.label}), so no compensation is recommended from it."
         )
     return Verdict(
         question=f"Is the game as balanced at {min(rows)} players as at {max(rows)}?",

@@ -7,10 +7,12 @@
   the first and last starter's edges, in every field;
 - :mod:`~analysis.pizzatheory.length`: rounds per game and how games end (win, run-out
   tiebreak, draw at the round bound, neutral win);
-- :mod:`~analysis.pizzatheory.safety`: how often the safety rule keeps a topping;
+- :mod:`~analysis.pizzatheory.safety`: what playing the same deals without the safety rule
+  changes (paired by deal), and how often the rule keeps a topping;
 - :mod:`~analysis.pizzatheory.opening`: what the first placement is worth (restricted
   play, paired by deal; :mod:`analysis.restricted`);
-- :mod:`~analysis.pizzatheory.boards`: each alternative board against the default;
+- :mod:`~analysis.pizzatheory.boards`: each alternative board against the default (every
+  change also corrected over the field's boards and positions);
 - :mod:`~analysis.pizzatheory.prose` and :mod:`~analysis.pizzatheory.verdicts`: sentences
   and page 1, computed from the numbers.
 """

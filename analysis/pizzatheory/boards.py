@@ -14,6 +14,11 @@ replays a game of the other):
 - each starting position's win share on the board and on ``hex-37`` and the change, its
   interval by Newcombe's method from the two Wilson intervals (exact where both blocks are
   deterministic: one game each);
+- the claim "a starting position's win share changes" picks from every board and position
+  of the field: each change is also given with its interval corrected over that family
+  (``adj_low``/``adj_high``, Bonferroni, and ``p_holm``/``holm_sign``:
+  :func:`analysis.verdicts.adjust_family`), and ``changed_positions`` lists the positions
+  whose corrected interval clears 0 (``raw_changed``: the uncorrected ones);
 - the largest position edge on each board (the position furthest from the fair share);
 - the change in rounds per game (Welch's t) and in the share of games in which the safety
   rule kept a topping (Newcombe).
@@ -37,6 +42,7 @@ from analysis.pizzatheory.common import (
 from analysis.pizzatheory.seats import edges, position_table
 from analysis.samplesize import annotate
 from analysis.stats import wilson_interval
+from analysis.verdicts import adjust_family
 
 
 def newcombe(p1: float, l1: float, u1: float, p2: float, l2: float, u2: float):
@@ -93,6 +99,14 @@ POSITION_SCHEMA = {
     "change_low": pl.Float64,
     "change_high": pl.Float64,
 }
+ADJUSTED_SCHEMA = {
+    "adj_low": pl.Float64,
+    "adj_high": pl.Float64,
+    "p_holm": pl.Float64,
+    "holm_sign": pl.Int64,
+    "family": pl.Int64,
+}
+"""The columns :func:`board_changes` adds to every position row (the field's family)."""
 BOARD_SCHEMA = {
     "field": pl.String,
     "board": pl.String,
@@ -113,6 +127,8 @@ BOARD_SCHEMA = {
     "base_largest_low": pl.Float64,
     "base_largest_high": pl.Float64,
     "changed_positions": pl.List(pl.Int64),
+    "raw_changed": pl.List(pl.Int64),
+    "family": pl.Int64,
     "rounds": pl.Float64,
     "base_rounds": pl.Float64,
     "rounds_change": pl.Float64,
@@ -126,12 +142,23 @@ BOARD_SCHEMA = {
 }
 
 
-def compare_board(out, field: str, base: str, block: str, board: str, players: int = MAIN):
+def compare_board(
+    out,
+    field: str,
+    base: str,
+    block: str,
+    board: str,
+    players: int = MAIN,
+    base_table: pl.DataFrame | None = None,
+):
     """One board against the default in one field: ``(positions, summary)``, a row per
     starting position and one summary row (see the module notes), or ``None`` when either
-    block lacks the player count."""
+    block lacks the player count. ``base_table``: the default board's
+    :func:`~analysis.pizzatheory.seats.position_table`, when already computed."""
     pos_b = position_table(out, block).filter(pl.col("players") == players)
-    pos_a = position_table(out, base).filter(pl.col("players") == players)
+    if base_table is None:
+        base_table = position_table(out, base)
+    pos_a = base_table.filter(pl.col("players") == players)
     if pos_b.is_empty() or pos_a.is_empty():
         return None
     rows = []
@@ -197,6 +224,8 @@ def compare_board(out, field: str, base: str, block: str, board: str, players: i
         "base_largest_low": ea["largest_low"],
         "base_largest_high": ea["largest_high"],
         "changed_positions": changed,
+        "raw_changed": changed,
+        "family": len(rows),
         "rounds": float(gb["rounds"].mean()),
         "base_rounds": float(ga["rounds"].mean()),
         "rounds_change": r[0],
@@ -209,6 +238,25 @@ def compare_board(out, field: str, base: str, block: str, board: str, players: i
         "safety_high": 100 * s[2],
     }
     return positions, summary
+
+
+def sign_of(low: float, high: float) -> int:
+    """+1/−1 where an interval clears 0, else 0."""
+    return 1 if low > 0 else (-1 if high < 0 else 0)
+
+
+def _adjusted(positions: pl.DataFrame) -> pl.DataFrame:
+    """Every position row with its change corrected over its field's family (every board
+    and position of the field: :func:`analysis.verdicts.adjust_family`)."""
+    if positions.is_empty():
+        return positions.with_columns(
+            *[pl.lit(None, dtype=t).alias(c) for c, t in ADJUSTED_SCHEMA.items()]
+        )
+    parts = [
+        adjust_family(sub, "change_pp", "change_low", "change_high")
+        for _, sub in positions.group_by("field", maintain_order=True)
+    ]
+    return pl.concat(parts)
 
 
 def board_changes(
@@ -224,23 +272,36 @@ def board_changes(
     -------
     (positions, boards)
         ``positions``: per field, board and starting position the win shares on the board
-        and on the default with the change (pp) and its interval; ``boards``: per field
-        and board the summary of :func:`compare_board`, with the sample-size columns of
-        the largest edge (a deterministic board's cells warn so). Both empty when the
-        study has no board block.
+        and on the default with the change (pp), its interval and its interval corrected
+        over the field's family (:data:`ADJUSTED_SCHEMA`); ``boards``: per field and board
+        the summary of :func:`compare_board` (``changed_positions`` from the corrected
+        intervals, ``raw_changed`` from the uncorrected, ``family`` the field's rows), with
+        the sample-size columns of the largest edge (a deterministic board's cells warn
+        so). Both empty when the study has no board block.
     """
     pos, summ = [], []
     for field, (base, pattern) in fields.items():
+        base_table = None
         for board in boards:
             block = pattern.format(board=board)
             if not (has_block(manifest, block) and has_block(manifest, base)):
                 continue
-            found = compare_board(out, field, base, block, board, players)
+            if base_table is None:
+                base_table = position_table(out, base)
+            found = compare_board(out, field, base, block, board, players, base_table)
             if found is None:
                 continue
             pos.append(found[0])
             summ.append(found[1])
-    positions = pl.concat(pos) if pos else pl.DataFrame(schema=POSITION_SCHEMA)
+    positions = _adjusted(pl.concat(pos) if pos else pl.DataFrame(schema=POSITION_SCHEMA))
+    for x in summ:  # a change is claimed from the field's corrected intervals only
+        mine = positions.filter((pl.col("field") == x["field"]) & (pl.col("board") == x["board"]))
+        x["changed_positions"] = [
+            y["position"]
+            for y in mine.iter_rows(named=True)
+            if sign_of(y["adj_low"], y["adj_high"])
+        ]
+        x["family"] = int(mine["family"][0]) if mine.height else 0
     table = pl.DataFrame(summ, schema=BOARD_SCHEMA)
     table = annotate(table, "largest_pp", "largest_low", "largest_high", share=False, pp=True)
     table = table.with_columns(

@@ -52,6 +52,11 @@ OPENING_FIELDS: dict[str, tuple[str, str]] = {
 }
 """Per field: the restricted block (one seat places its first topping at random) and the
 uniform block it is paired with by deal."""
+SAFETY_FIELDS: dict[str, tuple[str, str]] = {
+    "mixed field": ("seats", "safety-off"),
+}
+"""Per field: the uniform block and the block that plays its deals without the safety rule
+(``safety = false``), paired by deal."""
 ENDINGS = {0: "win", 1: "run-out tiebreak", 2: "draw at the round bound", 3: "neutral win"}
 """The ``games.ending`` codes."""
 SIGNATURE_SEAT = (
@@ -194,11 +199,15 @@ def block_frames(out, group: str) -> tuple[pl.DataFrame, pl.DataFrame]:
 
 def signatures(players: pl.DataFrame, games: pl.DataFrame | None = None) -> pl.DataFrame:
     """One row per game (``arm, players, game_index``) with ``signature``: its seats' values
-    of :data:`SIGNATURE_SEAT` in seat order and its :data:`SIGNATURE_GAME` values, as one
-    string (two games with the same signature have the same outcome in every column)."""
+    of :data:`SIGNATURE_SEAT` in starting-position order (seat order where the table has no
+    ``start_position``) and its :data:`SIGNATURE_GAME` values, as one string. Two games with
+    the same signature have the same outcome in every column up to which colour sat where:
+    a game replayed with the colours relabelled (rule ``cycle_first_seat``) is the same
+    game, since no strategy breaks a tie by colour."""
     seat_cols = [c for c in SIGNATURE_SEAT if c in players.columns]
+    order = "start_position" if "start_position" in players.columns else "seat"
     per = (
-        players.sort("seat")
+        players.sort(order, "seat")
         .group_by("arm", "players", "game_index")
         .agg([pl.col(c).cast(pl.String).str.join(",").alias(c) for c in seat_cols])
     )

@@ -194,9 +194,11 @@ def board_sentence(boards: pl.DataFrame, positions: pl.DataFrame, field: str) ->
         changed = x["changed_positions"]
         moved = (
             f"position{'s' if len(changed) > 1 else ''} {listing(changed)} "
-            f"change{'' if len(changed) > 1 else 's'} (interval clear of 0)"
+            f"change{'' if len(changed) > 1 else 's'} (interval corrected over the "
+            f"{x['family']} board positions clear of 0)"
             if changed
-            else "no position's win share changes measurably"
+            else "no position's win share changes measurably (corrected over the "
+            f"{x['family']} board positions)"
         )
         parts.append(
             f"{x['board']}: position {x['largest_position']} "

@@ -7,7 +7,8 @@
    at 3 players, where the game has no chance and those players draw nothing);
 2. Game length: rounds per game and how games end (a win, the run-out tiebreak, a draw at
    the round bound, a neutral win), per field and count;
-3. Safety rule: how often it keeps a topping on the board, per field and count;
+3. Safety rule: what playing the main field's deals without it changes (``safety-off``
+   against ``seats``, paired by deal), and how often it keeps a topping, per field and count;
 4. First placement: restricted play (``blind``, a seat playing ``mixed(blind=1)``, paired
    by deal with ``seats``);
 5. Board shape: each shipped alternative board against ``hex-37`` (``board-<name>``
@@ -55,6 +56,7 @@ from analysis.pizzatheory.common import (
     NO_CHANCE,
     NO_DRAWS,
     OPENING_FIELDS,
+    SAFETY_FIELDS,
     block_frames,
     chance_fields,
     describe,
@@ -97,6 +99,7 @@ BLOCKS = tuple(
                 for b in (base, *(pattern.format(board=x) for x in BOARDS))
             ),
             *(b for pair in OPENING_FIELDS.values() for b in pair),
+            *(b for pair in SAFETY_FIELDS.values() for b in pair),
             *RATING_BLOCKS,
         ]
     )
@@ -250,8 +253,9 @@ def _notes(r: Results) -> list[str]:
         "Pairing. Every block shares the study's seed, so game i of every block draws the "
         "same streams (the neutral die at 2 players, each seat's own stream): the restricted "
         "seat of blind is compared with the seat it replaces in seats on the same deals, "
-        "every seat in turn (rotated blocks); the deal is the unit of those intervals. The "
-        "boards are compared by independent games."
+        "every seat in turn (rotated blocks), and safety-off plays the deals of seats "
+        "without the safety rule; the deal is the unit of those intervals. The boards are "
+        "compared by independent games."
     )
     board = BOARD_NOTE + (
         " The board-shape section measures how much the answers depend on that choice."
@@ -264,7 +268,11 @@ def _notes(r: Results) -> list[str]:
         "Rulings. Games still running after "
         + listing(f"{b:,}" for b in sorted(rounds))
         + " rounds are draws shared by every seat (rule max_rounds); the run-out tiebreak is "
-        "a ruling, off by default; the safety rule is on (docs/rules/pizzatheory.md)."
+        "a ruling, off by default, and applies only when two or more players run out in the "
+        "same round; the safety rule is on (docs/rules/pizzatheory.md). Labels. Every block "
+        "cycles the first seat by game (cycle_first_seat), and no strategy breaks a tie by "
+        "colour (where the two other colours tie for the lead the swing weighs both alike), "
+        "so relabelling the colours changes no decision."
     )
     return [players, determinism, pairing, board, rules]
 
@@ -343,8 +351,10 @@ def _seat_text(r: Results, main: pl.DataFrame) -> str:
             "In every game here the starting position is the seat (rule first_seat = 0), so "
             "win share by seat is win share by position. "
             if same
-            else "The starting position is not always the seat (rule first_seat): the appendix has "
-            "both tables. "
+            else "The starting position is not always the seat (rule first_seat; under "
+            "cycle_first_seat game i starts with seat i mod n, so every colour starts first "
+            "equally often and no answer rests on one colour order): the appendix has both "
+            "tables. "
         )
         + "Each game has one seat in each position, so intervals are over games (Wilson). A "
         "game every seat shares — a draw at the round bound or, at 2 players, the neutral "
@@ -725,7 +735,103 @@ LENGTH = Section(
 
 def _safety_compute(r: Results) -> dict[str, Any]:
     t = safety.safety_table(r.out, r.manifest)
-    return {"safety": t} if not t.is_empty() else {}
+    if t.is_empty():
+        return {}
+    out: dict[str, Any] = {"safety": t}
+    eff = safety.safety_effect(r.out, r.manifest)
+    if not eff.is_empty():
+        out["safety_effect"] = eff
+    return out
+
+
+def _effect_cell(x: dict, unit: str = "", f: str = "+.2f") -> str:
+    """A paired change: its interval, or where few deals differ the sign test's counts."""
+    if x["nonzero"] == 0:
+        return "0 (no deal differs)"
+    if x["sparse"]:
+        return (f"{x['estimate']:{f}} ({x['nonzero']} deals differ, sign test "
+                f"p = {x['sign_p']:.2g})")  # fmt: skip
+    return ci(x["estimate"], x["low"], x["high"], unit, f)
+
+
+def _effect_table(eff: pl.DataFrame) -> pl.DataFrame:
+    from analysis.verdicts import adjust_family
+
+    pos = adjust_family(eff.filter(pl.col("measure") == "position"), "estimate", "low", "high")
+    rows = []
+    for x in eff.sort("players").iter_rows(named=True):
+        m = x["measure"]
+        what = f"position {x['position']} win share (pp)" if m == "position" else {
+            "rounds": "rounds a game", "lost": "toppings a seat loses a game",
+            "shared": "shared outcomes (pp)"}[m]  # fmt: skip
+        f = "+.1f" if m in ("position", "shared") else "+.2f"
+        adj = EMPTY
+        if m == "position":
+            y = pos.filter(
+                (pl.col("players") == x["players"]) & (pl.col("position") == x["position"])
+            ).row(0, named=True)
+            adj = EMPTY if x["sparse"] else ci(x["estimate"], y["adj_low"], y["adj_high"], "", f)
+        spec = ".1f" if m in ("position", "shared") else ".2f"
+        rows.append(
+            {
+                "players": str(x["players"]),
+                "measure": what,
+                "with / without": f"{x['on']:{spec}} / {x['off']:{spec}}",
+                "without − with [95% CI]": _effect_cell(x, "", f),
+                "corrected over positions": adj,
+                "deals (differ)": f"{x['deals']:,} ({x['nonzero']:,})",
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def _plot_effect(eff: pl.DataFrame, ax) -> None:
+    from analysis.verdicts import adjust_family
+
+    pos = adjust_family(eff.filter(pl.col("measure") == "position"), "estimate", "low", "high")
+    pos = pos.sort("players", "position")
+    for k, x in enumerate(pos.iter_rows(named=True)):
+        e = x["estimate"]
+        ax.errorbar([k], [e], yerr=[[e - x["adj_low"]], [x["adj_high"] - e]], fmt="o",
+                    color="black", ms=4, capsize=2)  # fmt: skip
+        ax.errorbar([k + 0.2], [e], yerr=[[e - x["low"]], [x["high"] - e]], fmt="none",
+                    color="0.6", capsize=1.5, lw=0.8)  # fmt: skip
+    ax.axhline(0, color="black", lw=0.6, ls="--")
+    ax.set_xticks(
+        range(pos.height),
+        [f"{p}p pos {q}" for p, q in zip(pos["players"], pos["position"], strict=True)],
+        fontsize=6,
+    )
+    ax.set_ylabel("win share without − with (pp)", fontsize=7.5)
+    ax.set_title("Without the safety rule, each starting position (black: corrected over "
+                 "every position; grey: 95%)", fontsize=7.5)  # fmt: skip
+    ax.tick_params(labelsize=7)
+
+
+def _effect_draw(pdf: PageSink, r: Results, num: int) -> None:
+    eff = r.tables.get("safety_effect")
+    if eff is None:
+        return
+    fig = page(f"{num}  Does the safety rule matter?")
+    on, off = eff["on_block"][0], eff["off_block"][0]
+    v = verdicts.safety_verdict(r)
+    text = (
+        f"Block {off} plays the deals of {on} ({the_field()}: {_specs(r, on)} in every seat; "
+        "game i of both draws the same streams) with rule safety = false. Per deal the "
+        "change without the rule minus with it, a t interval over deals; where fewer than 30 "
+        "deals differ, the exact sign test instead (an interval over a handful of deals means "
+        "nothing). A claim that a starting position's win share changes is picked from every "
+        "position of every count, so its interval is corrected for that (Bonferroni). "
+        + (v.answer if v else "")
+    )
+    y = para(fig, TOP, text, 8.5)
+    h = min(0.22, y - 0.45)
+    _plot_effect(eff, fig.add_axes([0.12, y - h - 0.04, 0.76, h]))
+    y -= h + 0.12
+    heading(fig, y, f"Without the safety rule − with it, on the same deals ({off} against {on})")
+    table(fig, y - 0.01, _effect_table(eff), [0.07, 0.22, 0.12, 0.2, 0.17, 0.12], size=6.5,
+          x=0.04)  # fmt: skip
+    pdf.savefig(fig)
 
 
 def _safety_wide(t: pl.DataFrame) -> pl.DataFrame:
@@ -788,7 +894,8 @@ def _safety_draw(pdf: PageSink, r: Results, num: int) -> None:
     t = r.tables.get("safety")
     if t is None:
         return
-    fig = page(f"{num}  How often does the safety rule matter?")
+    _effect_draw(pdf, r, num)
+    fig = page(f"{num}  How often does the safety rule fire?")
     fired = t.filter(pl.col("measure") == "fired")
     parts = "; ".join(
         f"{_short(x['field'])} {x['players']}p "
@@ -875,11 +982,33 @@ def _safety_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
                 "deterministic: one game" if x["deterministic"] else x["warning"],
             )
         )
+    eff = r.tables.get("safety_effect")
+    if eff is not None:
+        for x in eff.filter(pl.col("measure").is_in(["position", "rounds"])).iter_rows(named=True):
+            what = (
+                f"starting position {x['position']}'s win share"
+                if x["measure"] == "position"
+                else "rounds a game"
+            )
+            unit = "pp" if x["measure"] == "position" else "rounds"
+            f = "+.1f" if x["measure"] == "position" else "+.2f"
+            out.append(
+                headline(
+                    q,
+                    f"{x['players']} players, {x['field']}: {what} without the safety rule "
+                    "minus with it, on the same deals",
+                    _effect_cell(x, unit, f),
+                    x["deals"],
+                    f"{x['nonzero']} deals differ: sign test" if x["sparse"] else "",
+                    "deals",
+                )
+            )
     return out
 
 
 SAFETY = Section("Safety rule", _safety_compute, _safety_draw, _safety_headlines)
-"""3: how often does the safety rule matter?"""
+"""3: does the safety rule matter (what playing without it changes), and how often it
+fires."""
 
 
 # ----------------------------------------------------------------------------- 4 opening
@@ -1341,7 +1470,8 @@ _DEFAULT_BOUND = int(rule_value({"study": {"arms": []}}, "", "max_rounds"))
 GLOSSARY = {
     "starting position": "A seat's turn position in the first round (start_position): 0 "
     "places first. At 3 players the positions rotate every round (the 2nd becomes 1st), at 2 "
-    "the first player alternates; by default seat s starts in position s.",
+    "the first player alternates; by default seat s starts in position s, and the study's "
+    "blocks cycle the first seat by game (rule cycle_first_seat).",
     "first starter / last starter": "The seat in starting position 0 / the last position "
     "(2 at 3 players, 1 at 2). Its edge is its win share minus the fair share.",
     "mixed player": "'mixed', the main field's player: it places by the heuristic's "
@@ -1361,7 +1491,8 @@ GLOSSARY = {
     "filling the board first: every seat has won = 1, so each gets 1/n of the win (the fair "
     "share), which pulls every edge towards 0.",
     "safety rule": "A player with at most one topping in every region of the round is safe: "
-    "none of its toppings is removed or replaced that round.",
+    "none of its toppings is removed or replaced that round. Whether it matters is measured "
+    "by playing the same deals without it (block safety-off).",
     "blind seat (restricted play)": "mixed(blind=1): it places its first topping "
     "uniformly at random and plays the rest as the mixed player. Its win share minus an "
     "unrestricted seat's on the same deals is what the first placement is worth.",

@@ -1,4 +1,18 @@
-"""How often the safety rule matters, per field and player count.
+"""What the safety rule changes, and how often it fires, per field and player count.
+
+**What it changes** (:func:`safety_effect`): the block ``safety-off`` plays the main
+field's deals (``seats``: game ``i`` of both draws the same streams) with rule ``safety =
+false``. Per player count, paired by deal (off − on, a t interval over deals; the exact
+sign test over the deals that differ beside it, :func:`analysis.stats.sign_test`, which
+carries the claim where fewer than :data:`analysis.stats.SPARSE_UNITS` deals differ):
+
+- ``position``: each starting position's win share (pp), one row per position: the family
+  a claim "a position's win share changes" is picked from;
+- ``rounds``: rounds per game; ``lost``: toppings a seat loses per game (averaged over the
+  game's seats); ``shared``: games every seat shares, a draw at the round bound or a
+  2-player neutral win (pp).
+
+**How often it fires** (:func:`safety_table`):
 
 The safety rule (rule ``safety``, on by default): a player with at most one topping in
 every region of the round is safe; none of its toppings can be removed or replaced. Per
@@ -18,18 +32,22 @@ seats of its game first):
 
 from __future__ import annotations
 
+import numpy as np
 import polars as pl
 
+from analysis.blocks import has_block
 from analysis.pizzatheory.common import (
     FIELDS,
+    SAFETY_FIELDS,
     block_frames,
     distinct_games,
     mark_deterministic,
     present,
     rule_value,
 )
+from analysis.restricted import check_paired
 from analysis.samplesize import annotate
-from analysis.stats import mean_interval, ratio_interval, wilson_interval
+from analysis.stats import mean_interval, ratio_interval, sign_test, wilson_interval
 
 MEASURES = {
     "fired": "games in which it kept a topping (share)",
@@ -135,3 +153,112 @@ def measure(table: pl.DataFrame, field: str, players: int, m: str) -> dict | Non
         (pl.col("field") == field) & (pl.col("players") == players) & (pl.col("measure") == m)
     )
     return sub.row(0, named=True) if sub.height else None
+
+
+EFFECTS = {
+    "position": "win share of the starting position (pp)",
+    "rounds": "rounds per game",
+    "lost": "toppings a seat loses per game",
+    "shared": "games every seat shares: a draw or a neutral win (pp)",
+}
+"""The measures of :func:`safety_effect`, in words (each: without the rule − with it)."""
+EFFECT_SCHEMA = {
+    "field": pl.String,
+    "on_block": pl.String,
+    "off_block": pl.String,
+    "players": pl.Int64,
+    "measure": pl.String,
+    "position": pl.Int64,
+    "on": pl.Float64,
+    "off": pl.Float64,
+    "estimate": pl.Float64,
+    "low": pl.Float64,
+    "high": pl.Float64,
+    "deals": pl.Int64,
+    "nonzero": pl.Int64,
+    "positive": pl.Int64,
+    "negative": pl.Int64,
+    "sign_p": pl.Float64,
+    "sparse": pl.Boolean,
+}
+
+
+def _per_deal(players: pl.DataFrame, games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Per (players, game_index): each starting position's win share; and the game's
+    rounds, mean lost toppings per seat and whether every seat shares it."""
+    pos = players.select("players", "game_index", "start_position", "win_share")
+    lost = players.group_by("players", "game_index").agg(pl.col("lost").mean())
+    per = games.select(
+        "players",
+        "game_index",
+        pl.col("rounds").cast(pl.Float64),
+        pl.col("ending").is_in([2, 3]).cast(pl.Float64).alias("shared"),
+    ).join(lost, on=["players", "game_index"], how="inner")
+    return pos, per
+
+
+def _effect_row(base: dict, d: np.ndarray, on: np.ndarray, off: np.ndarray, scale: float):
+    est, lo, hi = mean_interval(scale * d) if len(d) > 1 else (float("nan"),) * 3
+    t = sign_test(d)
+    return {
+        **base,
+        "on": float(scale * on.mean()) if len(on) else float("nan"),
+        "off": float(scale * off.mean()) if len(off) else float("nan"),
+        "estimate": float(est),
+        "low": float(lo),
+        "high": float(hi),
+        "deals": len(d),
+        "nonzero": t.nonzero,
+        "positive": t.positive,
+        "negative": t.negative,
+        "sign_p": t.p,
+        "sparse": t.sparse,
+    }
+
+
+def safety_effect(
+    out, manifest: dict, fields: dict[str, tuple[str, str]] = SAFETY_FIELDS
+) -> pl.DataFrame:
+    """What playing without the safety rule changes, per field (with a ``safety-off``
+    block) and player count, paired by deal (see the module notes).
+
+    Returns
+    -------
+    polars.DataFrame
+        ``field, on_block, off_block, players, measure`` (:data:`EFFECTS`), ``position``
+        (for ``measure = "position"``, else null), ``on`` / ``off`` (the means with and
+        without the rule), ``estimate, low, high`` (off − on, 95% t over deals; pp for
+        shares), ``deals``, the sign test's ``nonzero, positive, negative, sign_p`` and
+        ``sparse`` (fewer than 30 deals differ: the interval means nothing, the claim rests
+        on the sign test). Empty when the study has no such pair of blocks.
+
+    Raises
+    ------
+    SlicelabError
+        When the two blocks do not deal the same games (another seed or board).
+    """
+    rows: list[dict] = []
+    for field, (on_block, off_block) in fields.items():
+        if not (has_block(manifest, on_block) and has_block(manifest, off_block)):
+            continue
+        check_paired(out, off_block, on_block, options=("board",), what="safety-off")
+        pos_on, per_on = _per_deal(*block_frames(out, on_block))
+        pos_off, per_off = _per_deal(*block_frames(out, off_block))
+        keys = ["players", "game_index"]
+        both = per_on.join(per_off, on=keys, how="inner", suffix="_off").sort(keys)
+        pos = pos_on.join(pos_off, on=[*keys, "start_position"], how="inner", suffix="_off").sort(
+            *keys, "start_position"
+        )
+        for (n,), sub in both.group_by("players", maintain_order=True):
+            base = {"field": field, "on_block": on_block, "off_block": off_block,
+                    "players": int(n)}  # fmt: skip
+            for p in range(int(n)):
+                x = pos.filter((pl.col("players") == n) & (pl.col("start_position") == p))
+                on, off = x["win_share"].to_numpy(), x["win_share_off"].to_numpy()
+                rows.append(_effect_row({**base, "measure": "position", "position": p},
+                                        off - on, on, off, 100.0))  # fmt: skip
+            for m, scale in (("rounds", 1.0), ("lost", 1.0), ("shared", 100.0)):
+                on, off = sub[m].to_numpy(), sub[f"{m}_off"].to_numpy()
+                rows.append(_effect_row({**base, "measure": m, "position": None}, off - on,
+                                        on, off, scale))  # fmt: skip
+    return pl.DataFrame(rows, schema=EFFECT_SCHEMA)

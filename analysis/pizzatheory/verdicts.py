@@ -45,7 +45,7 @@ from analysis.pizzatheory.prose import (
 )
 from analysis.pizzatheory.seats import edges
 from analysis.prose import listing, side
-from analysis.robust import Condition, sign
+from analysis.robust import Condition, Robustness, judge, sign
 from analysis.sections import Results, Verdict
 
 BIG_EDGE = 2.0
@@ -108,6 +108,25 @@ def _one_game_text(tables: dict[str, pl.DataFrame], fields: list[str], players: 
         f" At {players} players {_fields_of(fields)} {'are' if many else 'is'} one game "
         f"{'each ' if many else ''}(deterministic: {each}), counted neither for nor against."
     )
+
+
+def edge_robustness(r: Results, players: int, position: int) -> Robustness | None:
+    """One position's edge at ``players`` judged across the fields with chance there (the
+    claim :func:`count_verdict` picks: the largest edge, not only the first starter's);
+    None without position tables."""
+    tables = r.tables.get("positions")
+    if not tables:
+        return None
+    det = _det_fields(tables, players)
+    conds = []
+    for name, t in tables.items():
+        row = t.filter((pl.col("players") == players) & (pl.col("position") == position))
+        if name in det or row.is_empty():
+            continue
+        x = row.row(0, named=True)
+        conds.append(Condition("field", name, x["edge_pp"], x["edge_low"], x["edge_high"],
+                               int(x["games"]), "games"))  # fmt: skip
+    return judge(conds, chance_fields(players, det))
 
 
 def seats_verdict(r: Results) -> Verdict | None:
@@ -265,92 +284,154 @@ def length_verdict(r: Results) -> Verdict | None:
     )
 
 
-def safety_verdict(r: Results) -> Verdict | None:
-    """How often does the safety rule keep a topping on the board? (the main field; judged
-    across the fields with chance at the main count)."""
+def _fired_text(r: Results, top: int) -> str:
+    """How often the rule fires at ``top`` players in the main field (the context of the
+    safety verdict): `` With the rule it kept a topping on the board in 62.0% [...] of the
+    games (...).``"""
     t = r.tables.get("safety")
     if t is None or t.is_empty():
+        return ""
+    x = t.filter(
+        (pl.col("measure") == "fired")
+        & (pl.col("field") == MAIN_FIELD)
+        & (pl.col("players") == top)
+    )
+    if x.is_empty():
+        return ""
+    y = x.row(0, named=True)
+    share = (
+        f"{100 * y['estimate']:.1f}% (one game)"
+        if y["deterministic"]
+        else f"{pct(y['estimate'], y['low'], y['high'])} ({y['count']:,} of {y['games']:,})"
+    )
+    return (
+        f" With the rule it kept a topping on the board in {share} of {the_field()}'s games at "
+        f"{top} players: how often it fires, not whether it matters."
+    )
+
+
+def _effect_text(y: dict, unit: str, f: str = "+.1f") -> str:
+    """One paired change (a row of :func:`analysis.pizzatheory.safety.safety_effect`):
+    its interval, or where few deals differ the exact sign test instead."""
+    if y["nonzero"] == 0:
+        return f"no change (no deal of {y['deals']:,} differs)"
+    if y["sparse"]:
+        return (
+            f"{y['estimate']:{f}} {unit} carried by {y['nonzero']:,} of {y['deals']:,} deals "
+            f"({y['positive']:,} up, {y['negative']:,} down; exact sign test p = "
+            f"{y['sign_p']:.2g}), too few for an interval"
+        )
+    return ci(y["estimate"], y["low"], y["high"], unit, f)
+
+
+def safety_verdict(r: Results) -> Verdict | None:
+    """Does the safety rule matter? What playing the main field's deals without it
+    (``safety = false``, paired by deal) changes: each starting position's win share (the
+    largest change corrected for picking it from every position of every count), the
+    rounds a game lasts, the toppings a seat loses and the shared outcomes; how often the
+    rule fires is context, not the answer."""
+    eff = r.tables.get("safety_effect")
+    fired = r.tables.get("safety")
+    if (eff is None or eff.is_empty()) and (fired is None or fired.is_empty()):
         return None
-    fired = t.filter(pl.col("measure") == "fired")
-    counts = sorted(fired["players"].unique())
+    question = "Does the safety rule matter?"
+    if eff is None or eff.is_empty():
+        counts = sorted(fired["players"].unique())
+        top = MAIN if MAIN in counts else counts[-1]
+        return Verdict(
+            question=question,
+            answer="The study plays no block without the safety rule (safety = false on the "
+            "main field's deals), so whether the rule matters is not measured."
+            + _fired_text(r, top),
+            estimate="not measured",
+            n=0,
+            n_unit="deals",
+            robustness="not checked",
+            recommendation="",
+            section="Safety rule",
+            detail="Add a safety-off block (the main field with rules = { safety = false }, the "
+            "same seed) to measure what the rule changes.",
+        )
+    counts = sorted(eff["players"].unique())
     top = MAIN if MAIN in counts else counts[-1]
-    at = fired.filter(pl.col("players") == top)
-    pick = at.filter(~pl.col("deterministic")).sort(pl.col("field") != MAIN_FIELD)
-    x = (pick if pick.height else at).row(0, named=True)
+    pos = eff.filter(pl.col("measure") == "position")
+    family = shared.adjust_family(pos, "estimate", "low", "high")
+    claim = shared.largest_claim(pos, "estimate", "low", "high")
 
-    def measure(m: str) -> dict:
-        return t.filter(
-            (pl.col("measure") == m) & (pl.col("field") == x["field"]) & (pl.col("players") == top)
-        ).row(0, named=True)
+    def one(n: int, m: str) -> dict:
+        return eff.filter((pl.col("players") == n) & (pl.col("measure") == m)).row(0, named=True)
 
-    saved, rounds = measure("saved"), measure("rounds_fired")
-    sampled = at.filter(~pl.col("deterministic"))
-    conds = [
-        Condition(
-            "field",
-            y["field"],
-            100 * (y["estimate"] - 0.5),
-            100 * (y["low"] - 0.5),
-            100 * (y["high"] - 0.5),
-            y["games"],
-            "games",
+    parts = []
+    for n in counts:
+        rounds, lost, shared_ = one(n, "rounds"), one(n, "lost"), one(n, "shared")
+        at = family.filter(pl.col("players") == n).sort("position")
+        moved = "; ".join(
+            f"position {y['position']} "
+            + (_effect_text(y, "pp") if y["sparse"]
+               else ci(y["estimate"], y["adj_low"], y["adj_high"]))
+            for y in at.iter_rows(named=True)
+        )  # fmt: skip
+        length = {1: "longer", -1: "shorter", 0: "not measurably longer or shorter"}[
+            0 if rounds["sparse"] else sign(rounds["low"], rounds["high"])
+        ]
+        parts.append(
+            f"at {n} players ({rounds['deals']:,} deals) games are {length}: "
+            f"{_effect_text(rounds, 'rounds', '+.2f')} ({rounds['on']:.2f} with the rule, "
+            f"{rounds['off']:.2f} without); toppings a seat loses a game: "
+            f"{_effect_text(lost, 'toppings', '+.2f')}; shared outcomes (a draw or a neutral "
+            f"win): {_effect_text(shared_, 'pp')}; the starting positions' win shares: {moved}"
         )
-        for y in sampled.iter_rows(named=True)
-    ]
-    det = [y["field"] for y in at.iter_rows(named=True) if y["deterministic"]]
-    label, detail, _, _ = judged(conds, chance_fields(top, det), det)
-    signs = {sign(c.low, c.high) for c in conds}
-    judged_fields = _fields_of(c.name for c in conds)
-    most = (
-        f"In {judged_fields} (with chance at {top} players) it fires in more than half the "
-        "games (every interval above 50%)."
-        if signs == {1}
-        else f"In {judged_fields} (with chance at {top} players) it fires in fewer than half "
-        "the games (every interval below 50%)."
-        if signs == {-1}
-        else "Not every interval of the fields with chance lies on one side of half the games."
-    )
-    listed = "; ".join(
-        f"{_short(y['field'])} "
-        + (
-            f"{100 * y['estimate']:.1f}% (one game, {y['games']:,} times)"
-            if y["deterministic"]
-            else f"{pct(y['estimate'], y['low'], y['high'])} ({y['count']:,} of {y['games']:,})"
+    m = int(claim["family"])
+    if claim["sign"]:
+        largest = (
+            f"The largest change is position {claim['position']}'s at {claim['players']} players, "
+            f"{ci(claim['estimate'], claim['adj_low'], claim['adj_high'])} (corrected for picking "
+            f"it from the {m} positions of all counts): it is "
+            f"{'better' if claim['sign'] > 0 else 'worse'} off without the rule than with it."
         )
-        for y in at.iter_rows(named=True)
-    )
+    else:
+        largest = (
+            f"No starting position's win share changes measurably (every interval, corrected "
+            f"for the {m} positions of all counts, covers 0; the largest is position "
+            f"{claim['position']}'s at {claim['players']} players, "
+            f"{ci(claim['estimate'], claim['adj_low'], claim['adj_high'])})."
+        )
     answer = (
-        f"At {top} players the safety rule kept at least one topping on the board in this "
-        f"share of games: {listed}. In the {_short(x['field'])} field it fired in "
-        f"{ci(rounds['estimate'], rounds['low'], rounds['high'], 'rounds', '.2f')} a game and "
-        f"kept {ci(saved['estimate'], saved['low'], saved['high'], 'toppings', '.2f')} per "
-        f"seat per game. {most}"
-        + (
-            f" {_fields_of(det)[:1].upper()}{_fields_of(det)[1:]} at {top} players "
-            f"{'are' if len(det) > 1 else 'is'} one game (deterministic), counted neither for "
-            "nor against."
-            if det
-            else ""
-        )
-    )  # fmt: skip
-    rec = ""
-    if conds and all(c.high < 100 * (RARE - 0.5) for c in conds):
-        rec = (
-            f"The safety rule almost never matters (under {100 * RARE:g}% of games in "
-            f"{judged_fields}): it could go from the rules."
-        )
+        f"Without the safety rule (safety = false), on the same deals as {the_field()} "
+        f"({_who(r)} in every seat), paired by deal (without − with): "
+        + "; ".join(parts)
+        + ". "
+        + largest
+        + _fired_text(r, top)
+    )
+    rec = shared.recommendation(
+        claim,
+        None,
+        "the safety rule matters to the balance between the starting positions, so a change "
+        "to it is a balance change, to be weighed with the seat verdict.",
+        who=f"without the safety rule, position {claim['position']} at {claim['players']} players",
+        estimate="estimate",
+        ahead="better off",
+        behind="worse off",
+    )
+    r3 = one(top, "rounds")
     return Verdict(
-        question="How often does the safety rule matter?",
+        question=question,
         answer=answer,
-        estimate=f"{pct(x['estimate'], x['low'], x['high'])} of games at {top} players "
-        f"({_short(x['field'])} field)",
-        n=int(x["games"]),
-        n_unit="games",
-        robustness=label,
+        estimate=f"largest position change without the rule: position {claim['position']} at "
+        f"{claim['players']} players {ci(claim['estimate'], claim['adj_low'], claim['adj_high'])}"
+        f" (corrected over {m}); rounds a game {_effect_text(r3, 'rounds', '+.2f')} at {top} "
+        "players (mixed field, paired by deal)",
+        n=int(r3["deals"]),
+        n_unit="deals",
+        robustness="one field only",
         recommendation=rec,
         section="Safety rule",
-        detail="Robust means the share of games of every field with chance lies on the same "
-        f"side of one half. At {top} players: {detail}.",
+        detail=f"The study plays the rule's absence in {the_field()} only (block "
+        f"{eff['off_block'][0]} against {eff['on_block'][0]}, the same deals), so it is not "
+        "checked with other players. Intervals are t intervals over deals; a change carried "
+        "by fewer than 30 deals is worded from the exact sign test; the position changes are "
+        f"corrected (Bonferroni) over the {m} positions of all counts.",
     )
 
 
@@ -441,7 +522,9 @@ def opening_verdict(r: Results) -> Verdict | None:
 
 
 def board_verdict(r: Results) -> Verdict | None:
-    """Does the board's shape change the balance? (each alternative against hex-37)."""
+    """Does the board's shape change the balance? (each alternative against hex-37; a
+    claim that a position changes is picked from every board and position of the field, so
+    its interval is corrected over that family: :func:`analysis.verdicts.largest_claim`)."""
     b = r.tables.get("boards")
     pos = r.tables.get("board_positions")
     if b is None or b.is_empty():
@@ -451,15 +534,18 @@ def board_verdict(r: Results) -> Verdict | None:
     field = use["field"][0]
     sub = use.filter(pl.col("field") == field)
     base = sub.row(0, named=True)
-    p = pos.filter(pl.col("field") == field).with_columns(pl.col("change_pp").abs().alias("a"))
-    big = p.sort("a").row(-1, named=True)
+    mine = pos.filter(pl.col("field") == field).drop(
+        "adj_low", "adj_high", "p_holm", "holm_sign", "family", strict=False
+    )
+    big = shared.largest_claim(mine, "change_pp", "change_low", "change_high")
+    m = int(big["family"])
     conds = [
         Condition(
             "field",
             y["field"],
             y["change_pp"],
-            y["change_low"],
-            y["change_high"],
+            y["adj_low"],
+            y["adj_high"],
             y["games"],
             "games",
         )
@@ -477,6 +563,7 @@ def board_verdict(r: Results) -> Verdict | None:
         for y in sub.iter_rows(named=True)
     )
     changed = [y["board"] for y in sub.iter_rows(named=True) if y["changed_positions"]]
+    raw = [y["board"] for y in sub.iter_rows(named=True) if y["raw_changed"]]
     answer = (
         "The real board's layout is not published: hex-37 is slicelab's assumption, and the "
         f"three shipped alternatives test how much the answers hang on it. In the "
@@ -485,26 +572,38 @@ def board_verdict(r: Results) -> Verdict | None:
         f"{ci(base['base_largest_pp'], base['base_largest_low'], base['base_largest_high'])} "
         f"on hex-37 ({base['base_games']:,} games); {largest}. "
         + (
-            f"A starting position's win share changes (interval clear of 0) on {listing(changed)}."
+            f"A starting position's win share changes (its interval, corrected for picking "
+            f"from the {m} board positions, clear of 0) on {listing(changed)}; the largest "
+            f"change is position {big['position']}'s on {big['board']}, "
+            f"{ci(big['change_pp'], big['adj_low'], big['adj_high'])}."
             if changed
-            else "No board changes any starting position's win share measurably."
+            else f"No board changes any starting position's win share measurably (every "
+            f"interval, corrected for picking from the {m} board positions, covers 0"
+            + (
+                f"; uncorrected, one clears 0 on {listing(raw)}, as some of {m} comparisons "
+                "do by chance"
+                if raw
+                else ""
+            )
+            + ")."
         )
     )
     det = b.filter(pl.col("deterministic") & pl.col("base_deterministic"))
     for f in dict.fromkeys(det["field"]):
         answer += " " + board_sentence(b, pos, f)
     rec = ""
-    if robust:
+    if robust and big["sign"] != 0:
         rec = (
-            f"The shape moves position {big['position']}'s win share on {big['board']} in "
-            f"{_fields_of(c.name for c in conds)}: measure on the real board before acting on "
-            "the seat verdicts."
+            f"The shape moves position {big['position']}'s win share on {big['board']} "
+            f"({'up' if big['sign'] > 0 else 'down'}) in {_fields_of(c.name for c in conds)}: "
+            "measure on the real board before acting on the seat verdicts."
         )
     return Verdict(
         question="Does the board's shape change the balance?",
         answer=answer,
         estimate=f"largest change: position {big['position']} on {big['board']} "
-        f"{ci(big['change_pp'], big['change_low'], big['change_high'])} ({_short(field)} field)",
+        f"{ci(big['change_pp'], big['adj_low'], big['adj_high'])} (corrected over {m}; "
+        f"{_short(field)} field)",
         n=int(big["games"] + big["base_games"]),
         n_unit="games",
         robustness=label,
@@ -512,7 +611,8 @@ def board_verdict(r: Results) -> Verdict | None:
         section="Board shape",
         detail=f"Position {big['position']} on {big['board']} against hex-37 in every field "
         f"with chance that played both ({int(big['games']):,} games on the board, "
-        f"{int(big['base_games']):,} on hex-37 in the {_short(field)} field): {detail}.",
+        f"{int(big['base_games']):,} on hex-37 in the {_short(field)} field), each field's "
+        f"interval corrected over its {m} board positions: {detail}.",
     )
 
 
@@ -544,16 +644,21 @@ def count_verdict(r: Results) -> Verdict | None:
                       f"{ci(y['estimate'], y['low'], y['high'], 'rounds', '.1f')} at "
                       f"{y['players']} players") for y in m.iter_rows(named=True)]  # fmt: skip
             extra = f" With {_who(r)} in every seat a game lasts {listing(parts)}."
+    big = shared.largest_claim(tables[both])
     return shared.count_verdict(
         edges(tables[both]),
         f"In the {_short(both)} field ({which}) the largest starting-position edge over the "
         "fair share",
         big_edge=BIG_EDGE,
         matters="starting position",
-        detail=f"Starting-position edges in the {_short(both)} field; every field's are on the "
-        "seat pages.",
+        detail=f"Starting-position edges in the {_short(both)} field, each count's largest "
+        "corrected for picking it from every position of every count; every field's are on "
+        "the seat pages. No compensation is recommended unless the largest edge holds in "
+        "every field with chance.",
         clear_of="it",
         extra=extra,
+        positions=tables[both],
+        robust=edge_robustness(r, int(big["players"]), int(big["position"])) if big else None,
     )
 
 

@@ -33,7 +33,7 @@ import numpy as np
 from sims.core.errors import SlicelabError
 from sims.games.flow import DecisionFlow
 from sims.games.pizzatheory.board import LINES_PER_DIRECTION, Board
-from sims.games.pizzatheory.rules import COLOURS, NEUTRAL, Rules, check_players
+from sims.games.pizzatheory.rules import COLOURS, NEUTRAL, Rules, check_players, check_rules_for
 
 START_PER_COLOUR = 2
 
@@ -79,8 +79,6 @@ def deal(n_players: int, rules: Rules, rng: np.random.Generator) -> Deal:
     if n_players == 3:
         return Deal()
     return Deal(tuple(int(rng.integers(0, LINES_PER_DIRECTION)) for _ in range(rules.max_rounds)))
-
-
 
 
 @dataclass
@@ -151,17 +149,21 @@ class GameState(DecisionFlow):
         3, or 2 for the neutral variant.
     the_deal : Deal
         From :func:`deal` (or scripted by a test).
+    game_index : int
+        The game's index in its study: with rule ``cycle_first_seat`` it picks the seat
+        at position 1 in the first round (:meth:`Rules.first_seat_of`, kept as
+        :attr:`first_seat`).
     """
 
-    def __init__(self, board: Board, rules: Rules, n_players: int, the_deal: Deal) -> None:
+    def __init__(
+        self, board: Board, rules: Rules, n_players: int, the_deal: Deal, game_index: int = 0
+    ) -> None:
         check_players(n_players)
-        if rules.first_seat >= n_players:
-            raise SlicelabError(
-                f"Pizza Theory rule option first_seat={rules.first_seat} is not a seat of "
-                f"{n_players} players"
-            )
+        check_rules_for(rules, n_players)
         if n_players == 2 and len(the_deal.neutral_lines) < rules.max_rounds:
             raise SlicelabError("a 2-player deal needs a neutral die roll for every round")
+        self.game_index = game_index
+        self.first_seat = rules.first_seat_of(game_index, n_players)
         self.board = board
         self.rules = rules
         self.n = n_players
@@ -170,7 +172,7 @@ class GameState(DecisionFlow):
         self.supply = [rules.supply] * COLOURS
         self.tally = [Tally() for _ in range(COLOURS)]
         self.round = 0
-        self.positions = positions_in_round(rules.first_seat, rules.rotation, n_players, 0)
+        self.positions = positions_in_round(self.first_seat, rules.rotation, n_players, 0)
         self.neutral_line = -1  # this round's neutral die roll (2 players)
         self.revealed: list[tuple[int, int, int]] = []  # lines by direction, per past round
         self.reports: list[RoundReport] = []
@@ -212,7 +214,7 @@ class GameState(DecisionFlow):
 
     def clone(self) -> GameState:
         """An independent copy, rebuilt by replaying the same deal and actions."""
-        other = GameState(self.board, self.rules, self.n, self.deal)
+        other = GameState(self.board, self.rules, self.n, self.deal, self.game_index)
         for a in self.history:
             other.apply(a)
         return other
@@ -257,9 +259,7 @@ class GameState(DecisionFlow):
     def _play(self) -> Generator[Decision, int, None]:
         for r in range(self.rules.max_rounds):
             self.round = r
-            self.positions = positions_in_round(
-                self.rules.first_seat, self.rules.rotation, self.n, r
-            )
+            self.positions = positions_in_round(self.first_seat, self.rules.rotation, self.n, r)
             self._ran_out = set()
             self.neutral_line = -1
             yield from self._round()
@@ -369,21 +369,20 @@ class GameState(DecisionFlow):
         self.reports.append(report)
 
     def _check_end(self) -> bool:
-        """4. The end of a round: a win (or the run-out tiebreak, or a neutral win)."""
+        """4. The end of a round: the run-out tiebreak (when on and two or more players ran
+        out this round), else a win, else (2 players) a neutral win."""
         players = range(self.n)
-        if self.rules.runout_tiebreak:
-            candidates = [s for s in players if s in self._ran_out]
-            if candidates:
-                most = max(self.on_board(s) for s in candidates)
-                self.winners = tuple(s for s in candidates if self.on_board(s) == most)
-                self.ending = Ending.TIEBREAK if len(candidates) > 1 else Ending.WIN
-                return True
-        else:
-            full = tuple(s for s in players if self.supply[s] == 0)
-            if full:
-                self.winners = full
-                self.ending = Ending.WIN
-                return True
+        candidates = [s for s in players if s in self._ran_out]
+        if self.rules.runout_tiebreak and len(candidates) > 1:
+            most = max(self.on_board(s) for s in candidates)
+            self.winners = tuple(s for s in candidates if self.on_board(s) == most)
+            self.ending = Ending.TIEBREAK
+            return True
+        full = tuple(s for s in players if self.supply[s] == 0)
+        if full:
+            self.winners = full
+            self.ending = Ending.WIN
+            return True
         if self.n == 2 and self.supply[NEUTRAL] == 0:
             self.ending = Ending.NEUTRAL
             return True

@@ -55,6 +55,6 @@ def play_game(
     board = board or default_board()
     rules = rules or Rules()
     streams = game_streams(study_seed, game_index, n_players)
-    state = GameState(board, rules, n_players, deal(n_players, rules, streams.deal))
+    state = GameState(board, rules, n_players, deal(n_players, rules, streams.deal), game_index)
     play_out(state, strategies, streams.seats, PlayerView, records, decision_row, game_index)
     return state

@@ -44,9 +44,8 @@ COLOURS = 3
 NEUTRAL = 2
 P_PLACE, P_CUT, P_NEUTRAL = 0, 1, 2
 # the rule options as integers (``rules_array``)
-R_FIRST, R_ROTATION, R_ORDER, R_TWO_TIE, R_SAFETY, R_PLACEMENT, R_SUPPLY, R_RUNOUT, R_ROUNDS = (
-    range(9)
-)
+(R_FIRST, R_ROTATION, R_ORDER, R_TWO_TIE, R_SAFETY, R_PLACEMENT, R_SUPPLY, R_RUNOUT, R_ROUNDS,
+ R_CYCLE) = range(10)  # fmt: skip
 ROTATION_STEP = {"clockwise": -1, "counterclockwise": 1, "none": 0}
 # tallies per colour (the engine's Tally, in SEAT_COLUMNS order after won/score/toppings)
 T_PLACED, T_CAPTURED, T_LOST, T_SAFE_ROUNDS, T_SAVED, T_SKIPPED = range(6)
@@ -68,7 +67,7 @@ def rules_array(rules: Rules) -> np.ndarray:
         1 if rules.replacement_order == "by-space" else 0,
         1 if rules.two_way_tie == "nothing" else 0, int(rules.safety),
         1 if rules.placement == "anywhere" else 0, rules.supply, int(rules.runout_tiebreak),
-        rules.max_rounds,
+        rules.max_rounds, int(rules.cycle_first_seat),
     ], dtype=np.int64)  # fmt: skip
 
 
@@ -110,9 +109,17 @@ def seat_arrays(specs: list[str], n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, inline="always")
-def _positions(rules, n, r, pos):
-    """``engine.positions_in_round`` into ``pos`` (3,)."""
-    first = rules[R_FIRST]
+def _first_seat(rules, n, game_index):
+    """``Rules.first_seat_of``: the seat at position 1 in game ``game_index``'s first
+    round."""
+    if rules[R_CYCLE] != 0:
+        return (rules[R_FIRST] + game_index) % n
+    return rules[R_FIRST]
+
+
+@njit(cache=True, inline="always")
+def _positions(rules, first, n, r, pos):
+    """``engine.positions_in_round`` into ``pos`` (3,), ``first`` the game's first seat."""
     if n == 2:
         f = (first + r) % 2
         for c in range(2):
@@ -282,7 +289,8 @@ def _play(adjacency, regions, start, touch, tlines, nreg, rules, n, kinds, sp, r
     if n == 2:
         for r in range(rules[R_ROUNDS]):
             die[r] = integers(rngs[0], LINES_PER_DIRECTION)
-    _positions(rules, n, 0, pos)
+    first = _first_seat(rules, n, game_index)
+    _positions(rules, first, n, 0, pos)
     for c in range(COLOURS):
         start_pos[c] = pos[c]
         for j in range(2):
@@ -298,7 +306,7 @@ def _play(adjacency, regions, start, touch, tlines, nreg, rules, n, kinds, sp, r
     ending = ENDING_DRAW
     rounds = rules[R_ROUNDS]
     for r in range(rules[R_ROUNDS]):
-        _positions(rules, n, r, pos)
+        _positions(rules, first, n, r, pos)
         for c in range(COLOURS):
             ran_out[c] = 0
         for p in range(n):  # the seats in turn order
@@ -425,19 +433,18 @@ def _play(adjacency, regions, start, touch, tlines, nreg, rules, n, kinds, sp, r
         done = False
         for c in range(COLOURS):
             winners[c] = 0
-        if rules[R_RUNOUT] != 0:
-            ncand = 0
-            most = -1
+        ncand = 0
+        most = -1
+        for s in range(n):
+            if ran_out[s] != 0:
+                ncand += 1
+                most = max(most, total - supply[s])
+        if rules[R_RUNOUT] != 0 and ncand > 1:  # the rulebook's tiebreak
             for s in range(n):
-                if ran_out[s] != 0:
-                    ncand += 1
-                    most = max(most, total - supply[s])
-            if ncand > 0:
-                for s in range(n):
-                    if ran_out[s] != 0 and total - supply[s] == most:
-                        winners[s] = 1
-                ending = ENDING_TIEBREAK if ncand > 1 else ENDING_WIN
-                done = True
+                if ran_out[s] != 0 and total - supply[s] == most:
+                    winners[s] = 1
+            ending = ENDING_TIEBREAK
+            done = True
         else:
             for s in range(n):
                 if supply[s] == 0:

@@ -194,21 +194,18 @@ def _candidate(t, g, colour, supply, nreg, safety, tie_nothing, cnt, bsafe, blos
 
 
 @njit(cache=True, inline="always")
-def leading_other(colour, on_board):
-    """``swing.leading_other``: the other colour with the most on the board, the lowest
-    among equals."""
-    best = -1
-    for c in range(COLOURS):
-        if c == colour:
-            continue
-        if best < 0 or on_board[c] > on_board[best]:
-            best = c
-    return best
+def _others(colour):
+    return (1 if colour == 0 else 0), (1 if colour == 2 else 2)
 
 
 @njit(cache=True, inline="always")
-def _others(colour):
-    return (1 if colour == 0 else 0), (1 if colour == 2 else 2)
+def leading_other(colour, on_board):
+    """``swing.leading_other``: the other colour with strictly the most on the board, or -1
+    when the two others hold as many (both lead: the swing weighs their mean change)."""
+    a, b = _others(colour)
+    if on_board[a] == on_board[b]:
+        return -1
+    return a if on_board[a] > on_board[b] else b
 
 
 @njit(cache=True, inline="always")
@@ -243,19 +240,26 @@ def _line_triples(tlines, direction, known_dir, known_line, tk):
 
 
 @njit(cache=True)
-def _values(acc, m, sp, out):
-    """``strategies.line_value`` of each line from its sums ``acc`` (6, 9): ``out`` (6,)."""
+def _values(acc, m, sp, out, zhalf):
+    """``strategies.line_value`` of each line from its sums ``acc`` (6, 9): ``out`` (6,).
+    With ``zhalf`` the sums hold ``2 z`` (the two other colours tie for the lead, ``z = y /
+    2``): the z sums are halved (and the square's quartered) exactly before use."""
     h = 0.5 * sp[SP_AGGRESSION]
     leader = sp[SP_LEADER]
     risk = sp[SP_RISK]
+    f = 0.5 if zhalf else 1.0
     for k in range(LINES):
-        mean = ((float(acc[k, 0]) - h * float(acc[k, 1])) - leader * float(acc[k, 2])) / m
+        sz = float(acc[k, 2]) * f
+        mean = ((float(acc[k, 0]) - h * float(acc[k, 1])) - leader * sz) / m
         if risk == 0:
             out[k] = mean
             continue
+        szz = float(acc[k, 5]) * (f * f)
+        sxz = float(acc[k, 7]) * f
+        syz = float(acc[k, 8]) * f
         e2 = (((((float(acc[k, 3]) + (h * h) * float(acc[k, 4]))
-                 + (leader * leader) * float(acc[k, 5])) - (2.0 * h) * float(acc[k, 6]))
-               - (2.0 * leader) * float(acc[k, 7])) + ((2.0 * h) * leader) * float(acc[k, 8])
+                 + (leader * leader) * szz) - (2.0 * h) * float(acc[k, 6]))
+               - (2.0 * leader) * sxz) + ((2.0 * h) * leader) * syz
               ) / m  # fmt: skip
         var = max(e2 - mean * mean, 0.0)
         out[k] = mean - risk * math.sqrt(var)
@@ -328,7 +332,7 @@ def swing_place(owner, supply, legal, nl, colour, seat, direction, known_dir, kn
     on_board = sc[2]
     for c in range(COLOURS):
         on_board[c] = total - supply[c]
-    lead = leading_other(seat, on_board)
+    lead = leading_other(seat, on_board)  # -1: the two others tie, z = y / 2 (kept as 2z)
     o1, o2 = _others(seat)
     m = _line_triples(tlines, direction, known_dir, known_line, tk)
     moments = sp[SP_RISK] != 0
@@ -340,7 +344,10 @@ def swing_place(owner, supply, legal, nl, colour, seat, direction, known_dir, kn
                                     bsafe, blost, brefill)  # fmt: skip
             rxyz[0, t, g] = d0 if seat == 0 else (d1 if seat == 1 else d2)
             rxyz[1, t, g] = (d0 if o1 == 0 else d1) + (d1 if o2 == 1 else d2)
-            rxyz[2, t, g] = d0 if lead == 0 else (d1 if lead == 1 else d2)
+            if lead < 0:
+                rxyz[2, t, g] = rxyz[1, t, g]
+            else:
+                rxyz[2, t, g] = d0 if lead == 0 else (d1 if lead == 1 else d2)
     rx, ry, rz = rxyz[0], rxyz[1], rxyz[2]
     best = -np.inf
     bk = 0
@@ -365,7 +372,7 @@ def swing_place(owner, supply, legal, nl, colour, seat, direction, known_dir, kn
             acc[k, 0], acc[k, 1], acc[k, 2] = sx, sy, sz
             acc[k, 3], acc[k, 4], acc[k, 5] = sxx, syy, szz
             acc[k, 6], acc[k, 7], acc[k, 8] = sxy, sxz, syz
-        _values(acc, m, sp, out)
+        _values(acc, m, sp, out, lead < 0)
         v = out[0]
         for k in range(1, LINES):
             v = max(v, out[k])
@@ -387,7 +394,7 @@ def swing_cut(owner, supply, seat, direction, known_dir, known_line, sp, regions
     on_board = sc[2]
     for c in range(COLOURS):
         on_board[c] = total - supply[c]
-    lead = leading_other(seat, on_board)
+    lead = leading_other(seat, on_board)  # -1: the two others tie, z = y / 2 (kept as 2z)
     o1, o2 = _others(seat)
     m = _line_triples(tlines, direction, known_dir, known_line, tk)
     for k in range(LINES):
@@ -395,7 +402,8 @@ def swing_cut(owner, supply, seat, direction, known_dir, known_line, sp, regions
             acc[k, j] = 0
         for q in range(m):
             t = tk[k, q]
-            x, y, z = d[t, seat], d[t, o1] + d[t, o2], d[t, lead]
+            x, y = d[t, seat], d[t, o1] + d[t, o2]
+            z = y if lead < 0 else d[t, lead]
             acc[k, 0] += x
             acc[k, 1] += y
             acc[k, 2] += z
@@ -405,7 +413,7 @@ def swing_cut(owner, supply, seat, direction, known_dir, known_line, sp, regions
             acc[k, 6] += x * y
             acc[k, 7] += x * z
             acc[k, 8] += y * z
-    _values(acc, m, sp, out)
+    _values(acc, m, sp, out, lead < 0)
     bk = 0
     for k in range(1, LINES):
         if out[k] > out[bk]:
@@ -437,7 +445,7 @@ def mixed_mix(owner, supply, seat, order, k, pos, known_line, sp, regions, tline
             me = i
         o1 = 1 if q == 0 else 0
         o2 = 1 if q == 2 else 2
-        lead = leading_other(q, on_board)
+        lead = leading_other(q, on_board)  # -1: the two others tie, z = y / 2
         p0 = 1 if i == 0 else 0  # the other players, in player order
         p1 = 1 if i == 2 else 2
         for t in range(TRIPLES):
@@ -445,7 +453,8 @@ def mixed_mix(owner, supply, seat, order, k, pos, known_line, sp, regions, tline
                 continue
             x = d[t, q]
             y = d[t, o1] + d[t, o2]
-            v = (x - h * y) - leader * d[t, lead]
+            z = y * 0.5 if lead < 0 else float(d[t, lead])
+            v = (x - h * y) - leader * z
             a = tlines[t, pos[q]]
             b = tlines[t, pos[order[p0]]]
             c = tlines[t, pos[order[p1]]] if k == 3 else 0

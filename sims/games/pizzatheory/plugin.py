@@ -61,6 +61,7 @@ from sims.games.pizzatheory.rules import (
     RULES_VERSION,
     SUPPLY,
     Rules,
+    check_rules_for,
     variant_id,
 )
 from sims.games.pizzatheory.strategies import PARAM_RANGES, STRATEGIES, make_strategy
@@ -239,12 +240,7 @@ class PizzaTheory:
                 board = str(path if path.is_absolute() or base is None else base / path)
         options = {"board": board, "rules": dict(raw.get("rules", {}))}
         board_of(options)
-        rules = rules_of(options)
-        if rules.first_seat >= players:
-            raise SlicelabError(
-                f"rule option first_seat={rules.first_seat} is not a seat of {players} players; "
-                f"use 0 to {players - 1}"
-            )
+        check_rules_for(rules_of(options), players)
         return [Variant(options)]
 
     def check_arm(self, arm: Arm) -> None:
@@ -253,12 +249,7 @@ class PizzaTheory:
         for spec in arm.strategies:
             make_strategy(spec)
         board_of(arm.options)
-        rules = rules_of(arm.options)
-        if rules.first_seat >= arm.players:
-            raise SlicelabError(
-                f"rule option first_seat={rules.first_seat} is not a seat of {arm.players} "
-                f"players; use 0 to {arm.players - 1}"
-            )
+        check_rules_for(rules_of(arm.options), arm.players)
 
     def fingerprint(self, arm: Arm) -> dict[str, Any]:
         """The board (name and content digest), the rules version, the variant, the tables."""

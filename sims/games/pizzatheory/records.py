@@ -40,7 +40,7 @@ def decision_row(state: GameState, decision: Decision, action: int, game_index: 
 def seat_rows(state: GameState) -> list[list[int]]:
     """Each seat's final row in :data:`SEAT_COLUMNS` order."""
     won = state.won()
-    start = positions_in_round(state.rules.first_seat, state.rules.rotation, state.n, 0)
+    start = positions_in_round(state.first_seat, state.rules.rotation, state.n, 0)
     rows = []
     for s in range(state.n):
         t = state.tally[s]

@@ -59,7 +59,7 @@ def format_replay(state: GameState, specs: Sequence[str], header: str) -> str:
     for rep in state.reports:
         r = rep.round
         out.append("")
-        pos = positions_in_round(state.rules.first_seat, state.rules.rotation, state.n, r)
+        pos = positions_in_round(state.first_seat, state.rules.rotation, state.n, r)
         order = sorted(range(state.n), key=lambda s: pos[s])
         out.append(
             f"Round {r + 1}: turn order "

@@ -22,8 +22,11 @@ COLOURS = 3
 """Topping colours on the board: the three players', or at 2 players two and the neutral."""
 NEUTRAL = 2
 """The neutral colour's index at 2 players."""
-RULES_VERSION = 1
-"""Bumped when a rule's implementation changes, so older datasets are never resumed into."""
+RULES_VERSION = 2
+"""Bumped when a rule's implementation changes, so older datasets are never resumed into (2:
+``runout_tiebreak`` only when two or more players run out in the same round; the swing
+valuation weighs two other colours tied for the lead alike, not the lowest colour first;
+``cycle_first_seat``)."""
 TITLE = "Pizza Theory"
 
 _CHOICES = {
@@ -65,10 +68,17 @@ class Rules(RuleOptions):
     first_seat : int
         Ruling: the seat at turn position 1 in the first round (the next seats take
         positions 2 and 3). At 2 players, the first player of the first round.
+    cycle_first_seat : bool
+        Study design, not a ruling (off): when on, game ``i`` of a study starts with seat
+        ``(first_seat + i) mod players`` at turn position 1, so every colour starts first in
+        as many games as the others (to within one): a seat answer then averages over the
+        colours instead of resting on one colour order.
     rotation : {"clockwise", "counterclockwise", "none"}
         Ruling ``clockwise``: after each round the player who was 2nd becomes 1st, 3rd
         becomes 2nd and 1st becomes 3rd, each taking that position's cut direction.
         ``counterclockwise``: 3rd becomes 1st. What-if ``none``: positions never change.
+        At 2 players the first player alternates every round whatever this says, so a value
+        other than ``clockwise`` is refused there (:func:`check_rules_for`).
     replacement_order : {"by-region", "by-space"}
         Ruling ``by-region``: after every removal, replacements are placed region by region
         (in the order of each region's lowest space) and space by space, until the majority
@@ -85,10 +95,12 @@ class Rules(RuleOptions):
     supply : int
         Toppings per player (16; two start on the board).
     runout_tiebreak : bool
-        Ruling (off): when on, every player whose supply reached 0 during a round is a
-        candidate, and the game ends with the candidates holding the most toppings on the
-        board winning (ties shared). Off: a player with all their toppings on the board at
-        the end of a round wins (two such share the win).
+        Ruling (off): the rulebook's tiebreak for two players running out in the same
+        round. When on and two or more players' supply reached 0 during a round, the game
+        ends and those candidates holding the most toppings on the board win (ties
+        shared); with fewer than two such players the round ends as without it. Off, and
+        in every other round: a player with all their toppings on the board at the end of
+        a round wins (two such share the win).
     max_rounds : int
         Ruling: a game still running after this many rounds (200) is recorded as a draw.
     """
@@ -97,6 +109,7 @@ class Rules(RuleOptions):
     DOC = "docs/rules/pizzatheory.md"
 
     first_seat: int = 0
+    cycle_first_seat: bool = False
     rotation: str = "clockwise"
     replacement_order: str = "by-region"
     two_way_tie: str = "remove"
@@ -108,10 +121,41 @@ class Rules(RuleOptions):
 
     def __post_init__(self) -> None:
         check_choices(self, _CHOICES, TITLE)
-        check_bools(self, ("safety", "runout_tiebreak"), TITLE)
+        check_bools(self, ("safety", "runout_tiebreak", "cycle_first_seat"), TITLE)
         check_limit(TITLE, "first_seat", self.first_seat, FIRST_SEAT, "a seat number")
         check_limit(TITLE, "supply", self.supply, SUPPLY, "16 is the rule")
         check_limit(TITLE, "max_rounds", self.max_rounds, ROUNDS, "200 is the ruling")
+
+    def first_seat_of(self, game_index: int, n_players: int) -> int:
+        """The seat at turn position 1 in the first round of game ``game_index``:
+        ``first_seat``, or with ``cycle_first_seat`` ``(first_seat + game_index) mod
+        n_players``."""
+        if self.cycle_first_seat:
+            return (self.first_seat + game_index) % n_players
+        return self.first_seat
+
+
+def check_rules_for(rules: Rules, n_players: int) -> None:
+    """Refuse rule options that a player count cannot play, naming the fix: a
+    ``first_seat`` that is not a seat of the game, and at 2 players a ``rotation`` other
+    than ``clockwise`` (there the first player alternates every round and the neutral
+    colour keeps position 3, so the option would change nothing).
+
+    Raises
+    ------
+    SlicelabError
+    """
+    if rules.first_seat >= n_players:
+        raise SlicelabError(
+            f"rule option first_seat={rules.first_seat} is not a seat of {n_players} players; "
+            f"use 0 to {n_players - 1}"
+        )
+    if n_players == 2 and rules.rotation != "clockwise":
+        raise SlicelabError(
+            f"rule option rotation={rules.rotation!r} changes nothing at 2 players (the first "
+            "player alternates every round and the neutral colour keeps position 3); remove "
+            "it from the 2-player arm, or play it at 3 players only (players = 3)"
+        )
 
 
 def check_players(n_players: Any) -> None:

@@ -6,7 +6,10 @@ which places as the heuristic does but cuts by mixing over its six lines with th
 regret-matching average strategy of the round's cut game (a pure best response to a
 simultaneous cut is exploitable).
 
-Every "best" takes the first maximum (the lowest space or line among equals).
+Every "best" takes the first maximum (the lowest space or line among equals). No choice
+depends on a colour's number: where the two other colours tie for the lead, the swing
+weighs both alike (:func:`~sims.games.pizzatheory.swing.leading_other`), so a relabelling
+of the colours changes no decision.
 """
 
 from __future__ import annotations
@@ -106,14 +109,16 @@ def _known_lines(view: PlayerView) -> dict[int, int]:
 
 def line_value(x: np.ndarray, y: np.ndarray, z: np.ndarray, aggression: float,
                leader: float, risk: float) -> np.ndarray:  # fmt: skip
-    """The value of a line from its outcomes' integer changes ``x``, ``y``, ``z``
-    (:func:`swing.roles`, shape ``(..., m)``: the ``m`` equally likely lines of the unknown
-    directions): the mean of the swing ``V = x - (aggression / 2) y - leader z`` minus
-    ``risk`` times its standard deviation (over the ``m`` outcomes, ``ddof = 0``).
+    """The value of a line from its outcomes' changes ``x``, ``y`` (integers) and ``z``
+    (integers, or halves where the two other colours tie for the lead; :func:`swing.roles`),
+    shape ``(..., m)``: the ``m`` equally likely lines of the unknown directions): the mean
+    of the swing ``V = x - (aggression / 2) y - leader z`` minus ``risk`` times its standard
+    deviation (over the ``m`` outcomes, ``ddof = 0``).
 
-    Both moments come from integer sums (exact whatever the order of summation), then a
-    fixed sequence of float operations, which the compiled kernel repeats scalar by scalar:
-    the two engines value every line with the same float and so break ties alike.
+    Both moments come from sums of integers and of halves and quarters (exact whatever the
+    order of summation), then a fixed sequence of float operations, which the compiled
+    kernel repeats scalar by scalar: the two engines value every line with the same float
+    and so break ties alike.
     """
     m = x.shape[-1]
     h = 0.5 * aggression

@@ -77,29 +77,37 @@ def deltas(board: Board, rules: Rules, owner: np.ndarray, supply: np.ndarray) ->
     return out.reshape(lead + (LINES_PER_DIRECTION,) * 3 + (COLOURS,))
 
 
-def leading_other(colour: int, on_board) -> int:
-    """The other colour with the most toppings on the board, the lowest among equals."""
-    others = [c for c in range(COLOURS) if c != colour]
-    return max(others, key=lambda c: (on_board[c], -c))
+def leading_other(colour: int, on_board) -> int | None:
+    """The other colour with strictly the most toppings on the board, or None when the two
+    other colours hold as many: then both lead, and the swing weighs each by half
+    (:func:`roles`). No colour number and no seat is preferred, so a relabelling of the
+    colours (rule ``first_seat``) changes no decision, and no turn position is favoured by
+    a convention."""
+    a, b = (c for c in range(COLOURS) if c != colour)
+    if on_board[a] == on_board[b]:
+        return None
+    return a if on_board[a] > on_board[b] else b
 
 
 def roles(d: np.ndarray, colour: int, on_board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The three integer changes a colour's swing weighs, from ``d`` (:func:`deltas`):
-    its own ``X``, the other two colours' sum ``Y`` and the leading other colour's ``Z``
-    (:func:`leading_other`)."""
-    others = [c for c in range(COLOURS) if c != colour]
+    """The three changes a colour's swing weighs, from ``d`` (:func:`deltas`): its own
+    ``X``, the other two colours' sum ``Y`` and the leading other colour's ``Z``
+    (:func:`leading_other`; where the two others tie for the lead, the mean of their
+    changes, ``Y / 2``: halves, exact in floating point)."""
+    a, b = (c for c in range(COLOURS) if c != colour)
     x = d[..., colour]
-    y = d[..., others[0]] + d[..., others[1]]
-    z = d[..., leading_other(colour, on_board)]
+    y = d[..., a] + d[..., b]
+    lead = leading_other(colour, on_board)
+    z = y / 2 if lead is None else d[..., lead]
     return x, y, z
 
 
 def swing(d: np.ndarray, colour: int, aggression: float, leader: float, on_board) -> np.ndarray:
     """A colour's value of each outcome in ``d`` (:func:`deltas`): its own change minus
     ``aggression`` times the other colours' mean change, minus ``leader`` times the change
-    of the other colour with the most toppings on the board (the lowest among equals):
-    ``X - (aggression / 2) * Y - leader * Z`` (:func:`roles`), evaluated in this order so
-    that the compiled kernel's scalar arithmetic gives the same floats.
+    of the other colour with the most toppings on the board (the two others' mean when they
+    tie): ``X - (aggression / 2) * Y - leader * Z`` (:func:`roles`), evaluated in this
+    order so that the compiled kernel's scalar arithmetic gives the same floats.
 
     The other colours are the other players, and at 2 players one of them is neutral
     (whose win makes both players lose).

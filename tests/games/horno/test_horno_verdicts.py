@@ -139,7 +139,7 @@ def test_the_count_verdict_recommends_only_what_the_seat_verdict_calls_robust(gr
     else:
         assert seats.robustness.startswith("not robust")
         assert seats.recommendation == "" and count.recommendation == ""
-        assert "The seat verdict finds this not robust" in count.answer
+        assert "this edge is not robust" in count.answer
 
 
 # ------------------------------------------------------------------------ variants

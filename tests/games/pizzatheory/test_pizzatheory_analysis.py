@@ -9,6 +9,7 @@ named as one game but never counted for or against."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from analysis.pizzatheory import boards, common, length, opening, prose, safety,
 from analysis.pizzatheory.report import REPORT
 from analysis.robust import Condition
 from analysis.sections import Results
+from sims.core.errors import SlicelabError
 
 FAIR3 = 100 / 3
 
@@ -489,49 +491,101 @@ def test_length_verdict_names_the_round_bound_whether_or_not_it_fired(tmp_path):
     assert "The round bound (200 rounds, a draw) never fired: 0 of 9 games." in v.answer
 
 
-def test_safety_verdict_judges_the_fields_with_chance_and_names_one_game():
-    def table(shares, det=()):
-        rows = []
-        for f, (e, lo, hi) in shares.items():
-            for m in safety.MEASURES:
-                rows.append(
-                    {
-                        "field": f,
-                        "block": "b",
-                        "players": 3,
-                        "measure": m,
-                        "estimate": e,
-                        "low": lo,
-                        "high": hi,
-                        "games": 2 if f in det else 500,
-                        "distinct": 1 if f in det else 500,
-                        "deterministic": f in det,
-                        "count": 1,
-                        "safety_rule": True,
-                    }
-                )
-        return pl.DataFrame(rows)
+def _paired_safety(tmp_path: Path, on_winner, off_winner, off_rounds=None, players=3) -> Path:
+    """``seats`` and ``safety-off`` (rule safety = false, the same seed) with the winning
+    starting position of each deal given (``on_winner``, ``off_winner``), 7 rounds a game
+    with the rule (``off_rounds`` without), every seat losing 1 topping with the rule and
+    2 without. The start positions are cycled by game, as the default study's are."""
+    d = SyntheticDataset(tmp_path / "d", game="pizzatheory")
+    games = len(on_winner)
+    start = np.array([np.roll(np.arange(players), g) for g in range(games)])
+    for name, winner, lost, rounds in (
+        ("seats", on_winner, 1, [7] * games),
+        ("safety-off", off_winner, 2, off_rounds if off_rounds is not None else [7] * games),
+    ):
+        arm = d.arm(f"{name}.p{players}", players, "mixed", group=name)
+        if name == "safety-off":
+            d.arms[arm]["rules"] = {"safety": False}
+        by_pos = one_hot(list(winner), players)
+        share = np.take_along_axis(by_pos, start, axis=1)  # seat s holds position start[g, s]
+        d.players(arm, win_share=share, won=(share > 0).astype(int), start_position=start,
+                  lost=np.full((games, players), lost), toppings=np.full((games, players), 9),
+                  saved=np.zeros((games, players), dtype=int),
+                  safe_rounds=np.zeros((games, players), dtype=int))  # fmt: skip
+        d.games(arm, rounds=list(rounds), ending=[0] * games, safety_rounds=[1] * games,
+                n_winners=[1] * games)  # fmt: skip
+    return d.write()
 
-    both = {"mixed field": (0.9, 0.85, 0.95), "random field": (0.8, 0.7, 0.9)}
-    v = verdicts.safety_verdict(_results(safety=table(both)))
-    assert "more than half the games" in v.answer and v.n == 500 and v.robustness == "robust"
-    assert "(mixed field)" in v.estimate
-    v = verdicts.safety_verdict(
-        _results(safety=table({"mixed field": (0.02, 0.01, 0.03), "random field": (0.6, 0.4, 0.8)}))
-    )
-    assert "Not every interval of the fields with chance" in v.answer
-    # the heuristic's one game fired (100%): named, not counted against 'rarely'
-    rare = {
-        "mixed field": (0.02, 0.01, 0.03),
-        "random field": (0.03, 0.02, 0.04),
-        "heuristic field": (1.0, 1.0, 1.0),
-    }
-    v = verdicts.safety_verdict(_results(safety=table(rare, det=("heuristic field",))))
-    assert v.recommendation.startswith("The safety rule almost never matters")
-    assert v.robustness == "robust" and "heuristic 100.0% (one game, 2 times)" in v.answer
-    assert "one game here (deterministic), counted neither for nor against" in v.detail
-    v = verdicts.safety_verdict(_results(safety=table({"mixed field": (0.02, 0.01, 0.03)})))
-    assert v.robustness == "not fully checked" and "random field" in v.detail
+
+def test_the_safety_rule_s_effect_is_paired_by_deal_and_exact_on_hand_made_games(tmp_path):
+    """Six deals: without the rule position 0 wins deals 0 and 1 instead of position 1 and
+    games last 9 rounds instead of 7 on deals 0 to 2; every other deal is the same game."""
+    on = [1, 1, 2, 0, 2, 1]
+    off = [0, 0, 2, 0, 2, 1]
+    out = _paired_safety(tmp_path, on, off, off_rounds=[9, 9, 9, 7, 7, 7])
+    eff = safety.safety_effect(out, manifest(out))
+    p0 = row(eff, measure="position", position=0)
+    assert p0["estimate"] == approx(100 * 2 / 6) and p0["deals"] == 6
+    assert (p0["nonzero"], p0["positive"], p0["negative"]) == (2, 2, 0) and p0["sparse"]
+    assert p0["sign_p"] == approx(0.5)  # two of two deals up: exact two-sided p
+    assert row(eff, measure="position", position=1)["estimate"] == approx(-100 * 2 / 6)
+    assert row(eff, measure="position", position=2)["nonzero"] == 0
+    r = row(eff, measure="rounds")
+    assert (r["on"], r["off"], r["estimate"]) == (7.0, 8.0, approx(1.0))
+    assert row(eff, measure="lost")["estimate"] == approx(1.0)
+    assert row(eff, measure="shared")["estimate"] == 0.0
+    # a block with another seed is not the same deals: refused, naming the fix
+    m = manifest(out)
+    for a in m["study"]["arms"]:
+        if a["name"].startswith("safety-off"):
+            a["seed"] = 2
+    (out / "manifest.json").write_text(json.dumps(m))
+    with pytest.raises(SlicelabError, match="do not deal the same games"):
+        safety.safety_effect(out, manifest(out))
+
+
+def test_safety_verdict_answers_whether_the_rule_matters_from_the_paired_block(tmp_path):
+    rng = np.random.default_rng(4)
+    deals = 3000
+    on = rng.integers(0, 3, deals)
+    # planted: without the rule position 0 takes over a third of the other positions' wins
+    off = np.where((on != 0) & (rng.random(deals) < 1 / 3), 0, on)
+    out = _paired_safety(tmp_path / "a", on, off, off_rounds=list(7 + rng.integers(0, 3, deals)))
+    r = compute_results(out)
+    v = verdicts.safety_verdict(r)
+    assert v.question == "Does the safety rule matter?" and v.n == deals and v.n_unit == "deals"
+    assert "Without the safety rule (safety = false), on the same deals" in v.answer
+    assert "games are longer" in v.answer and v.robustness == "one field only"
+    assert "The largest change is position 0's at 3 players" in v.answer
+    assert "corrected for picking it from the 3 positions" in v.answer
+    assert re.search(r"position 0 at 3 players \+2\d\.\d pp", v.estimate)
+    assert v.recommendation.startswith("Without the safety rule, position 0 at 3 players is "
+                                       "better off by +2")  # fmt: skip
+    assert "it is better off without the rule than with it" in v.answer
+    assert "how often it fires, not whether it matters" in v.answer
+    # the null: the same games without the rule (nothing changes): no claim, no advice
+    out = _paired_safety(tmp_path / "b", on, on)
+    v = verdicts.safety_verdict(compute_results(out))
+    assert "No starting position's win share changes measurably" in v.answer
+    assert "no change (no deal of 3,000 differs)" in v.answer and v.recommendation == ""
+    assert "not measurably longer or shorter" in v.answer
+    # no safety-off block: not measured, and said so
+    t = pl.DataFrame([{"field": "mixed field", "block": "seats", "players": 3,
+                       "measure": "fired", "estimate": 0.9, "low": 0.85, "high": 0.95,
+                       "games": 500, "distinct": 500, "deterministic": False, "count": 450,
+                       "safety_rule": True}])  # fmt: skip
+    v = verdicts.safety_verdict(_results(safety=t))
+    assert "so whether the rule matters is not measured" in v.answer
+    assert "90.0 % [85.0, 95.0] (450 of 500)" in v.answer and v.recommendation == ""
+
+
+def compute_results(out: Path) -> Results:
+    """The Results of the safety section alone on a dataset (its tables computed)."""
+    from analysis.pizzatheory.report import SAFETY
+
+    r = Results(out, manifest(out), "pizzatheory", REPORT, {}, {})
+    r.tables.update(SAFETY.compute(r))
+    return r
 
 
 def test_ratings_verdict_rates_the_main_field_s_player():

@@ -212,9 +212,11 @@ def rule_options(draw, players: int, family: str, n_spaces: int) -> Rules:
         rounds = [ROUNDS.low, ROUNDS.low + 1, 12, 200]
     else:
         rounds = [ROUNDS.low, ROUNDS.low + 1, 12, 60]
+    rotations = ["clockwise", "counterclockwise", "none"] if players == 3 else ["clockwise"]
     return Rules(
         first_seat=draw(st.integers(FIRST_SEAT.low, players - 1)),
-        rotation=draw(st.sampled_from(["clockwise", "counterclockwise", "none"])),
+        cycle_first_seat=draw(st.booleans()),
+        rotation=draw(st.sampled_from(rotations)),
         replacement_order=draw(st.sampled_from(["by-region", "by-space"])),
         two_way_tie=draw(st.sampled_from(["remove", "nothing"])),
         safety=draw(st.booleans()),

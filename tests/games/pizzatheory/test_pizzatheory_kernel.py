@@ -1,7 +1,8 @@
 """Two engines, one truth: Pizza Theory's compiled kernel replays the reference engine game
 for game — every decision record, every seat row and game row — at 2 and 3 players, under
-every rule option, on every shipped board, for every built-in family: random, and the swing
-strategies greedy, heuristic (every parameter) and mixed, alone and side by side."""
+every rule option (the first seat cycled by game too), on every shipped board, for every
+built-in family: random, and the swing strategies greedy, heuristic (every parameter) and
+mixed, alone and side by side."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ CASES = [
     (3, Rules(placement="anywhere", supply=8, runout_tiebreak=True), "hex-37"),
     (2, Rules(first_seat=1, supply=6, runout_tiebreak=True), "hex-37"),
     (3, Rules(max_rounds=3, rotation="none"), "hex-37"),
+    (3, Rules(cycle_first_seat=True, first_seat=1, runout_tiebreak=True, supply=6), "hex-37"),
+    (2, Rules(cycle_first_seat=True, runout_tiebreak=True, supply=5), "hex-37"),
     *[(3, Rules(), name) for name in board_names() if name != "hex-37"],
     (2, Rules(), "hex-61"),
 ]  # fmt: skip

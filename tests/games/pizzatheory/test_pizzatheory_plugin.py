@@ -67,6 +67,8 @@ BAD = [
     ({"board": 3}, "board must be a shipped board's name"),
     ({"rules": {"rotation": "up"}}, "rotation='up'"),
     ({"rules": {"first_seat": 2}}, "first_seat=2 is not a seat of 2 players"),
+    ({"rules": {"rotation": "none"}}, "rotation='none' changes nothing at 2 players"),
+    ({"rules": {"rotation": "counterclockwise"}}, "play it at 3 players only"),
 ]
 
 
@@ -88,7 +90,7 @@ def test_fingerprint_follows_the_board_and_the_rules():
     a = GAME.fingerprint(_arm())
     b = GAME.fingerprint(_arm(board="hex-37-mid"))
     c = GAME.fingerprint(_arm(rules={"safety": False}))
-    assert a["board"] == "hex-37" and a["rules_version"] == "pizzatheory-1"
+    assert a["board"] == "hex-37" and a["rules_version"] == "pizzatheory-2"
     assert len({a["variant_id"], b["variant_id"], c["variant_id"]}) == 3
     assert a["board_digest"] != b["board_digest"]
 

@@ -37,7 +37,7 @@ SECTIONS = [
 QUESTIONS = (
     "Does the starting position decide who wins?",
     "How long are games, and do they end in a draw?",
-    "How often does the safety rule matter?",
+    "Does the safety rule matter?",
     "What is the first placement worth?",
     "Does the board's shape change the balance?",
     "Is the game as balanced at 2 players as at 3?",

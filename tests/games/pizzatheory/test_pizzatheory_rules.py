@@ -28,7 +28,8 @@ RULINGS = Rules()
 def test_defaults_are_the_rulings():
     r = Rules()
     assert r.as_dict() == {
-        "first_seat": 0, "rotation": "clockwise", "replacement_order": "by-region",
+        "first_seat": 0, "cycle_first_seat": False, "rotation": "clockwise",
+        "replacement_order": "by-region",
         "two_way_tie": "remove", "safety": True, "placement": "apart", "supply": 16,
         "runout_tiebreak": False, "max_rounds": 200,
     }  # fmt: skip
@@ -51,6 +52,7 @@ BAD_RULES = [
     ({"two_way_tie": "split"}, "two_way_tie='split'"),
     ({"placement": "near"}, "placement='near'"),
     ({"replacement_order": "random"}, "replacement_order='random'"),
+    ({"cycle_first_seat": 1}, "cycle_first_seat must be true or false"),
 ]
 
 
@@ -79,6 +81,37 @@ POSITIONS = [
 @pytest.mark.parametrize("first, rotation, players, r, expected", POSITIONS)
 def test_turn_positions_rotate_as_ruled(first, rotation, players, r, expected):
     assert positions_in_round(first, rotation, players, r) == expected
+
+
+FIRST_SEATS = [
+    # first_seat, cycle_first_seat, players, game index -> the seat at position 1 in round 1
+    (0, False, 3, 0, 0), (0, False, 3, 4, 0), (2, False, 3, 7, 2),
+    (0, True, 3, 0, 0), (0, True, 3, 1, 1), (0, True, 3, 2, 2), (0, True, 3, 3, 0),
+    (1, True, 3, 2, 0), (2, True, 3, 10, 0),
+    (0, True, 2, 0, 0), (0, True, 2, 1, 1), (1, True, 2, 1, 0), (1, False, 2, 5, 1),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("first, cycle, players, game, expected", FIRST_SEATS)
+def test_cycle_first_seat_starts_every_seat_in_turn(first, cycle, players, game, expected):
+    """Study design ``cycle_first_seat``: game i starts with seat (first_seat + i) mod n,
+    which takes position 1 (and the X spaces of position 1) in the first round."""
+    rules = Rules(first_seat=first, cycle_first_seat=cycle)
+    assert rules.first_seat_of(game, players) == expected
+    deal_ = Deal(tuple([0] * rules.max_rounds)) if players == 2 else Deal()
+    s = GameState(BOARD, rules, players, deal_, game_index=game)
+    assert s.first_seat == expected and s.positions[expected] == 0
+    assert {i for i, o in enumerate(s.owner) if o == expected} == set(BOARD.start[0])
+    assert s.decision().player == expected and s.clone().first_seat == expected
+
+
+@pytest.mark.parametrize("rotation", ["counterclockwise", "none"])
+def test_rotation_is_refused_at_2_players_where_it_changes_nothing(rotation):
+    rules = Rules(rotation=rotation)
+    with pytest.raises(SlicelabError, match=r"rotation='[a-z]+' changes nothing at 2 players.*"
+                       r"remove it from the 2-player arm"):  # fmt: skip
+        GameState(BOARD, rules, 2, Deal(tuple([0] * rules.max_rounds)))
+    GameState(BOARD, rules, 3, Deal())  # 3 players: played
 
 
 # ------------------------------------------------------------------------ setup and placing
@@ -255,6 +288,46 @@ def test_runout_tiebreak_candidates_with_most_on_the_board_win():
     assert s.ending in (Ending.WIN, Ending.TIEBREAK) and len(s.reports) == 1
     most = max(s.on_board(c) for c in range(3))
     assert s.winners == tuple(c for c in range(3) if s.on_board(c) == most)
+
+
+RUNOUT = [
+    # id, regions before (supply 8), colours that ran out placing this round, rule on?,
+    # -> ending (None: the game goes on), winners, on board after (colours 0, 1, 2)
+    ("two run out and both lose one: tiebreak, shared",
+     {0: [0] * 7, 3: [2, 2, 2, 0, 1], 5: [1] * 7}, {0, 1}, True,
+     Ending.TIEBREAK, (0, 1), [7, 7, 5]),
+    ("the same without the tiebreak: nobody is full, the game goes on",
+     {0: [0] * 7, 3: [2, 2, 2, 0, 1], 5: [1] * 7}, {0, 1}, False, None, (), [7, 7, 5]),
+    ("two run out, one loses more: the one with more on the board wins",
+     {0: [0] * 7, 3: [2, 2, 2, 2, 0, 1, 1], 5: [1] * 6}, {0, 1}, True,
+     Ending.TIEBREAK, (0,), [7, 6, 7]),
+    ("a lone player ran out and lost one: not a tiebreak, the game goes on",
+     {0: [0] * 7, 3: [2, 2, 2, 0, 1], 5: [1] * 3}, {0}, True, None, (), [7, 3, 5]),
+    ("a lone player ran out and kept them all: it wins",
+     {0: [0] * 8, 3: [2, 2], 5: [1] * 3}, {0}, True, Ending.WIN, (0,), [8, 3, 2]),
+    ("two ran out, one kept them all: the tiebreak gives it the win",
+     {0: [0] * 8, 3: [2, 2, 2, 1], 5: [1] * 7}, {0, 1}, True,
+     Ending.TIEBREAK, (0,), [8, 7, 4]),
+    ("the same without the tiebreak: the full player wins",
+     {0: [0] * 8, 3: [2, 2, 2, 1], 5: [1] * 7}, {0, 1}, False, Ending.WIN, (0,), [8, 7, 4]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("case, before, ran_out, on, ending, winners, on_board", RUNOUT,
+                         ids=[c[0] for c in RUNOUT])  # fmt: skip
+def test_runout_tiebreak_only_when_two_or_more_run_out_in_the_round(
+    case, before, ran_out, on, ending, winners, on_board
+):
+    """The rulebook's tiebreak (rule ``runout_tiebreak``) settles two or more players
+    running out in the same round; a lone player who ran out wins only with every topping
+    on the board at the end of the round, as without the option."""
+    s = _scripted(before, Rules(supply=8, runout_tiebreak=on))
+    assert [c for c in range(3) if s.supply[c] == 0] == sorted(ran_out)
+    s._ran_out = set(ran_out)  # they placed their last topping this round
+    s._resolve(LINES)
+    assert [s.on_board(c) for c in range(3)] == on_board
+    assert s._check_end() == (ending is not None)
+    assert s.ending == ending and s.winners == winners
 
 
 def test_two_player_neutral_variant():

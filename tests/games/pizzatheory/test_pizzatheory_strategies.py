@@ -1,17 +1,25 @@
 """Pizza Theory's strategies: the catalogue and its parameter checks, legal and
 reproducible play, greedy's choices as documented (the best expected swing, first among
 equals), the mixed player's regret matching (uniform where the game is symmetric, pure
-where one line dominates) and its sampling from the seat's own stream."""
+where one line dominates) and its sampling from the seat's own stream; and no decision
+depends on a colour's number: relabelling the colours changes no decision of any field the
+study plays (exactly), and a deterministic field plays one game whichever colour starts."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from sims.core.errors import StrategySpecError
-from sims.games.pizzatheory.board import default_board
-from sims.games.pizzatheory.engine import Deal, GameState, Phase
+from sims.core.seeding import game_streams
+from sims.games.flow import play_out
+from sims.games.pizzatheory.board import board_names, default_board, shipped_board
+from sims.games.pizzatheory.engine import Deal, GameState, Phase, deal
 from sims.games.pizzatheory.game import play_game, seat_strategies
+from sims.games.pizzatheory.kernel import play_many
+from sims.games.pizzatheory.records import SEAT_COLUMNS, decision_row, game_row, seat_rows
 from sims.games.pizzatheory.rules import Rules
 from sims.games.pizzatheory.strategies import (
     GREEDY_PARAMS,
@@ -24,7 +32,7 @@ from sims.games.pizzatheory.strategies import (
     make_strategy,
     regret_matching,
 )
-from sims.games.pizzatheory.swing import deltas
+from sims.games.pizzatheory.swing import deltas, leading_other, roles
 from sims.games.pizzatheory.view import PlayerView
 
 BOARD = default_board()
@@ -148,3 +156,75 @@ def test_mixed_cut_samples_its_mix_from_the_seats_stream():
     assert np.abs(freq - mix).max() < 0.1
     again = [strategy.choose(view, s.decision(), np.random.default_rng(k)) for k in range(300)]
     assert draws == again
+
+
+# ------------------------------------------------------------------------ relabelling
+def test_the_leading_other_colour_is_never_picked_by_its_number():
+    """Where the two other colours hold as many toppings both lead (None: the swing weighs
+    their mean change); else the one with more, whatever its number."""
+    assert leading_other(0, [5, 4, 4]) is None and leading_other(2, [3, 3, 9]) is None
+    assert leading_other(0, [5, 3, 4]) == 2 and leading_other(1, [6, 1, 4]) == 0
+    d = np.arange(2 * 3).reshape(2, 3)  # two outcomes: changes (0, 1, 2) and (3, 4, 5)
+    x, y, z = roles(d, 0, [5, 4, 4])
+    assert list(z) == [1.5, 4.5] and list(y) == [3, 9] and list(x) == [0, 3]
+    assert list(roles(d, 0, [5, 4, 6])[2]) == [2, 5]
+
+
+def _relabelled(n, specs, seed, g, rules, k, board=BOARD):
+    """Game ``g`` with colour (seat) ``s`` relabelled ``(s + k) mod n``: its strategy, its
+    own stream and its place in the turn order (``first_seat``) move with it. Returns the
+    seat rows in the original labels, the game row and the decisions' (seat, action)."""
+    streams = game_streams(seed, g, n)
+    new = [(s + k) % n for s in range(n)]
+    old = {new[s]: s for s in range(n)}
+    the_rules = replace(rules, first_seat=(rules.first_seat + k) % n)
+    state = GameState(board, the_rules, n, deal(n, the_rules, streams.deal), g)
+    records: list[list[int]] = []
+    play_out(state, [make_strategy(specs[old[t]]) for t in range(n)],
+             [streams.seats[old[t]] for t in range(n)], PlayerView, records, decision_row,
+             g)  # fmt: skip
+    rows = seat_rows(state)
+    decisions = [(old[r[2]], *r[3:]) for r in records]  # seat, position, phase, action, ...
+    return [rows[new[s]] for s in range(n)], game_row(state), decisions
+
+
+M = "mixed(iters=20)"
+RELABEL = [
+    (3, ["random"] * 3), (3, ["greedy"] * 3), (3, ["heuristic"] * 3), (3, [M] * 3),
+    (3, ["mixed(blind=1,iters=20)", M, M]), (3, [M, "heuristic", "greedy"]),
+    (3, [M, "heuristic", "random"]),
+    (2, ["random"] * 2), (2, ["greedy"] * 2), (2, ["heuristic"] * 2), (2, [M] * 2),
+]  # fmt: skip
+"""Every field and table of the default study (the mixed player with fewer regret-matching
+iterations: its ties are broken by the same valuation)."""
+
+
+@pytest.mark.parametrize("n, specs", RELABEL, ids=[f"{n}p-{'-'.join(s)}" for n, s in RELABEL])
+def test_relabelling_the_colours_changes_no_decision(n, specs):
+    """Exact: with every colour relabelled (its strategy, its stream and its place in the
+    turn order moving with it) each seat makes the same decisions and ends with the same
+    row, in the first three rounds of a deal of every field the study plays."""
+    rules = Rules(max_rounds=3)
+    base = _relabelled(n, specs, 7, 0, rules, 0)
+    for k in range(1, n):
+        assert _relabelled(n, specs, 7, 0, rules, k) == base, k
+
+
+@pytest.mark.parametrize("board", board_names())
+def test_a_deterministic_field_plays_one_game_whichever_colour_starts(board):
+    """The compiled kernel, whole games: greedy and the heuristic at 3 players (no chance)
+    and at 2 players (given the neutral die) win the same games by starting position
+    whichever colour starts first (rule first_seat), on every shipped board."""
+    b = shipped_board(board)
+    col = [SEAT_COLUMNS.index(c) for c in ("won", "toppings", "captured", "lost", "saved")]
+    pos = SEAT_COLUMNS.index("start_position")
+    for spec in ("heuristic", "greedy"):
+        for n, games in ((3, 1), (2, 4 if board == "hex-37" else 1)):
+            tables = []
+            for first in range(n):
+                seats, g, _ = play_many(b, Rules(first_seat=first), n, 11, 0, games,
+                                        strategies=spec)  # fmt: skip
+                order = np.argsort(seats[:, :, pos], axis=1)
+                tables.append((np.take_along_axis(seats[:, :, col], order[..., None], 1), g))
+            for t, g in tables[1:]:
+                assert np.array_equal(t, tables[0][0]) and np.array_equal(g, tables[0][1])

@@ -73,6 +73,24 @@ def deal_matrix(
     return index[complete], values[order], x[complete]
 
 
+def with_field(
+    values: np.ndarray, x: np.ndarray, own: float | None, n: int
+) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Add the field's own value to a sweep's matrix when the grid lacks it.
+
+    In a rotated sweep against a uniform field, the candidate playing the field's own
+    value *is* the field: every seat plays the same strategy on the same deal, so the
+    games do not depend on which seat is the candidate, and its win share averaged over
+    the rotations is exactly 1/n on every deal (a game's win shares sum to 1). That column
+    needs no games. Returns ``(values, x, added)``, values ascending."""
+    if own is None or any(math.isclose(own, v, abs_tol=1e-9) for v in values):
+        return values, x, False
+    values = np.append(values, own)
+    x = np.hstack([x, np.full((x.shape[0], 1), 1 / n)])
+    order = np.argsort(values)
+    return values[order], x[:, order], True
+
+
 def one_sided_p(d: np.ndarray) -> float:
     """p-value of the one-sided paired t test of ``mean(d) > 0``."""
     n = len(d)
@@ -206,7 +224,13 @@ def compare_with_best(x: np.ndarray, alpha: float = ALPHA) -> dict[str, np.ndarr
             "p_worse": p, "p_holm": p_holm, "not_worse": not_worse, "p_set": p_set}  # fmt: skip
 
 
-def sweep_curve(out, group: str, param: str, alpha: float = ALPHA) -> pl.DataFrame:
+def sweep_curve(
+    out,
+    group: str,
+    param: str,
+    alpha: float = ALPHA,
+    field: Mapping[int, float | None] | None = None,
+) -> pl.DataFrame:
     """Win share of the candidate by value and player count, and how far each value is
     behind the best.
 
@@ -223,7 +247,13 @@ def sweep_curve(out, group: str, param: str, alpha: float = ALPHA) -> pl.DataFra
         values; descriptive), ``not_worse`` (in the model confidence set at 1 − ``alpha``:
         :func:`confidence_set`) with its p-value ``p_set``; and the sample-size columns
         (``games_for_1pp`` counts deals). ``games`` is an alias of ``deals``.
+        ``from_identity`` marks a row of the field's own value added without games
+        (:func:`with_field`: win share exactly 1/n on every deal).
+
+    ``field`` (the field's own value per player count) adds that value where the grid
+    lacks it (:func:`with_field`); pass it only for a rotated sweep against a uniform field.
     """
+    field = field or {}
     deals = deal_shares(out, group, param)
     result = []
     for (n, value), sub in deals.group_by("players", param, maintain_order=True):
@@ -239,20 +269,28 @@ def sweep_curve(out, group: str, param: str, alpha: float = ALPHA) -> pl.DataFra
                 "win_high": min(hi, 1.0),
                 "fair": 1 / n,
                 "edge_pp": 100 * (m - 1 / n),
+                "from_identity": False,
             }
         )
-    table = pl.DataFrame(result).sort("players", param)
     comparisons = []
     for n in sorted(deals["players"].unique()):
         _, values, x = deal_matrix(deals, n, param)
         if not len(x):
             continue
+        values, x, added = with_field(values, x, field.get(n), n)
+        if added:
+            own = float(field[n])
+            result.append({"players": n, param: own, "deals": len(x), "seat_games": 0,
+                           "win_share": 1 / n, "win_low": 1 / n, "win_high": 1 / n,
+                           "fair": 1 / n, "edge_pp": 0.0, "from_identity": True})  # fmt: skip
         c = compare_with_best(x, alpha)
         cols = ("shortfall_pp", "shortfall_low", "shortfall_high", "p_worse", "p_holm", "p_set")
         for j, value in enumerate(values):
             comparisons.append({"players": n, param: float(value), "is_best": j == c["best"],
                                 **{k: float(c[k][j]) for k in cols},
                                 "not_worse": bool(c["not_worse"][j])})  # fmt: skip
+    table = pl.DataFrame(result).with_columns(pl.col(param).cast(pl.Float64))
+    table = table.sort("players", param)
     if comparisons:
         table = table.join(pl.DataFrame(comparisons), on=["players", param], how="left")
     table = table.with_columns(pl.col("deals").alias("games"))
@@ -319,8 +357,10 @@ def best_value(
 
     **The grid.** If the best value, or the set, reaches an end of the tested grid, the
     curve may not turn within it: ``grid_brackets_best`` is False and ``grid_note`` names
-    the end and proposes values to add. The grid should hold the field's own value, the
-    natural reference; where it does not, ``grid_note`` says so.
+    the end and proposes values to add. The field's own value, the natural reference, is
+    always compared: where the grid lacks it, it is added at exactly 1/n a deal
+    (:func:`with_field`), so "the best" is never only the best of a grid that left the
+    field out.
 
     **The edge, on held-out deals.** The best value's edge over the fair share 1/n is
     optimistic when measured on the deals that picked it (the winner's curse). The deals
@@ -345,7 +385,8 @@ def best_value(
     alpha : float
         One minus the set's confidence level.
     field : mapping, optional
-        The field's own value per player count (None where it has none).
+        The field's own value per player count (None where it has none); pass it only for
+        a rotated sweep against a uniform field (:func:`with_field`).
     symbol : str, optional
         How sentences name the parameter (default: its name).
 
@@ -355,9 +396,9 @@ def best_value(
         One row per player count: ``players, deals`` (played at every value),
         ``field_<param>``, ``best_<param>``, ``win_share`` (its mean over the deals),
         ``<param>_set`` (list, ascending), ``set_low``/``set_high``,
-        ``grid_low``/``grid_high``, ``grid_brackets_best``, ``grid_has_field`` (False
-        when the field's own value is missing from the grid: ``grid_note`` says so),
-        ``grid_note``, ``set_method``; ``pick_even``,
+        ``grid_low``/``grid_high``, ``grid_brackets_best``, ``field_from_identity``
+        (True where the field's own value was missing from the grid and was added
+        without games: :func:`with_field`), ``grid_note``, ``set_method``; ``pick_even``,
         ``edge_odd_pp``/``_low``/``_high``, ``pick_odd``, ``edge_even_pp``/``_low``/
         ``_high``, ``edge_pp``/``edge_low``/``edge_high`` (held out, as above);
         ``edge_in_sample_pp``/``_low``/``_high`` (optimistic, secondary); the sample-size
@@ -373,19 +414,12 @@ def best_value(
         index, values, x = deal_matrix(deals, n, param)
         if not len(x):
             continue
+        values, x, added = with_field(values, x, field.get(n), n)
         c = compare_with_best(x, alpha)
         best = float(values[c["best"]])
         members = [float(t) for t in values[c["not_worse"]]]
         grid = [float(t) for t in values]
         note = grid_note(best, members, grid, symbol)
-        own = field.get(n)
-        has_field = own is None or any(math.isclose(own, t, abs_tol=1e-9) for t in grid)
-        if not has_field:
-            missing = (
-                f"the field's own {symbol} ({own:.4g}) is not in the grid: the sweep cannot "
-                f"say whether the best beats it; add {own:.4g} to the grid"
-            )
-            note = f"{note}; {missing}" if note else missing
         even = index % 2 == 0
         odd = ~even
         row = {
@@ -400,7 +434,7 @@ def best_value(
             "grid_low": min(grid),
             "grid_high": max(grid),
             "grid_brackets_best": not note,
-            "grid_has_field": has_field,
+            "field_from_identity": added,
             "grid_note": note,
             "set_method": SET_METHOD,
         }
@@ -420,14 +454,14 @@ def best_value(
         result.append(row)
     order = ["players", "deals", field_col, best_col, "win_share", set_col,
              "set_low", "set_high", "grid_low", "grid_high", "grid_brackets_best",
-             "grid_has_field", "grid_note", "set_method",
+             "field_from_identity", "grid_note", "set_method",
              "pick_even", "edge_odd_pp", "edge_odd_low", "edge_odd_high", "pick_odd",
              "edge_even_pp", "edge_even_low", "edge_even_high", "edge_pp", "edge_low",
              "edge_high", "edge_in_sample_pp", "edge_in_sample_low",
              "edge_in_sample_high"]  # fmt: skip
     schema = {k: pl.Float64 for k in order} | {
         "players": pl.Int64, "deals": pl.Int64, set_col: pl.List(pl.Float64),
-        "grid_brackets_best": pl.Boolean, "grid_has_field": pl.Boolean,
+        "grid_brackets_best": pl.Boolean, "field_from_identity": pl.Boolean,
         "grid_note": pl.String, "set_method": pl.String,
     }  # fmt: skip
     table = pl.DataFrame(result, schema=schema).with_columns(

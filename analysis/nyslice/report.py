@@ -4,7 +4,8 @@ sections (:data:`REPORT`, found by :func:`analysis.report.game_report`).
 1. Seats: is the first slicer favoured, does slicing twice matter, and does it hold for
    other players (``seats``, ``seats-collect``, ``seats-greedy``, ``ladder``, and
    ``seats-search`` when the study has it);
-2. Specials: how strong is each Today's Special (``seats``, ``specials``);
+2. Specials: how strong is each Today's Special (``seats``, ``specials``, ``forfeit`` and
+   ``forfeit-flat``, ``restricted``);
 3. Eat or collect: the θ sweep and the replayed decisions (``theta``, ``decisions``);
 4. Player count, with the majorities nobody scores (``seats``);
 5. Ratings and 6. Sample size: the generic sections (:mod:`analysis.sections`).
@@ -57,7 +58,8 @@ from analysis.sections import (
     seat_page,
 )
 
-BLOCKS = ("seats", "seats-collect", "seats-greedy", "specials", "theta", "decisions", "ladder")
+BLOCKS = ("seats", "seats-collect", "seats-greedy", "specials", "forfeit", "theta", "decisions",
+          "ladder")  # fmt: skip
 """Study blocks the report needs (see studies/nyslice-balance.toml)."""
 SEAT_FIELDS = ("seats", "seats-collect", "seats-greedy", "seats-search")
 """Blocks that ask the seat question with one strategy in every seat; ``seats-search``
@@ -303,7 +305,11 @@ def _seats_appendix(pdf: PdfPages, r: Results, label: str) -> None:
 
 
 SEATS = Section(
-    "Seats", _seats_compute, _seats_draw, _seats_headlines, lambda r: seat_cells(r.seat),
+    "Seats",
+    _seats_compute,
+    _seats_draw,
+    _seats_headlines,
+    lambda r: seat_cells(r.seat),
     _seats_appendix,
 )
 """1: is the first slicer favoured?"""
@@ -319,8 +325,10 @@ def _main(st: pl.DataFrame) -> int:
 
 def _specials_compute(r: Results) -> dict[str, Any]:
     out = r.out
+    have = {a.get("group", a["name"]) for a in r.manifest["study"]["arms"]}
     return {
-        "restricted": specials.restricted_play(out),
+        "forfeit": specials.forfeit_value(out),
+        "restricted": specials.restricted_play(out) if "restricted" in have else None,
         "own": specials.own_points(out, games=r.options["own_games"]),
         "strength": specials.strength(out),
         "special_conditions": robustness.special_values(out, MAIN_PLAYERS),
@@ -331,55 +339,95 @@ def _specials_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
     out = []
     judged = {j["key"]: j for j in robustness.judged(
         r.special_conditions, r.conditions_expected).iter_rows(named=True)}  # fmt: skip
-    for n in sorted(r.restricted["players"].unique()):
-        s = r.restricted.filter(pl.col("players") == n).sort("value_pp", descending=True)
-        sig = int(s["holm_significant"].sum())
-        for what, x in (("strongest", s.row(0, named=True)), ("weakest", s.row(-1, named=True))):
+    for n in sorted(r.forfeit["players"].unique()):
+        s = r.forfeit.filter(pl.col("players") == n).sort("points", descending=True)
+        have = int((s["holm_sign"] > 0).sum())
+        cost = int((s["holm_sign"] < 0).sum())
+        for what, x in (("most", s.row(0, named=True)), ("least", s.row(-1, named=True))):
             tag = judged.get(x["special"]) if n == MAIN_PLAYERS else None
-            finding = (f"{n} players: {what} option (restricted-play value) "
-                       f"{x['special'].replace('_', ' ')}"
-                       + (f" ({sig} of {s.height} Holm-significant)" if what == "strongest"
-                          else "")
+            finding = (f"{n} players: worth {what} (points a game it is in play, forfeit "
+                       f"against the field) {x['special'].replace('_', ' ')}"
+                       + (f" ({have} of {s.height} worth having, {cost} costly, Holm)"
+                          if what == "most" else "")
                        + (f"; across fields and decks: {tag['label']}" if tag else ""))  # fmt: skip
-            out.append(headline(q, finding, ci(x["value_pp"], x["value_low"], x["value_high"]),
-                                x["deals"], x["warning"], "deals"))  # fmt: skip
+            out.append(headline(q, finding, ci(x["points"], x["points_low"], x["points_high"],
+                                                "points"),
+                                x["in_play"], x["warning"], "deals"))  # fmt: skip
     return out
 
 
 def _specials_cells(r: Results) -> list[Row]:
     rows = []
-    t = r.restricted.filter(pl.col("players") == MAIN_PLAYERS)
+    t = r.forfeit.filter(pl.col("players") == MAIN_PLAYERS)
     for f in t.iter_rows(named=True):
-        need = int(np.ceil(f["deals"] * f["half_width"] ** 2)) if f["deals"] else None
-        rows.append({"number": f"{MAIN_PLAYERS}p {f['special']} restricted-play value",
-                     "games": f["deals"], "± (pp)": f["half_width"], "games for ±1 pp": need,
+        half = (f["value_high"] - f["value_low"]) / 2  # the worth in win share, pp
+        need = int(np.ceil(f["in_play"] * half**2)) if f["in_play"] and np.isfinite(half) else None
+        rows.append({"number": f"{MAIN_PLAYERS}p {f['special']} worth (forfeit, win share)",
+                     "games": f["in_play"], "± (pp)": half, "games for ±1 pp": need,
                      "warning": f["warning"]})  # fmt: skip
     return rows
 
 
 def _estimands(r: Results, n: int) -> pl.DataFrame:
-    """The three estimands side by side at one count (one row per special)."""
-    rest = r.restricted.filter(pl.col("players") == n).select(
-        "special", "value_pp", "value_low", "value_high", "deals")
+    """The estimands side by side at one count (one row per special), sorted by worth."""
+    t = r.forfeit.filter(pl.col("players") == n).select(
+        "special", "points", "points_low", "points_high", "adj_low", "adj_high", "holm_sign",
+        pl.col("value_pp").alias("worth_pp"), pl.col("value_low").alias("worth_low"),
+        pl.col("value_high").alias("worth_high"), "in_play")  # fmt: skip
+    rest = r.tables.get("restricted")
+    if rest is not None:
+        t = t.join(rest.filter(pl.col("players") == n).select(
+            "special", "value_pp", "value_low", "value_high", "deals"), on="special",
+            how="left")  # fmt: skip
+    else:
+        t = t.with_columns(*(pl.lit(None, pl.Float64).alias(c) for c in
+                             ("value_pp", "value_low", "value_high")),
+                           pl.lit(None, pl.Int64).alias("deals"))  # fmt: skip
     own = r.own.filter(pl.col("players") == n).select(
         "special", "own_pp", "own_low", "own_high", "own_points",
         pl.col("games").alias("own_games"))  # fmt: skip
     taker = r.strength.filter(pl.col("players") == n).select(
         "special", "effect_pp", "effect_low", "effect_high", pl.col("games").alias("taker_games"),
         "obs_pp", "obs_low", "obs_high")  # fmt: skip
-    return rest.join(own, on="special", how="left").join(taker, on="special", how="left").sort(
-        "value_pp")
+    return (
+        t.join(own, on="special", how="left").join(taker, on="special", how="left").sort("points")
+    )
+
+
+def plot_worth(t: pl.DataFrame, ax) -> None:
+    """Ranked chart of the specials' worth at one count (points a game the special is in
+    play): the 95% interval, and the wider one corrected over the family of specials."""
+    y = np.arange(t.height)
+    v = t["points"].to_numpy().astype(float)
+    for lo, hi, style, name in (
+        ("adj_low", "adj_high", {"color": "0.6", "elinewidth": 3, "capsize": 0},
+         "corrected over the specials (Bonferroni)"),
+        ("points_low", "points_high", {"color": "black", "elinewidth": 1, "capsize": 2},
+         "95% interval"),
+    ):  # fmt: skip
+        err = np.vstack([v - t[lo].to_numpy().astype(float), t[hi].to_numpy().astype(float) - v])
+        ax.errorbar(v, y, xerr=np.nan_to_num(err), fmt="o", ms=3.5, zorder=3, label=name,
+                    **style)  # fmt: skip
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(y, [s.replace("_", " ") + (" *" if h else "") for s, h in
+                      zip(t["special"], t["holm_sign"], strict=True)], fontsize=7)  # fmt: skip
+    ax.set_xlabel("worth: points a game it is in play, may receive − forfeits", fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.legend(fontsize=6.5, loc="lower right")
 
 
 def plot_estimands(t: pl.DataFrame, ax) -> None:
-    """Ranked chart of the three estimands at one count (rows sorted by restricted play)."""
+    """Ranked chart of the win-share estimands at one count (rows sorted by worth)."""
     y = np.arange(t.height)
     for col, lo, hi, dy, style, name in (
-        ("value_pp", "value_low", "value_high", 0.22,
-         {"fmt": "o", "color": "black"}, "restricted-play value"),
-        ("own_pp", "own_low", "own_high", 0.0,
+        ("worth_pp", "worth_low", "worth_high", 0.27,
+         {"fmt": "o", "color": "black"}, "worth in win share (forfeit; deals in play)"),
+        ("value_pp", "value_low", "value_high", 0.09,
+         {"fmt": "^", "color": "tab:green", "mfc": "none"},
+         "value of being allowed to take the portion (avoid; all deals)"),
+        ("own_pp", "own_low", "own_high", -0.09,
          {"fmt": "D", "color": "tab:blue", "mfc": "none"}, "own points (win share)"),
-        ("effect_pp", "effect_low", "effect_high", -0.22,
+        ("effect_pp", "effect_low", "effect_high", -0.27,
          {"fmt": "s", "color": "tab:red", "mfc": "none"}, "value to the taker (vs blank)"),
     ):  # fmt: skip
         v = t[col].to_numpy().astype(float)
@@ -390,19 +438,19 @@ def plot_estimands(t: pl.DataFrame, ax) -> None:
     ax.set_yticks(y, [s.replace("_", " ") for s in t["special"]], fontsize=7)
     ax.set_xlabel("win share, pp (95% CI)", fontsize=8)
     ax.tick_params(labelsize=7)
-    ax.legend(fontsize=6.5, loc="lower right")
+    ax.legend(fontsize=6, loc="lower right")
 
 
 def _heatmap(r: Results, ax, cax) -> None:
-    st = r.restricted
+    st = r.forfeit
     counts = sorted(st["players"].unique())
     names = specials.SPECIALS
     grid = np.full((len(names), len(counts)), np.nan)
     star = np.zeros_like(grid, dtype=bool)
     for row in st.iter_rows(named=True):
         i, j = names.index(row["special"]), counts.index(row["players"])
-        grid[i, j] = row["value_pp"]
-        star[i, j] = bool(row["holm_significant"])
+        grid[i, j] = row["points"]
+        star[i, j] = bool(row["holm_sign"])
     lim = float(np.nanmax(np.abs(grid))) if np.isfinite(grid).any() else 1.0
     shown = np.ma.masked_invalid(grid)
     cmap = plt.get_cmap("RdBu").with_extremes(bad="0.93")
@@ -411,103 +459,136 @@ def _heatmap(r: Results, ax, cax) -> None:
         for j in range(len(counts)):
             if np.isfinite(grid[i, j]):
                 dark = abs(grid[i, j]) > 0.6 * lim
-                ax.text(j, i, f"{grid[i, j]:+.1f}{'*' if star[i, j] else ''}", ha="center",
+                ax.text(j, i, f"{grid[i, j]:+.2f}{'*' if star[i, j] else ''}", ha="center",
                         va="center", fontsize=7, color="white" if dark else "black")  # fmt: skip
             else:
                 ax.text(j, i, "not in play", ha="center", va="center", fontsize=6, color="0.4")
     ax.set_xticks(range(len(counts)), [f"{c} players" for c in counts], fontsize=7)
     ax.set_yticks(range(len(names)), [n.replace("_", " ") for n in names], fontsize=7)
     bar = ax.figure.colorbar(im, cax=cax)
-    bar.set_label("restricted-play value, pp", fontsize=7)
+    bar.set_label("worth, points a game in play", fontsize=7)
     bar.ax.tick_params(labelsize=6)
 
 
 def _specials_draw(pdf: PdfPages, r: Results, num: int) -> None:
-    main = _main(r.restricted)
+    main = _main(r.forfeit)
     t = _estimands(r, main)
     fig = page(f"{num}  How strong is each Today's Special?")
     top, bottom = t.row(-1, named=True), t.row(0, named=True)
+    f = r.forfeit.filter(pl.col("players") == main)
     y = para(fig, TOP, (
-        "Three estimands, each measuring something different. Restricted-play value: a seat "
-        "that never takes or uses the special plays the unrestricted field on the same deals, "
-        "from every seat in turn; the unrestricted seat's win share minus the restricted "
-        "seat's is what having the option is worth under good play (the ranking to read). Own "
-        "points: the finished games re-scored without the special's scoring effect, holdings "
-        "fixed (0 by definition for Cut in Line, Dibs!, Sneak-a-Slice and Mystery Slice). "
-        "Value to the taker: the same deals with the special replaced by a blank tile, for "
-        "the seat that held it; it includes what the players gave up to get it. "
-        f"At {main} players the option worth most is {top['special'].replace('_', ' ')} "
-        f"({prose_effect(top['value_pp'], top['value_low'], top['value_high'])}, "
-        f"{top['deals']:,} deals) and the least {bottom['special'].replace('_', ' ')} "
-        f"({prose_effect(bottom['value_pp'], bottom['value_low'], bottom['value_high'])})."
+        "A special's worth, as a designer means it: one seat never receives the special (it "
+        "takes portions as it likes, the tile is forfeited when it reaches it, and its "
+        "strategy values the tile as absent) and plays the unrestricted field on the same "
+        "deals, from every seat in turn; the unrestricted seat's score minus the forfeiting "
+        "seat's, over the deals where the special is in play (which specials appear is a "
+        "fact of the deal), is what being able to receive it is worth: its points and its "
+        "uses, with what players pay for it. "
+        f"At {main} players the worth is largest for {top['special'].replace('_', ' ')} "
+        f"({prose_effect(top['points'], top['points_low'], top['points_high'], 'points', '+.2f')}"
+        f", {top['in_play']:,} deals) and least for {bottom['special'].replace('_', ' ')} ("
+        + prose_effect(bottom["points"], bottom["points_low"], bottom["points_high"], "points",
+                       "+.2f")
+        + f"); {int((f['holm_sign'] > 0).sum())} of {f.height} are worth having and "
+        f"{int((f['holm_sign'] < 0).sum())} costly after Holm's correction over the "
+        f"{f.height} specials (* on the chart). The other estimands of "
+        f"{appendix_label(r, 'Specials') or 'the appendix'} answer other questions."
     ), 8.5)  # fmt: skip
-    h = (y - 0.1) * 0.55
+    h = (y - 0.1) * 0.5
     ax = fig.add_axes([0.25, y - h - 0.01, 0.7, h])
-    plot_estimands(t, ax)
+    plot_worth(t, ax)
     ax.set_title(f"{main} players", fontsize=8)
     y -= h + 0.06
-    heading(fig, y, "Restricted-play value by player count (pp; * Holm-significant across "
-            "the specials of a count)", 9)  # fmt: skip
+    heading(fig, y, "Worth by player count (points a game in play; * Holm-significant "
+            "within a count)", 9)  # fmt: skip
     ax = fig.add_axes([0.25, 0.08, 0.6, y - 0.11])
     cax = fig.add_axes([0.87, 0.08, 0.015, y - 0.11])
     _heatmap(r, ax, cax)
     pdf.savefig(fig)
 
-    fig = page(f"{num}  Specials at {main} players: does the ranking hold in other fields and "
+    fig = page(f"{num}  Specials at {main} players: the other estimands")
+    y = para(fig, TOP, (
+        "In win share, four estimands that answer different questions. Worth (forfeit): as "
+        "above, in win share. Value of being allowed to take the portion (the avoid "
+        "restriction: a seat that never takes the portion carrying the special while another "
+        "is free, on every deal): it also gives up what the slicer put with the tile to make "
+        "it acceptable, so a costly tile can come out positive; it is not what the special is "
+        "worth. Own points: the finished games re-scored without the special's scoring "
+        "effect, holdings fixed (0 by definition for Cut in Line, Dibs!, Sneak-a-Slice and "
+        "Mystery Slice). Value to the taker: the same deals with the special replaced by a "
+        "blank tile, for the seat that held it; it includes what the players gave up to get it."
+    ), 8.5)  # fmt: skip
+    ax = fig.add_axes([0.25, 0.08, 0.7, y - 0.12])
+    plot_estimands(t, ax)
+    pdf.savefig(fig)
+
+    fig = page(f"{num}  Specials at {main} players: does the worth hold in other fields and "
                "on other decks?")  # fmt: skip
     judged = robustness.judged(r.special_conditions, r.conditions_expected)
     robust = judged.filter(pl.col("robust"))
-    order = t.sort("value_pp", descending=True)["special"].to_list()
+    order = t.sort("points", descending=True)["special"].to_list()
     y = para(fig, TOP, (
-        f"Each special's restricted-play value at {main} players in every field (greedy, the "
-        "equilibrium heuristic, the search player) and on the five plausible decks. "
+        f"Each special's worth at {main} players (points a game it is in play) in every "
+        "field (greedy, the equilibrium heuristic, the search player) and on the five "
+        "plausible decks. "
         + ("Robust (same sign, interval clear of 0 everywhere): "
            + listing(f"{k.replace('_', ' ')} ({'+' if s > 0 else '−'})"
                      for k, s in zip(robust["key"], robust["sign"], strict=True)) + "."
-           if robust.height else "No special's value is robust in every field and deck.")
+           if robust.height else "No special's worth is robust in every field and deck.")
         + f" {judged.height - robust.height} of {judged.height} are not: their rows say why in "
         f"{appendix_label(r, 'Specials') or 'the appendix'}."
     ), 8.5)  # fmt: skip
     ax = fig.add_axes([0.25, 0.07, 0.55, y - 0.1])
-    plot_conditions(r.special_conditions, order, ax, "restricted-play value, pp (95% CI)",
+    plot_conditions(r.special_conditions, order, ax, "worth, points a game in play (95% CI)",
                     lambda k: k.replace("_", " "))  # fmt: skip
     pdf.savefig(fig)
 
 
 def _specials_appendix(pdf: PdfPages, r: Results, label: str) -> None:
-    for n in sorted(r.restricted["players"].unique()):
-        t = _estimands(r, n).sort("value_pp", descending=True)
-        shown = ci_col(t, "value_pp", "value_low", "value_high", "restricted play (pp)")
+    for n in sorted(r.forfeit["players"].unique()):
+        t = _estimands(r, n).sort("points", descending=True)
+        shown = ci_col(t, "points", "points_low", "points_high", "worth (points)", "+.2f")
+        shown = shown.with_columns(pl.Series("corrected", [
+            f"[{a:+.2f}, {b:+.2f}]" if np.isfinite(a) and np.isfinite(b) else "—"
+            for a, b in zip(t["adj_low"].fill_null(np.nan), t["adj_high"].fill_null(np.nan),
+                            strict=True)]))  # fmt: skip
+        shown = ci_col(shown, "value_pp", "value_low", "value_high", "allowed to take (pp)")
         shown = ci_col(shown, "own_pp", "own_low", "own_high", "own points (pp)")
         shown = ci_col(shown, "effect_pp", "effect_low", "effect_high", "taker vs blank (pp)")
-        shown = ci_col(shown, "obs_pp", "obs_low", "obs_high", "holders − others (pp)")
         shown = fmt(shown.select(
-            pl.col("special").str.replace_all("_", " "), "restricted play (pp)",
-            pl.col("deals"), "own points (pp)", pl.col("own_points").alias("own pts"),
-            "taker vs blank (pp)", pl.col("taker_games").alias("games"),
-            "holders − others (pp)"), {"own pts": "+.2f"})  # fmt: skip
+            pl.col("special").str.replace_all("_", " "), "worth (points)",
+            "corrected", pl.col("in_play").alias("deals"),
+            "allowed to take (pp)", "own points (pp)", pl.col("own_points").alias("own pts"),
+            "taker vs blank (pp)", pl.col("taker_games").alias("games")),
+            {"own pts": "+.2f"})  # fmt: skip
         for fig in table_pages(
             f"{label} — Specials at {n} players: every estimand", shown,
-            [0.15, 0.15, 0.06, 0.14, 0.06, 0.15, 0.06, 0.15], size=6.5, x=0.04,
-            intro="Restricted play counts deals (every rotation shares one); own points and "
-            "value to the taker count the games where someone held the special; holders − "
-            "others is a description (the holder chose the special), clustered by game.",
+            [0.14, 0.15, 0.12, 0.06, 0.14, 0.13, 0.06, 0.13, 0.06], size=6.3, x=0.03,
+            intro="Worth (forfeit) counts the deals where the special is in play (every "
+            "rotation shares one), with its interval corrected over the specials of the count "
+            "(Bonferroni); allowed to take (avoid) counts every deal; own points and value to "
+            "the taker count the games where someone held the special.",
         ):  # fmt: skip
             pdf.savefig(fig)
     tab = conditions_table(r.special_conditions)
     judged = robustness.judged(r.special_conditions, r.conditions_expected)
-    shown = ci_col(tab, "estimate", "low", "high", "value [95% CI]").join(
-        judged.select(pl.col("key").alias("headline"), "label"), on="headline", how="left")
+    shown = ci_col(tab, "estimate", "low", "high", "worth [95% CI]", "+.2f").join(
+        judged.select(pl.col("key").alias("headline"), "label"), on="headline", how="left"
+    )
     shown = fmt(shown.select(pl.col("headline").str.replace_all("_", " ").alias("special"),
-                             "condition", "value [95% CI]", "n", "label"), {})  # fmt: skip
-    for fig in table_pages(f"{label} — Restricted-play value at {MAIN_PLAYERS} players in "
-                           "every field and deck", shown, [0.18, 0.2, 0.24, 0.08, 0.22],
-                           size=6.5):  # fmt: skip
+                             "condition", "worth [95% CI]", "n", "label"), {})  # fmt: skip
+    for fig in table_pages(f"{label} — Worth (points a game in play) at {MAIN_PLAYERS} "
+                           "players in every field and deck", shown,
+                           [0.18, 0.2, 0.24, 0.08, 0.22], size=6.5):  # fmt: skip
         pdf.savefig(fig)
 
 
 SPECIALS = Section(
-    "Specials", _specials_compute, _specials_draw, _specials_headlines, _specials_cells,
+    "Specials",
+    _specials_compute,
+    _specials_draw,
+    _specials_headlines,
+    _specials_cells,
     _specials_appendix,
 )
 """2: how strong is each Today's Special?"""
@@ -730,7 +811,7 @@ def _whatif_compute(r: Results) -> dict[str, Any]:
     if "whatif-comp1" in have:
         out["comp_change"] = whatif.first_slicer_change(r.out, "seats", "whatif-comp1")
         out["comp_rules"] = whatif.block_rules(r.out, "whatif-comp1")
-    if {"whatif-ssc-restricted", "whatif-ssc-seats", "restricted"} <= have:
+    if {"whatif-ssc-forfeit", "whatif-ssc-seats", "forfeit"} <= have:
         out["ssc_change"] = whatif.special_change(r.out)
         out["ssc_first"] = whatif.first_slicer_change(r.out, "seats", "whatif-ssc-seats")
         out["ssc_rules"] = whatif.block_rules(r.out, "whatif-ssc-seats")
@@ -739,28 +820,40 @@ def _whatif_compute(r: Results) -> dict[str, Any]:
 
 def _whatif_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
     out = []
-    for key, what in (("comp_change", "first slicer's edge with one point of compensation"),
-                      ("ssc_change", "Super-Sized Combos' restricted-play value with combos "
-                       "counting 1½")):  # fmt: skip
+    for key, what, unit in (
+        ("comp_change", "first slicer's edge with one point of compensation", "pp"),
+        ("ssc_change", "Super-Sized Combos' worth (points a game in play) with combos "
+         "counting 1½", "points"),
+    ):  # fmt: skip
         t = r.tables.get(key)
         if t is None:
             continue
         for c in t.iter_rows(named=True):
             out.append(headline(q, f"{c['players']} players: {what}: from "
-                                f"{c['before_pp']:+.1f} to {c['after_pp']:+.1f} pp (change)",
-                                ci(c["change_pp"], c["change_low"], c["change_high"]),
+                                f"{verdicts.signed(c[f'before_{unit}'])} to "
+                                f"{verdicts.signed(c[f'after_{unit}'])} {unit} (change)",
+                                ci(c[f"change_{unit}"], c["change_low"], c["change_high"], unit),
                                 c["deals"], unit="deals"))  # fmt: skip
     return out
 
 
-def _dumbbell(ax, t: pl.DataFrame, label: str) -> None:
+def _dumbbell(ax, t: pl.DataFrame, label: str, unit: str = "pp") -> None:
     for k, c in enumerate(t.sort("players").iter_rows(named=True)):
         colour = count_colour(c["players"])
         for x, name, style in ((k - 0.12, "before", "o"), (k + 0.12, "after", "s")):
-            v, lo, hi = c[f"{name}_pp"], c[f"{name}_low"], c[f"{name}_high"]
-            ax.errorbar([x], [v], yerr=[[v - lo], [hi - v]], fmt=style, color=colour, ms=4,
-                        mfc="white" if name == "before" else colour, capsize=2, zorder=3)
-        ax.annotate("", (k + 0.12, c["after_pp"]), (k - 0.12, c["before_pp"]),
+            v, lo, hi = c[f"{name}_{unit}"], c[f"{name}_low"], c[f"{name}_high"]
+            ax.errorbar(
+                [x],
+                [v],
+                yerr=[[v - lo], [hi - v]],
+                fmt=style,
+                color=colour,
+                ms=4,
+                mfc="white" if name == "before" else colour,
+                capsize=2,
+                zorder=3,
+            )
+        ax.annotate("", (k + 0.12, c[f"after_{unit}"]), (k - 0.12, c[f"before_{unit}"]),
                     arrowprops={"arrowstyle": "->", "color": "0.5", "lw": 0.8})  # fmt: skip
     ax.axhline(0, color="black", lw=0.8)
     ax.set_xticks(range(t.height), [f"{n} players" for n in sorted(t["players"])], fontsize=7)
@@ -789,29 +882,30 @@ def _whatif_draw(pdf: PdfPages, r: Results, num: int) -> None:
         c = m.row(0, named=True) if m.height else ssc.row(0, named=True)
         parts.append(
             f"Super-Sized Combos weakened ({whatif.change_text(r.ssc_rules)}: each combo "
-            "number counts 1½ slices instead of 2): its restricted-play value at "
-            f"{c['players']} players moves from "
-            f"{prose_effect(c['before_pp'], c['before_low'], c['before_high'])} to "
-            f"{prose_effect(c['after_pp'], c['after_low'], c['after_high'])}."
+            "number counts 1½ slices instead of 2): its worth (points a game it is in play, "
+            f"the forfeit estimand) at {c['players']} players moves from "
+            f"{prose_effect(c['before_points'], c['before_low'], c['before_high'], 'points')} "
+            f"to {prose_effect(c['after_points'], c['after_low'], c['after_high'], 'points')}."
         )
     y = para(fig, TOP, "Each change is played on the same deals as the printed game (same "
              "seed, the equilibrium heuristic in every seat, the default deck), so before and "
              "after are paired by deal. " + " ".join(parts), 8.5)  # fmt: skip
-    panels = [(t, lab) for t, lab in (
-        (comp, "first slicer's edge, pp (95% CI)"),
-        (ssc, "Super-Sized Combos' restricted-play value, pp"),
+    panels = [(t, lab, unit) for t, lab, unit in (
+        (comp, "first slicer's edge, pp (95% CI)", "pp"),
+        (ssc, "Super-Sized Combos' worth, points a game in play", "points"),
     ) if t is not None]  # fmt: skip
     w = 0.8 / len(panels)
-    for k, (t, lab) in enumerate(panels):
+    for k, (t, lab, unit) in enumerate(panels):
         ax = fig.add_axes([0.1 + k * (w + 0.04), 0.45, w - 0.04, y - 0.52])
-        _dumbbell(ax, t, lab)
+        _dumbbell(ax, t, lab, unit)
     rows = []
-    for name, t in (("compensation", comp), ("super-sized 1½", ssc)):
+    for name, t, unit in (("compensation (pp)", comp, "pp"),
+                          ("super-sized 1½ (points)", ssc, "points")):  # fmt: skip
         if t is None:
             continue
-        c = ci_col(t, "before_pp", "before_low", "before_high", "before")
-        c = ci_col(c, "after_pp", "after_low", "after_high", "after")
-        c = ci_col(c, "change_pp", "change_low", "change_high", "change")
+        c = ci_col(t, f"before_{unit}", "before_low", "before_high", "before")
+        c = ci_col(c, f"after_{unit}", "after_low", "after_high", "after")
+        c = ci_col(c, f"change_{unit}", "change_low", "change_high", "change")
         rows.append(c.select(pl.lit(name).alias("change"), "players", "before", "after",
                              pl.col("change").alias("after − before"), "deals"))  # fmt: skip
     table(fig, 0.38, fmt(pl.concat(rows), {}), [0.15, 0.08, 0.2, 0.2, 0.2, 0.08], size=7)
@@ -826,9 +920,14 @@ GLOSSARY = {
     "θ (eat threshold)": "The heuristic eats a slice when its eat value is more than θ times "
     "its collect value: a larger θ eats less. The θ sweep plays one seat at each θ against "
     "the equilibrium field.",
-    "restricted-play value": "What having a special's option is worth: the win share of an "
-    "unrestricted seat minus that of a seat that never takes or uses the special, on the same "
-    "deals (Jaffe et al. 2012).",
+    "worth (of a special)": "What being able to receive a special is worth: the score (or win "
+    "share) of an unrestricted seat minus that of a seat that never receives it (it takes "
+    "portions as it likes, forfeits the tile, and values it as absent), on the same deals, "
+    "over the deals where the special is in play; the designer's ranking.",
+    "value of being allowed to take the portion": "The win share of an unrestricted seat minus "
+    "that of a seat that never takes the portion carrying the special while another is free "
+    "(restricted play, Jaffe et al. 2012), on the same deals: it also gives up what the slicer "
+    "put with the tile, so it is not what the special is worth.",
     "own points": "A special's scoring effect: the finished game re-scored without it, every "
     "holding fixed; 0 by definition for specials that act only during play.",
     "value to the taker": "The holder's win share in the real game minus in the same deal "

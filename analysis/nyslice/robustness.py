@@ -9,7 +9,8 @@ reported as not checked. :mod:`analysis.robust` judges each headline over its co
 
 - :func:`first_slicer` — the first slicer's edge (seat 0 minus the other seats, pp) per
   player count;
-- :func:`special_values` — each special's restricted-play value at one player count;
+- :func:`special_values` — each special's worth (:func:`analysis.nyslice.specials.forfeit_value`,
+  points a game it is in play) at one player count;
 - :func:`theta_sets` — the best eat threshold θ and the θ values not worse than it, at one
   player count (robust when one θ is in every condition's set).
 """
@@ -28,24 +29,24 @@ from analysis.robust import Condition, judge
 
 @dataclass(frozen=True)
 class Blocks:
-    """The study blocks of one condition: the uniform seat block, the restricted-play
-    block (paired with the seat block) and the θ sweep."""
+    """The study blocks of one condition: the uniform seat block, the forfeit blocks of
+    the specials' worth (paired with the seat block) and the θ sweep."""
 
     kind: str
     seats: str
-    restricted: str
+    forfeit: tuple[str, ...]
     theta: str
 
 
 FIELDS: dict[str, Blocks] = {
-    "equilibrium field": Blocks("field", "seats", "restricted", "theta"),
-    "greedy field": Blocks("field", "seats-greedy", "restricted-greedy", "theta-greedy"),
-    "search field": Blocks("field", "seats-search", "restricted-search", "theta-search"),
+    "equilibrium field": Blocks("field", "seats", specials.FORFEIT_BLOCKS, "theta"),
+    "greedy field": Blocks("field", "seats-greedy", ("forfeit-greedy",), "theta-greedy"),
+    "search field": Blocks("field", "seats-search", ("forfeit-search",), "theta-search"),
 }
 """The fields each headline is recomputed in; the first is the main one."""
 DECKS: dict[str, Blocks] = {
     f"plausible deck {k}": Blocks(
-        "deck", f"deck{k}-seats", f"deck{k}-restricted", f"deck{k}-theta"
+        "deck", f"deck{k}-seats", (f"deck{k}-forfeit",), f"deck{k}-theta"
     )  # fmt: skip
     for k in range(1, 6)
 }
@@ -81,23 +82,25 @@ def first_slicer(out) -> dict[int, list[Condition]]:
 
 
 def special_values(out, players: int = 4) -> dict[str, list[Condition]]:
-    """Per special, its restricted-play value at ``players`` in every condition whose
-    restricted and seat blocks the study has (:func:`analysis.nyslice.specials.restricted_play`)."""
+    """Per special, its worth at ``players`` (points a game it is in play, t over those
+    deals: :func:`analysis.nyslice.specials.forfeit_value`) in every condition whose forfeit
+    and seat blocks the study has."""
     have = _groups(out)
     found: dict[str, list[Condition]] = {}
     for name, b in CONDITIONS.items():
-        if b.restricted not in have or b.seats not in have:
+        blocks = tuple(g for g in b.forfeit if g in have)
+        if not blocks or b.seats not in have:
             continue
-        t = specials.restricted_play(out, b.restricted, b.seats)
+        t = specials.forfeit_value(out, blocks, b.seats)
         for r in t.filter(pl.col("players") == players).iter_rows(named=True):
             found.setdefault(r["special"], []).append(
                 Condition(
                     b.kind,
                     name,
-                    r["value_pp"],
-                    r["value_low"],
-                    r["value_high"],
-                    r["deals"],
+                    r["points"],
+                    r["points_low"],
+                    r["points_high"],
+                    r["in_play"],
                     "deals",
                 )  # fmt: skip
             )

@@ -1,16 +1,26 @@
-"""New York Slice: how strong is each Today's Special? Three estimands, named for what
+"""New York Slice: how strong is each Today's Special? Four estimands, named for what
 they measure, per player count and special:
 
+- **worth** (:func:`forfeit_value`, the designer's ranking): one seat whose strategy never
+  receives or uses the special (``forfeit=<special>``: it takes portions as it likes, the
+  tile is forfeited on receipt, and it values the special as absent) against the
+  unrestricted field, on the same deals as the unrestricted games, from every seat in turn.
+  The worth is the unrestricted seat's score (and win share) minus the forfeiting seat's,
+  over the deals where the special is in play: what being able to receive the special is
+  worth to a player, the tile's own points and its uses included. It recovers the printed
+  value's sign for the flat specials (Stuffed Crust +5 > 0, Day-Old Pizza −2 < 0).
 - **own points** (:func:`own_points`): the finished game re-scored without the special's
   scoring effect, every holding fixed — what the tile itself adds to its holder's total
   and win share (0 by definition for Cut in Line, Dibs!, Sneak-a-Slice and Mystery Slice,
   whose value lies in play). Replays the ``seats`` games through
   :func:`sims.games.nyslice.ownpoints.own_points`.
-- **restricted-play value** (:func:`restricted_play`; Jaffe et al. 2012): one seat whose
-  strategy never takes or uses the special (``avoid=<special>``) against the unrestricted
-  field, on the same deals as the unrestricted games, from every seat in turn. The value
-  is the unrestricted seat's win share minus the restricted seat's: what having the option
-  is worth under these players. This is the ranking a designer reads.
+- **value of being allowed to take the portion** (:func:`restricted_play`, restricted play
+  after Jaffe et al. 2012): one seat whose strategy never takes the portion carrying the
+  special while another is free (``avoid=<special>``) against the unrestricted field, on
+  the same deals, from every seat in turn; the unrestricted seat's win share minus the
+  restricted seat's. Avoiding the portion also gives up what the slicer put with the tile
+  to make it acceptable, so this measures being allowed to take that portion, not what
+  the special is worth (a −2 tile comes out positive).
 - **value to the taker** (:func:`interventional`): the same deals replayed with the
   special replaced by a blank tile; for the seat that held it, its win share in the real
   game minus in the replay. It includes what the players pay to get the special (the
@@ -20,7 +30,8 @@ they measure, per player count and special:
 :func:`observational` (holders minus non-holders within seats) is kept as a description,
 not an effect. Intervals are 95%: t over the independent unit (the game, or the deal where
 arms share it), cluster-robust by game where one game gives several rows; Holm's
-correction across the specials of a player count gives ``p_holm``.
+correction across the specials of a player count gives ``p_holm`` (for the worth, with the
+family-adjusted intervals of :func:`analysis.verdicts.adjust_family`).
 """
 
 from __future__ import annotations
@@ -32,7 +43,8 @@ from analysis.load import arm_options, manifest, treatment, untreated
 from analysis.load import rows as load_rows
 from analysis.restricted import check_paired
 from analysis.samplesize import annotate, holm_columns
-from analysis.stats import cluster_variance, mean_interval
+from analysis.stats import cluster_variance, mean_interval, sign_test
+from analysis.verdicts import adjust_family
 from sims.core.errors import SlicelabError
 from sims.core.specs import parse_spec
 from sims.games.nyslice.deck import REAL_SPECIALS
@@ -207,10 +219,21 @@ def plot_strength(table: pl.DataFrame, players: int, ax=None):
     return ax
 
 
+RESTRICTIONS = ("avoid", "forfeit")
+"""The restricted-play parameters a block's first spec may carry."""
+
+
+def _restriction(spec: str) -> tuple[str, str] | None:
+    """``(kind, special)`` of a spec's ``avoid`` or ``forfeit`` parameter (None without)."""
+    params = parse_spec(spec).params
+    found = [(k, str(params[k])) for k in RESTRICTIONS if params.get(k) is not None]
+    return found[0] if len(found) == 1 else None
+
+
 def _avoided(spec: str) -> str | None:
-    """The special a spec's ``avoid`` parameter names (None without one)."""
-    value = parse_spec(spec).params.get("avoid")
-    return str(value) if value is not None else None
+    """The special a spec's ``avoid`` or ``forfeit`` parameter names (None without one)."""
+    found = _restriction(spec)
+    return found[1] if found else None
 
 
 def _check_paired(out, group: str, base: str) -> None:
@@ -220,8 +243,11 @@ def _check_paired(out, group: str, base: str) -> None:
 
 
 def restricted_play(out, group: str = "restricted", base: str = "seats") -> pl.DataFrame:
-    """The restricted-play value of each special: the unrestricted seat's win share minus
-    that of a seat that never takes or uses the special, on the same deals.
+    """The value of being allowed to take the portion carrying each special (restricted
+    play): the unrestricted seat's win share minus that of a seat that never takes that
+    portion while another is free (and forfeits the tile if left it), on the same deals.
+    Avoiding the portion also gives up what the slicer put with the tile, so this is not
+    what the special is worth (:func:`forfeit_value` is).
 
     ``group`` is a rotated block whose first spec carries ``avoid=<special>`` (one arm per
     special and rotation); ``base`` the unrestricted block with the same seed, deck and
@@ -259,31 +285,151 @@ def restricted_play(out, group: str = "restricted", base: str = "seats") -> pl.D
 
 
 def restricted_deals(out, group: str = "restricted", base: str = "seats") -> pl.DataFrame:
-    """Per player count, avoided special and deal: the restricted-play difference of
-    :func:`restricted_play` averaged over the deal's rotations (``d_share`` in pp,
-    ``d_score`` in points, ``rotations``), sorted by deal."""
+    """Per player count, restricted special and deal: the restricted-play difference of
+    :func:`restricted_play` (a block of ``avoid=<special>``) or :func:`forfeit_value` (of
+    ``forfeit=<special>``) averaged over the deal's rotations (``d_share`` in pp,
+    ``d_score`` in points, ``rotations``), with ``avoided`` (the special), ``restriction``
+    (``avoid`` or ``forfeit``) and ``in_play`` (the special was dealt into play: some seat
+    of the unrestricted game owns it, a fact of the deal alone; null when the base table
+    has no ``specials_owned_mask``), sorted by deal."""
     _check_paired(out, group, base)
     rest = load_rows(out, "players", group).filter(pl.col("seat") == pl.col("rotation"))
     specs = rest.select("strategy").unique()
-    special = {s: _avoided(s) for s in specs["strategy"]}
-    if None in special.values():
-        raise SlicelabError(f"block {group!r} has a first spec without avoid=<special>: "
-                            "a restricted-play block seats it in every rotation")  # fmt: skip
-    rest = rest.with_columns(pl.col("strategy").replace_strict(special).alias("avoided"))
-    real = untreated(load_rows(out, "players", base)).select(
+    found = {s: _restriction(s) for s in specs["strategy"]}
+    if None in found.values():
+        raise SlicelabError(f"block {group!r} has a first spec without avoid=<special> or "
+                            "forfeit=<special>: a restricted-play block seats it in every "
+                            "rotation")  # fmt: skip
+    rest = rest.with_columns(
+        pl.col("strategy").replace_strict({k: v[1] for k, v in found.items()}).alias("avoided"),
+        pl.col("strategy").replace_strict({k: v[0] for k, v in found.items()})
+        .alias("restriction"),
+    )  # fmt: skip
+    base_rows = untreated(load_rows(out, "players", base))
+    real = base_rows.select(
         "players", "game_index", "seat", pl.col("win_share").alias("base_share"),
         pl.col("score").alias("base_score"),
     )  # fmt: skip
+    if "specials_owned_mask" in base_rows.columns:
+        dealt = base_rows.group_by("players", "game_index").agg(
+            pl.col("specials_owned_mask").cast(pl.Int64).bitwise_or().alias("dealt_mask")
+        )
+    else:  # a table without the masks (a synthetic one): whether it was in play is unknown
+        dealt = base_rows.select("players", "game_index", pl.lit(None, pl.Int64)
+                                 .alias("dealt_mask")).unique()  # fmt: skip
     pair = rest.join(real, on=["players", "game_index", "seat"], how="inner")
+    power = pl.col("avoided").replace_strict(
+        {slug: 1 << i for i, slug in enumerate(SPECIALS)}, return_dtype=pl.Int64
+    )
     return (
-        pair.group_by("players", "avoided", "game_index")
+        pair.group_by("players", "avoided", "restriction", "game_index")
         .agg(
             (100 * (pl.col("base_share") - pl.col("win_share"))).mean().alias("d_share"),
             (pl.col("base_score") - pl.col("score")).cast(pl.Float64).mean().alias("d_score"),
             pl.len().alias("rotations"),
         )
+        .join(dealt, on=["players", "game_index"], how="left")
+        .with_columns(((pl.col("dealt_mask") & power) != 0).alias("in_play"))
+        .drop("dealt_mask")
         .sort("players", "avoided", "game_index")
     )
+
+
+FORFEIT_BLOCKS = ("forfeit", "forfeit-flat")
+"""The study blocks of the designer's ranking in the equilibrium field: every special of
+the main block, and the flat specials (Stuffed Crust, Day-Old Pizza) on more deals."""
+
+_FORFEIT_SCHEMA = {
+    "players": pl.Int64, "special": pl.String, "block": pl.String, "deals": pl.Int64,
+    "in_play": pl.Int64, "seat_games": pl.Int64, "points": pl.Float64,
+    "points_low": pl.Float64, "points_high": pl.Float64, "value_pp": pl.Float64,
+    "value_low": pl.Float64, "value_high": pl.Float64, "nonzero": pl.Int64,
+    "sign_p": pl.Float64, "sparse": pl.Boolean,
+}  # fmt: skip
+
+
+def forfeit_value(out, groups=FORFEIT_BLOCKS, base: str = "seats") -> pl.DataFrame:
+    """Each special's worth: the unrestricted seat's score and win share minus that of a
+    seat that never receives or uses the special (``forfeit=<special>``), on the same deals.
+
+    ``groups`` are rotated blocks whose first spec carries ``forfeit=<special>`` (the ones
+    the study lacks are skipped; a special of a player count may come from one of them
+    only), ``base`` the unrestricted block with the same seed, deck and rules. A deal's
+    value is the mean over its rotations (the deal is the independent unit); the worth is
+    the mean over the deals where the special is in play (dealt into the game: which
+    specials appear is a fact of the deal alone, so this conditions on nothing the
+    restriction changes; elsewhere the difference is 0 by construction).
+
+    Returns
+    -------
+    polars.DataFrame
+        ``players, special, block, deals`` (paired deals), ``in_play`` (the interval's
+        unit), ``seat_games``, ``points`` with ``points_low``/``points_high`` (score, t over
+        in-play deals), ``value_pp`` with ``value_low``/``value_high`` (win share, pp),
+        ``nonzero`` (in-play deals whose score difference is not 0), ``sign_p`` and
+        ``sparse`` (:func:`analysis.stats.sign_test`: too few deals differ for a normal
+        interval), then the family columns of :func:`analysis.verdicts.adjust_family` over
+        the specials of each player count on ``points`` (``adj_low``, ``adj_high``,
+        ``p_holm``, ``holm_sign``, ``family``), ``holm_significant`` and the sample-size
+        columns.
+
+    Raises
+    ------
+    KeyError
+        When the study has none of ``groups``.
+    SlicelabError
+        When a block is not the same deals as ``base``, has an unrestricted or avoiding
+        first spec, or two blocks measure one special at one count.
+    """
+    have = set(manifest_groups(out))
+    present = [g for g in groups if g in have]
+    if not present:
+        raise KeyError(f"{out} has none of the study blocks {list(groups)}")
+    result = []
+    for group in present:
+        per_deal = restricted_deals(out, group, base)
+        kinds = set(per_deal["restriction"].unique())
+        if kinds != {"forfeit"}:
+            raise SlicelabError(f"block {group!r} must seat forfeit=<special> in every "
+                                f"rotation, not {sorted(kinds)}")  # fmt: skip
+        for (n, slug), sub in per_deal.group_by("players", "avoided", maintain_order=True):
+            if slug not in specials_in_play(n):
+                continue  # always replaced at this count: the restriction changes nothing
+            played = sub.filter(pl.col("in_play").fill_null(True))  # unknown: every deal
+            d_score = played["d_score"].to_numpy()
+            m, lo, hi = mean_interval(d_score)
+            pm, plo, phi = mean_interval(played["d_share"].to_numpy())
+            test = sign_test(d_score)
+            result.append({"players": n, "special": slug, "block": group, "deals": sub.height,
+                           "in_play": played.height, "seat_games": int(sub["rotations"].sum()),
+                           "points": m, "points_low": lo, "points_high": hi, "value_pp": pm,
+                           "value_low": plo, "value_high": phi, "nonzero": test.nonzero,
+                           "sign_p": test.p, "sparse": test.sparse})  # fmt: skip
+    table = pl.DataFrame(result, schema=_FORFEIT_SCHEMA).sort("players", "special")
+    dup = table.group_by("players", "special").len().filter(pl.col("len") > 1)
+    if dup.height:
+        x = dup.row(0, named=True)
+        raise SlicelabError(
+            f"{x['special']} at {x['players']} players is measured by more "
+            f"than one of the blocks {present}: give each special one block"
+        )
+    parts = [adjust_family(sub, "points", "points_low", "points_high")
+             for _, sub in table.group_by("players", maintain_order=True)]  # fmt: skip
+    table = pl.concat(parts) if parts else table
+    if "holm_sign" in table.columns:
+        table = table.with_columns((pl.col("holm_sign") != 0).alias("holm_significant"))
+    return annotate(table, "points", "points_low", "points_high", n="in_play", share=False,
+                    unit="deals")  # fmt: skip
+
+
+def manifest_groups(out) -> list[str]:
+    """The study blocks of a dataset, in study order."""
+    seen: list[str] = []
+    for arm in manifest(out)["study"]["arms"]:
+        g = arm.get("group", arm["name"])
+        if g not in seen:
+            seen.append(g)
+    return seen
 
 
 def own_points(out, group: str = "seats", games: int = 5000) -> pl.DataFrame:
@@ -319,9 +465,11 @@ def own_points(out, group: str = "seats", games: int = 5000) -> pl.DataFrame:
             arm["players"], arm["strategies"], arm["seed"], range(count),
             deck=deck_of(options), rules=rules_of(options),
         ))  # fmt: skip
-        real = load_rows(out, "players", group).filter(
-            (pl.col("arm") == arm["name"]) & (pl.col("game_index") < count)
-        ).select("game_index", pl.col("seat").alias("holder"), pl.col("score").alias("real"))
+        real = (
+            load_rows(out, "players", group)
+            .filter((pl.col("arm") == arm["name"]) & (pl.col("game_index") < count))
+            .select("game_index", pl.col("seat").alias("holder"), pl.col("score").alias("real"))
+        )
         check = table.join(real, on=["game_index", "holder"], how="left")
         if check["real"].is_null().any() or (check["real"] != check["score"]).any():
             raise SlicelabError(

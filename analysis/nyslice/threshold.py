@@ -45,7 +45,7 @@ from analysis.sweep import ALPHA
 def theta_curve(out, group: str = "theta", alpha: float = ALPHA) -> pl.DataFrame:
     """Win share of the θ seat by θ and player count, and how far each θ is behind the best
     (:func:`analysis.sweep.sweep_curve` of the block's ``theta`` grid)."""
-    return sweep.sweep_curve(out, group, "theta", alpha)
+    return sweep.sweep_curve(out, group, "theta", alpha, _field_thetas(out, group))
 
 
 def _field_thetas(out, group: str) -> dict[int, float | None]:

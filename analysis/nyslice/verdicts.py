@@ -18,14 +18,18 @@ from analysis.pdf import ci
 from analysis.prose import chance, listing
 from analysis.robust import judge, sign
 from analysis.sections import Results, Verdict
+from analysis.verdicts import adjust_family, largest_claim, recommendation
 
 MAIN = 4
 """The player count of the single-count verdicts (the game's usual table)."""
 BIG_EDGE = 2.0
 """A seat edge (pp) a designer should act on when it is robust: at 4 players a seat's fair
 share is 25%, and 2 pp is one game in fifty changing hands."""
-STRONG_SPECIAL = 5.0
-"""A restricted-play value (pp) that marks a special as worth weakening when robust."""
+STRONG_SPECIAL = 1.0
+"""A special's worth (points to a seat that may receive it, in a game where it is in play)
+that marks the largest one as worth weakening (or, below minus it, strengthening), when its
+family-corrected interval clears 0 and it is robust: at 4 players a point is about 4 pp of
+that seat's win share in those games (measured)."""
 
 
 def _name(slug: str) -> str:
@@ -78,9 +82,16 @@ def first_slicer_verdict(r: Results) -> Verdict | None:
     big = [n for n in robust if abs(rows[n]["first_edge_pp"]) >= BIG_EDGE]
     rec = ""
     if big:
+        behind = [n for n in big if rows[n]["first_edge_pp"] < 0]
+        ahead = [n for n in big if rows[n]["first_edge_pp"] > 0]
+        said = listing(
+            [f"behind at {_counts(behind)}"] * bool(behind)
+            + [f"ahead at {_counts(ahead)}"] * bool(ahead)
+        )
+        who = listing(["the first slicer"] * bool(behind) + ["the other seats"] * bool(ahead))
         rec = (
-            f"The first slicer's edge is robust and at least {BIG_EDGE:g} pp at "
-            f"{_counts(big)}: a compensation rule is worth testing"
+            f"The first slicer is robustly at least {BIG_EDGE:g} pp {said}: a compensation "
+            f"rule for {who} is worth testing"
         )
         comp = r.tables.get("comp_change")
         if comp is not None and not comp.is_empty():
@@ -103,89 +114,106 @@ def first_slicer_verdict(r: Results) -> Verdict | None:
     )
 
 
+def signed(v: float) -> str:
+    """``+0.7``, never ``-0.0``."""
+    text = f"{v:+.1f}"
+    return "+0.0" if text == "-0.0" else text
+
+
+def _sparse_note(x: dict) -> str:
+    """Where too few deals carry an effect for its interval: the exact sign test instead."""
+    if not x.get("sparse"):
+        return ""
+    return (
+        f" Only {x['nonzero']} of its {x['in_play']} deals differ, too few for the interval: "
+        f"the exact sign test gives p = {x['sign_p']:.2g}."
+    )
+
+
 def special_verdict(r: Results) -> Verdict | None:
-    """Which specials are worth most under good play? (restricted-play value at MAIN)."""
-    t = r.tables.get("restricted")
+    """Which specials are worth most to whoever may receive them? (the forfeit worth at
+    MAIN, in points a game the special is in play; Holm over the specials of the count)."""
+    t = r.tables.get("forfeit")
     if t is None or t.is_empty():
         return None
     counts = sorted(t["players"].unique())
     main = MAIN if MAIN in counts else counts[-1]
-    s = t.filter(pl.col("players") == main).sort("value_pp", descending=True)
-    best, worst = s.row(0, named=True), s.row(-1, named=True)
+    s = t.filter(pl.col("players") == main).sort("points", descending=True)
+    claim = largest_claim(s, "points", "points_low", "points_high")
+    worst = s.row(-1, named=True)
     found = r.special_conditions
     expected = list(r.conditions_expected)
-    robust_pos = [
-        x["special"]
-        for x in s.iter_rows(named=True)
-        if judge(found.get(x["special"], []), expected).sign > 0
-    ]
-    robust_neg = [
-        x["special"]
-        for x in s.iter_rows(named=True)
-        if judge(found.get(x["special"], []), expected).sign < 0
-    ]
-    positive = s.filter(pl.col("value_low") > 0)["special"].to_list()
-    negative = s.filter(pl.col("value_high") < 0)["special"].to_list()
-    answer = (
-        f"At {main} players the option worth most is {_name(best['special'])}: a seat that "
-        f"may not take or use it wins {best['value_pp']:.1f} pp less. "
-        f"{len(positive)} of {s.height} specials are worth having (interval above 0)"
+    judged = {x: judge(found.get(x, []), expected) for x in s["special"]}
+    robust_pos = [x for x, j in judged.items() if j.sign > 0]
+    robust_neg = [x for x, j in judged.items() if j.sign < 0]
+    positive = s.filter(pl.col("holm_sign") > 0)["special"].to_list()
+    negative = s.filter(pl.col("holm_sign") < 0)["special"].to_list()
+    size = ci(claim["points"], claim["adj_low"], claim["adj_high"], "points")
+    largest = (
+        f"the largest is {_name(claim['special'])}, {size} (corrected for picking the largest "
+        f"of {claim['family']})"
         + (
-            f", {len(negative)} {'is' if len(negative) == 1 else 'are'} worth avoiding "
-            f"({listing(_name(x) for x in negative)})"
+            ""
+            if claim["sign"]
+            else ": the corrected interval covers 0, so no special stands out as the largest"
+        )
+    )
+    answer = (
+        f"At {main} players, what being able to receive a special is worth (a seat that may "
+        "receive it minus one that never does: it takes portions as it likes and forfeits "
+        "the tile; against the equilibrium field on the same deals, in points a game the "
+        f"special is in play): {largest}. {len(positive)} of {s.height} specials "
+        f"{'is' if len(positive) == 1 else 'are'} worth having (Holm over the {s.height})"
+        + (
+            f", {len(negative)} {'costs' if len(negative) == 1 else 'cost'} whoever receives "
+            f"{'it' if len(negative) == 1 else 'them'} ({listing(_name(x) for x in negative)})"
             if negative
             else ""
         )
-        + f"; the weakest option is {_name(worst['special'])} "
-        f"({ci(worst['value_pp'], worst['value_low'], worst['value_high'])}). "
+        + f"; the least valuable is {_name(worst['special'])} "
+        f"({ci(worst['points'], worst['points_low'], worst['points_high'], 'points')}). "
         + (
             f"Robust in every field and deck: {listing(_name(x) for x in robust_pos)} worth having"
             if robust_pos
-            else "No special's value is robust in every field and deck"
+            else "No special's worth is robust in every field and deck"
         )
-        + (f"; {listing(_name(x) for x in robust_neg)} worth avoiding." if robust_neg else ".")
+        + (f"; {listing(_name(x) for x in robust_neg)} costly." if robust_neg else ".")
+        + _sparse_note(claim)
     )
-    label, detail = _tag(r, best["special"], found)
-    strong = [
-        x for x in robust_pos if s.filter(pl.col("special") == x)["value_pp"][0] >= STRONG_SPECIAL
-    ]
+    label, detail = _tag(r, claim["special"], found)
     rec = ""
-    if strong:
-        rec = (
-            f"{listing(_name(x) for x in strong)} {'is' if len(strong) == 1 else 'are'} "
-            f"worth at least {STRONG_SPECIAL:g} pp in every condition: a candidate for "
-            "weakening"
+    if abs(claim["points"]) >= STRONG_SPECIAL:
+        action = (
+            "if that is more than intended, a candidate for weakening"
+            if claim["sign"] > 0
+            else "a tile players should learn to refuse, or one to strengthen"
         )
+        rec = recommendation(
+            claim, judged.get(claim["special"]), action,
+            who=f"{_name(claim['special'])} at {main} players", estimate="points",
+            unit="points", ahead="worth more than no tile", behind="worth less than no tile",
+        )  # fmt: skip
         ssc = r.tables.get("ssc_change")
-        if "super_sized_combos" in strong and ssc is not None and not ssc.is_empty():
+        if rec and claim["special"] == "super_sized_combos" and ssc is not None:
             m = ssc.filter(pl.col("players") == main)
             if m.height:
                 c = m.row(0, named=True)
                 rec += (
-                    f" (counting each Super-Sized combo 1½ instead of 2 moves its value at "
-                    f"{main} players from {c['before_pp']:+.1f} to {c['after_pp']:+.1f} "
-                    "pp)"
+                    f" (counting each Super-Sized combo 1½ instead of 2 moves its worth at "
+                    f"{main} players from {signed(c['before_points'])} to "
+                    f"{signed(c['after_points'])} points)"
                 )
-        rec += "."
-    if robust_neg:
-        rec += (" " if rec else "") + (
-            f"{listing(_name(x) for x in robust_neg)} hurt{'s' if len(robust_neg) == 1 else ''} "
-            "whoever takes it in every condition: a tile players should learn to refuse, or "
-            "one to strengthen."
-        )
+        rec += "." if rec else ""
     return Verdict(
         question="Which Today's Specials are strongest?",
         answer=answer,
-        estimate=(
-            f"{_name(best['special'])}: "
-            f"{ci(best['value_pp'], best['value_low'], best['value_high'])}"
-        ),
-        n=int(best["deals"]),
+        estimate=f"{_name(claim['special'])}: {size} (corrected for {claim['family']})",
+        n=int(claim["in_play"]),
         n_unit="deals",
         robustness=label,
         recommendation=rec,
         section="Specials",
-        detail=f"{_name(best['special'])}: {detail}.",
+        detail=f"{_name(claim['special'])}: {detail}.",
     )
 
 
@@ -201,11 +229,12 @@ def overpay_verdict(r: Results) -> Verdict | None:
         on="special",
         how="inner",
     )
-    over = j.filter((pl.col("own_points") > 0) & (pl.col("effect_high") < 0)).sort("effect_pp")
+    j = adjust_family(j, "effect_pp", "effect_low", "effect_high")
+    over = j.filter((pl.col("own_points") > 0) & (pl.col("holm_sign") < 0)).sort("effect_pp")
     if over.is_empty():
         answer = (
             f"At {main} players no special with positive own points leaves its taker "
-            "worse off than a blank tile would."
+            f"worse off than a blank tile would (Holm over the {j.height} specials)."
         )
         x = j.sort("effect_pp").row(0, named=True)
     else:
@@ -219,12 +248,16 @@ def overpay_verdict(r: Results) -> Verdict | None:
                 f"the taker {y['effect_pp']:+.1f} pp)"
                 for y in over.iter_rows(named=True)
             )
-            + ". The players give up more for these tiles than they are worth."
+            + f" (Holm over the {j.height} specials). The players give up more for these "
+            "tiles than they are worth."
         )
     return Verdict(
         question="Do players pay too much for specials?",
         answer=answer,
-        estimate=f"{_name(x['special'])}: {ci(x['effect_pp'], x['effect_low'], x['effect_high'])}",
+        estimate=(
+            f"{_name(x['special'])}: {ci(x['effect_pp'], x['adj_low'], x['adj_high'])} "
+            f"(corrected for {x['family']})"
+        ),
         n=int(x["games"]),
         n_unit="games",
         robustness="not checked",
@@ -299,7 +332,10 @@ def theta_verdict(r: Results) -> Verdict | None:
 
 
 def count_verdict(r: Results) -> Verdict | None:
-    """Does the game hold up from 2 to 6 players? (seat balance by count)."""
+    """Does the game hold up from 2 to 6 players? (seat balance by count). The largest seat
+    edge is picked from every seat of every count, so it is corrected over the whole seat
+    table (:func:`analysis.verdicts.largest_claim`), and a recommendation needs that
+    corrected interval clear of 0 and the first slicer's edge at that count robust."""
     seat = r.tables.get("seat")
     if seat is None or seat.is_empty():
         return None
@@ -310,12 +346,16 @@ def count_verdict(r: Results) -> Verdict | None:
         .first()
         .sort("abs")
     )
-    best_n, worst_n = worst.row(0, named=True), worst.row(-1, named=True)
+    best_n = worst.row(0, named=True)
+    claim = largest_claim(seat, "edge_pp", "edge_low", "edge_high")
+    size = ci(claim["edge_pp"], claim["adj_low"], claim["adj_high"])
     answer = (
         f"The largest seat edge (a seat's win share minus the fair share) is smallest at "
         f"{best_n['players']} players ({best_n['edge_pp']:+.1f} pp, seat {best_n['seat']}) "
-        f"and largest at {worst_n['players']} players ({worst_n['edge_pp']:+.1f} pp, seat "
-        f"{worst_n['seat']})."
+        f"and largest at {claim['players']} players (seat {claim['seat']}, {size}, "
+        f"corrected for picking the largest of the {claim['family']} seats of the table"
+        + ("" if claim["sign"] else ": the corrected interval covers 0")
+        + ")."
     )
     count = r.tables.get("count")
     if count is not None and "margin" in count.columns:
@@ -325,24 +365,24 @@ def count_verdict(r: Results) -> Verdict | None:
             f"{m['players'][0]} players to {m['margin'][-1]:.1f} at {m['players'][-1]}."
         )
     rec = ""
-    if abs(worst_n["edge_pp"]) >= BIG_EDGE:
-        rec = (
-            f"Seat order matters most at {worst_n['players']} players; the seat pages show "
-            "which seat to compensate."
-        )
+    if abs(claim["edge_pp"]) >= BIG_EDGE:
+        conds = (r.tables.get("first_conditions") or {}).get(claim["players"])
+        robust = judge(conds, list(r.conditions_expected)) if conds is not None else None
+        rec = recommendation(
+            claim, robust, "the seat pages show which seat to compensate, and how much.",
+            who=f"seat {claim['seat']} at {claim['players']} players",
+        )  # fmt: skip
     return Verdict(
         question="Does the game hold up from 2 to 6 players?",
         answer=answer,
-        estimate=(
-            f"{worst_n['players']} players, seat {worst_n['seat']}: "
-            f"{ci(worst_n['edge_pp'], worst_n['edge_low'], worst_n['edge_high'])}"
-        ),
-        n=int(worst_n["games"]),
+        estimate=f"{claim['players']} players, seat {claim['seat']}: {size}",
+        n=int(claim["games"]),
         n_unit="games",
         robustness="not checked",
         recommendation=rec,
         section="Player count",
-        detail="The seat edges by field and deck are on the seat pages.",
+        detail="The seat edges by field and deck are on the seat pages; the interval is "
+        f"corrected over the {claim['family']} seats of the table.",
     )
 
 
@@ -362,9 +402,10 @@ def whatif_verdict(r: Results) -> Verdict | None:
         m = ssc.filter(pl.col("players") == MAIN)
         c = m.row(0, named=True) if m.height else ssc.row(0, named=True)
         parts.append(
-            f"counting each Super-Sized combo 1½ instead of 2 moves that special's "
-            f"restricted-play value at {c['players']} players from "
-            f"{c['before_pp']:+.1f} to {c['after_pp']:+.1f} pp"
+            f"counting each Super-Sized combo 1½ instead of 2 moves that special's worth at "
+            f"{c['players']} players from {signed(c['before_points'])} to "
+            f"{signed(c['after_points'])} points (change "
+            f"{ci(c['change_points'], c['change_low'], c['change_high'], 'points')})"
         )
         first = first or c
     if not parts:

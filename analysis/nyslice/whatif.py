@@ -7,8 +7,8 @@ paired difference over deals:
 
 - :func:`first_slicer_change` — the first slicer's edge (seat 0 minus the mean of the
   others, pp) before and after;
-- :func:`special_change` — one special's restricted-play value
-  (:func:`analysis.nyslice.specials.restricted_play`) before and after.
+- :func:`special_change` — one special's worth (:func:`analysis.nyslice.specials.forfeit_value`:
+  points a game it is in play) before and after.
 """
 
 from __future__ import annotations
@@ -54,17 +54,21 @@ def _first_edges(out, group: str) -> pl.DataFrame:
     return pl.concat(parts)
 
 
-def _row(n: int, before: np.ndarray, after: np.ndarray) -> dict:
+def _row(n: int, before: np.ndarray, after: np.ndarray, unit: str = "pp") -> dict:
     out: dict = {"players": n, "deals": len(before)}
     for name, values in (("before", before), ("after", after), ("change", after - before)):
         m, lo, hi = mean_interval(values)
-        out.update({f"{name}_pp": m, f"{name}_low": lo, f"{name}_high": hi})
+        out.update({f"{name}_{unit}": m, f"{name}_low": lo, f"{name}_high": hi})
     return out
 
 
-_SCHEMA = {"players": pl.Int64, "deals": pl.Int64,
-           **{f"{k}_{s}": pl.Float64 for k in ("before", "after", "change")
-              for s in ("pp", "low", "high")}}  # fmt: skip
+def _schema(unit: str = "pp") -> dict:
+    return {"players": pl.Int64, "deals": pl.Int64,
+            **{f"{k}_{s}": pl.Float64 for k in ("before", "after", "change")
+               for s in (unit, "low", "high")}}  # fmt: skip
+
+
+_SCHEMA = _schema()
 
 
 def first_slicer_change(out, before: str = "seats", after: str = "whatif-comp1") -> pl.DataFrame:
@@ -90,25 +94,28 @@ def first_slicer_change(out, before: str = "seats", after: str = "whatif-comp1")
 def special_change(
     out,
     special: str = "super_sized_combos",
-    before: tuple[str, str] = ("restricted", "seats"),
-    after: tuple[str, str] = ("whatif-ssc-restricted", "whatif-ssc-seats"),
+    before: tuple[str, str] = ("forfeit", "seats"),
+    after: tuple[str, str] = ("whatif-ssc-forfeit", "whatif-ssc-seats"),
 ) -> pl.DataFrame:
-    """A special's restricted-play value before and after a rule change, paired by deal.
+    """A special's worth before and after a rule change, paired by deal.
 
-    ``before`` and ``after`` are (restricted block, its unrestricted block) pairs; the
-    value of a deal is the unrestricted seat's win share minus the restricted seat's,
-    averaged over rotations.
+    ``before`` and ``after`` are (forfeit block, its unrestricted block) pairs (restricted
+    blocks of ``forfeit=<special>``); the value of a deal is the unrestricted seat's score
+    minus the forfeiting seat's, averaged over rotations, over the deals where the special
+    is in play (as :func:`analysis.nyslice.specials.forfeit_value`; which specials appear
+    is a fact of the deal, the same before and after).
 
     Returns
     -------
     polars.DataFrame
-        As :func:`first_slicer_change`, for the restricted-play value (pp).
+        As :func:`first_slicer_change`, in points: ``before_points``, ``after_points`` and
+        ``change_points``, each with ``_low``/``_high``.
     """
-    a = restricted_deals(out, *before).filter(pl.col("avoided") == special)
+    a = restricted_deals(out, *before).filter((pl.col("avoided") == special) & pl.col("in_play"))
     b = restricted_deals(out, *after).filter(pl.col("avoided") == special)
     pair = b.join(a, on=["players", "game_index"], suffix="_before", how="inner")
     rows = [
-        _row(n, sub["d_share_before"].to_numpy(), sub["d_share"].to_numpy())
+        _row(n, sub["d_score_before"].to_numpy(), sub["d_score"].to_numpy(), "points")
         for (n,), sub in pair.sort("players", "game_index").group_by("players", maintain_order=True)
     ]
-    return pl.DataFrame(rows, schema=_SCHEMA)
+    return pl.DataFrame(rows, schema=_schema("points"))

@@ -153,7 +153,8 @@ def theta_sets(
             continue
         field = field_values(manifest, b.theta, "theta")
         best = sweep.best_value(out, b.theta, "theta", field=field, symbol="θ")
-        best = field_check(sweep.sweep_curve(out, b.theta, "theta"), best, "theta")
+        curve = sweep.sweep_curve(out, b.theta, "theta", field=field)
+        best = field_check(curve, best, "theta")
         r = best.filter(pl.col("players") == players)
         if r.is_empty():
             missing.append(name)

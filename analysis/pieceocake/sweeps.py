@@ -55,7 +55,7 @@ def sweep(out, manifest: dict, group: str, param: str) -> dict | None:
         return None
     p = PARAMS[param]
     field = field_values(manifest, group, param)
-    curve = generic.sweep_curve(out, group, param)
+    curve = generic.sweep_curve(out, group, param, field=field)
     best = generic.best_value(out, group, param, field=field, symbol=p.symbol)
     return {"curve": curve, "best": field_check(curve, best, param)}
 

@@ -10,12 +10,13 @@ forced move is applied without asking). The public API is OpenSpiel-like:
 All chance happens in :func:`deal`, from an explicit generator; the Mystery Slice draws
 the top of the (shuffled) mystery pool.
 
-Restricted play (``avoid``, an analysis option, not a rule: ``docs/rules/nyslice.md``): a
-seat may be given a special it avoids. Its CHOOSE decisions lose the portion holding that
-special while another portion is free, and if the tile reaches it all the same it is
-forfeited on receipt (``_take_portion``): it leaves the game unowned, and the portion's
-slices are taken as if it had come without it. The seat therefore never owns the special,
-so never uses it (:meth:`GameState.can_use` refuses it too).
+Restricted play (``avoid`` and ``forfeit``, analysis options, not rules:
+``docs/rules/nyslice.md``): a seat may be given a special it plays without. Whenever the
+tile reaches it, it is forfeited on receipt (``_take_portion``): it leaves the game
+unowned, and the portion's slices are taken as if it had come without it. The seat
+therefore never owns the special, so never uses it (:meth:`GameState.can_use` refuses it
+too). Under ``avoid`` its CHOOSE decisions also lose the portion holding that special while
+another portion is free; under ``forfeit`` it chooses among every portion as usual.
 
 Action encoding per phase (integers, shared with the compiled kernel):
 
@@ -170,8 +171,6 @@ def deal(deck: Deck, n_players: int, rng: np.random.Generator) -> Deal:
     )
 
 
-
-
 @dataclass
 class PlayerState:
     """What one seat holds during the game."""
@@ -194,8 +193,13 @@ class GameState(DecisionFlow):
     the_deal : Deal
         From :func:`deal` or scripted by a test.
     avoid : sequence of Special or None, optional
-        Restricted play: per seat, the special it avoids (``None``: none); see the module
-        docstring. Default: no seat avoids anything.
+        Restricted play: per seat, the special it avoids (``None``: none): it never takes
+        that special's portion while another is free, and forfeits the tile if it gets it
+        all the same; see the module docstring. Default: no seat avoids anything.
+    forfeit : sequence of Special or None, optional
+        Restricted play: per seat, the special it forfeits (``None``: none): it chooses
+        portions as it likes but forfeits the tile on receipt, so it never owns or uses
+        it. A seat may not both avoid and forfeit a special. Default: none.
     """
 
     def __init__(
@@ -205,17 +209,19 @@ class GameState(DecisionFlow):
         n_players: int,
         the_deal: Deal,
         avoid: Sequence[Special | None] | None = None,
+        forfeit: Sequence[Special | None] | None = None,
     ) -> None:
         check_players(n_players)
-        avoid = tuple(avoid) if avoid is not None else (None,) * n_players
-        if len(avoid) != n_players or not all(
-            a is None or (isinstance(a, Special) and a is not Special.BLANK) for a in avoid
-        ):
+        avoid = self._restriction("avoid", avoid, n_players)
+        forfeit = self._restriction("forfeit", forfeit, n_players)
+        both = [q for q in range(n_players) if avoid[q] is not None and forfeit[q] is not None]
+        if both:
             raise SlicelabError(
-                f"avoid must give each of the {n_players} seats a special (not the blank) "
-                f"or None, not {avoid!r}"
+                f"seat {both[0]} is given both avoid and forfeit; a seat plays under one "
+                "restriction at most"
             )
         self.avoid: tuple[Special | None, ...] = avoid
+        self.forfeit: tuple[Special | None, ...] = forfeit
         self.deck = deck
         self.rules = rules
         self.n = n_players
@@ -235,6 +241,20 @@ class GameState(DecisionFlow):
         self.events: list[tuple] = []
         self._result: list[Breakdown] | None = None
         self._start()
+
+    @staticmethod
+    def _restriction(
+        what: str, given: Sequence[Special | None] | None, n_players: int
+    ) -> tuple[Special | None, ...]:
+        out = tuple(given) if given is not None else (None,) * n_players
+        if len(out) != n_players or not all(
+            a is None or (isinstance(a, Special) and a is not Special.BLANK) for a in out
+        ):
+            raise SlicelabError(
+                f"{what} must give each of the {n_players} seats a special (not the blank) "
+                f"or None, not {out!r}"
+            )
+        return out
 
     # ----------------------------------------------------------------- public API
     def scores(self) -> list[Breakdown]:
@@ -258,7 +278,7 @@ class GameState(DecisionFlow):
 
     def clone(self) -> GameState:
         """An independent copy, rebuilt by replaying the same deal and actions."""
-        other = GameState(self.deck, self.rules, self.n, self.deal, self.avoid)
+        other = GameState(self.deck, self.rules, self.n, self.deal, self.avoid, self.forfeit)
         for a in self.history:
             other.apply(a)
         return other
@@ -282,18 +302,28 @@ class GameState(DecisionFlow):
 
     def can_use(self, seat: int, special: Special) -> bool:
         """Whether a seat owns an unused special acquired in an earlier round (and does not
-        avoid it: restricted play, though such a seat never owns it)."""
+        play without it: restricted play, though such a seat never owns it)."""
         p = self.players[seat]
         return (
             special in p.specials
             and special not in p.used
             and p.specials[special] < self.round
-            and special != self.avoid[seat]
+            and not self.forfeits(seat, special)
         )
 
     def avoids(self, seat: int, special: Special | None) -> bool:
-        """Whether ``seat`` avoids ``special`` (restricted play)."""
+        """Whether ``seat`` avoids ``special`` (restricted play ``avoid``: it does not
+        choose the special's portion while another is free)."""
         return special is not None and special == self.avoid[seat]
+
+    def forfeits(self, seat: int, special: Special | None) -> bool:
+        """Whether ``seat`` plays without ``special`` (restricted play ``avoid`` or
+        ``forfeit``: it forfeits the tile on receipt)."""
+        return special is not None and special in (self.avoid[seat], self.forfeit[seat])
+
+    def without(self, seat: int) -> Special | None:
+        """The special ``seat`` plays without (``avoid`` or ``forfeit``), or ``None``."""
+        return self.avoid[seat] if self.avoid[seat] is not None else self.forfeit[seat]
 
     def sneak_moves(self) -> list[tuple[int, int, bool]]:
         """Legal Sneak-a-Slice moves now, as ``(source, target, from_end)`` portion indices.
@@ -468,10 +498,11 @@ class GameState(DecisionFlow):
         sp = self.special if portion.special else None
         self.events.append(("choose", seat, idx, tuple(slices), sp))
         player = self.players[seat]
-        if self.avoids(seat, sp):
-            # Restricted play: the tile is forfeited on receipt. It leaves the game unowned
-            # and does nothing (no Mystery slice, no receipt decisions, no effect on this
-            # portion's slices), which are taken as if the portion had no special.
+        if self.forfeits(seat, sp):
+            # Restricted play (avoid or forfeit): the tile is forfeited on receipt. It
+            # leaves the game unowned and does nothing (no Mystery slice, no receipt
+            # decisions, no effect on this portion's slices), which are taken as if the
+            # portion had no special.
             self.events.append(("forfeit", seat, sp))
             sp = None
         if sp is not None:

@@ -42,8 +42,8 @@ def play_game(
     n_players : int
         2 to 6.
     strategies : sequence of Strategy
-        One per seat; the special a strategy's ``avoid`` names (restricted play) is
-        enforced by the engine for its seat.
+        One per seat; the special a strategy's ``avoid`` or ``forfeit`` names (restricted
+        play) is enforced by the engine for its seat.
     study_seed, game_index : int
         Seed the deal and each seat's stream (see :mod:`sims.core.seeding`).
     deck, rules : optional
@@ -56,6 +56,8 @@ def play_game(
     rules = rules or Rules()
     streams = game_streams(study_seed, game_index, n_players)
     avoid = [getattr(s, "avoid", None) for s in strategies]  # restricted play, per seat
-    state = GameState(deck, rules, n_players, deal(deck, n_players, streams.deal), avoid)
+    forfeit = [getattr(s, "forfeit", None) for s in strategies]
+    the_deal = deal(deck, n_players, streams.deal)
+    state = GameState(deck, rules, n_players, the_deal, avoid, forfeit)
     play_out(state, strategies, streams.seats, PlayerView, records, decision_row, game_index)
     return state

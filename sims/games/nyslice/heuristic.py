@@ -34,10 +34,11 @@ Decisions
   **Supreme** the type it raises the majority chance of most (in points);
   **Seconds** by exact end-of-game scoring (as ``greedy``).
 
-Restricted play (``avoid=<slug>``, ``docs/rules/nyslice.md``): a seat avoiding the round's
-special values every portion as if it came without it (no special value, and its slices
-valued without that special's effect on them), since the tile would be forfeited; the cut
-predicts that a chooser avoiding it never takes the portion holding it.
+Restricted play (``avoid=<slug>`` or ``forfeit=<slug>``, ``docs/rules/nyslice.md``): a seat
+playing without the round's special values every portion as if it came without it (no
+special value, and its slices valued without that special's effect on them), since the tile
+would be forfeited; the cut predicts that a chooser avoiding it never takes the portion
+holding it, and that a chooser forfeiting it values that portion without it.
 
 Ties go to the lowest action. The arithmetic is written so the compiled kernel can repeat
 it operation for operation.
@@ -171,7 +172,8 @@ class Valuer:
         n = view.n_players
         self.counts = [[view.type_count(q, t) for t in range(12)] for q in range(n)]
         self.owned = [view.specials(q) for q in range(n)]
-        self.avoid = [view.avoid(q) for q in range(n)]
+        self.without = [view.without(q) for q in range(n)]  # restricted play: never owned
+        self.avoid = [view.avoid(q) for q in range(n)]  # ... nor chosen while another is free
         self.anchovy_slice = [
             any(view.deck.slices[s].kind == Kind.ANCHOVY for s in view.collected(q))
             for q in range(n)
@@ -278,8 +280,8 @@ class Valuer:
         return self.p["specials"] * self.special_table[sp]
 
     def arriving(self, seat: int, sp: Special | None) -> Special | None:
-        """The special as it would reach ``seat``: ``None`` if the seat avoids it."""
-        return None if sp is not None and sp == self.avoid[seat] else sp
+        """The special as it would reach ``seat``: ``None`` if the seat plays without it."""
+        return None if sp is not None and sp == self.without[seat] else sp
 
     def portion_value(self, seat: int, slices: Sequence[int], has_special: bool) -> float:
         sp = self.arriving(seat, self.view.special) if has_special else None
@@ -317,9 +319,10 @@ def best_predicted_cut(val: Valuer, view: PlayerView) -> int:
 def cut_scores(val: Valuer, view: PlayerView) -> list[float]:
     """The heuristic score of every legal cut, by rank (see the module docstring).
 
-    A seat avoiding the special (restricted play) values the pizza without it; a chooser
-    avoiding it is predicted never to take its portion (worth -inf to it: some other
-    portion is always left when it chooses), and the slicer avoiding it values it at 0.
+    A seat playing without the special (restricted play: avoid or forfeit) values the
+    pizza without it and the special at 0; a chooser avoiding it is moreover predicted
+    never to take its portion (worth -inf to it: some other portion is always left when it
+    chooses).
     """
     n = view.n_players
     me = view.seat
@@ -327,16 +330,16 @@ def cut_scores(val: Valuer, view: PlayerView) -> list[float]:
     circular = view.circular
     sp = view.special
     order = [(view.slicer + 1 + i) % n for i in range(n)]
+    lackers = [q for q in range(n) if sp is not None and val.without[q] == sp]
     avoiders = [q for q in range(n) if sp is not None and val.avoid[q] == sp]
     prefixes = []
     for q in range(n):
-        ps = None if q in avoiders else sp
+        ps = None if q in lackers else sp
         pre = [0.0]
         for sid in view.pizza:
             pre.append(pre[-1] + val.slice_value(q, sid, ps))
         prefixes.append(pre)
     spv = val.special_value(sp)
-    spv_me = 0.0 if me in avoiders else spv
     trust, deny = val.p["trust"], val.p["deny"]
     scores: list[float] = []
     for alone in (True, False):
@@ -348,7 +351,7 @@ def cut_scores(val: Valuer, view: PlayerView) -> list[float]:
                 values = []
                 for q in range(n):
                     row = list(sums[q])
-                    add = spv_me if q == me else spv
+                    add = 0.0 if q in lackers else spv
                     if alone:
                         row.append(add)
                     else:
@@ -392,9 +395,20 @@ class HeuristicStrategy:
 
         return avoid_special(self.spec)
 
+    @property
+    def forfeit(self) -> Special | None:
+        """The special this seat forfeits (restricted play), or ``None``."""
+        from sims.games.nyslice.strategies import forfeit_special
+
+        return forfeit_special(self.spec)
+
     def params(self, n_players: int) -> dict[str, float]:
-        """The resolved parameters at a player count."""
-        return params_for(n_players, self.spec.params, self.preset)
+        """The resolved parameters at a player count (the restricted-play parameters are
+        not valuation parameters, so left out)."""
+        from sims.games.nyslice.strategies import RESTRICTIONS
+
+        given = {k: v for k, v in self.spec.params.items() if k not in RESTRICTIONS}
+        return params_for(n_players, given, self.preset)
 
     def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
         from sims.games.nyslice.strategies import seconds_eat, seconds_type

@@ -150,7 +150,8 @@ def _kernel_ok(strategies: Sequence[str]) -> bool:
 def strategy_identity(spec: str, players: int) -> str:
     """A key equal for two specs that play identically at ``players`` (e.g. ``heuristic``
     and ``heuristic(theta=1)`` where theta=1 is the preset's value): the family and its
-    resolved parameters, with the special its seat avoids (restricted play), if any."""
+    resolved parameters, with the special its seat avoids or forfeits (restricted play), if
+    any."""
     strategy = make_strategy(spec)
     params = getattr(strategy, "params", None)
     # heuristic and its presets resolve defaults, preset and overrides; search keeps its
@@ -158,9 +159,10 @@ def strategy_identity(spec: str, players: int) -> str:
     resolved = params(players) if callable(params) else getattr(strategy, "p", strategy.spec.params)
     resolved = {k: float(v) if isinstance(v, int | float) and not isinstance(v, bool) else v
                 for k, v in resolved.items()}  # fmt: skip
-    avoid = getattr(strategy, "avoid", None)
-    if isinstance(avoid, Special):
-        resolved["avoid"] = avoid.slug
+    for key in ("avoid", "forfeit"):  # restricted play
+        special = getattr(strategy, key, None)
+        if isinstance(special, Special):
+            resolved[key] = special.slug
     return json.dumps([strategy.spec.name, resolved], sort_keys=True, default=str)
 
 

@@ -17,9 +17,10 @@ Studies play search seats in the compiled kernel, decisions and playouts alike
 the reference engine plays it when an arm asks for ``engine = "reference"``. A decision
 costs about ``budget`` playouts (at least one per candidate).
 
-Restricted play: a search seat may take ``avoid=<slug>`` like every family; the engine
-filters its legal actions (so its candidates), and every seat keeps its own restriction in
-the playouts (their parameter rows carry each seat's avoid column).
+Restricted play: a search seat may take ``avoid=<slug>`` or ``forfeit=<slug>`` like every
+family; the engine filters its legal actions (so its candidates), and every seat keeps its
+own restriction in the playouts (their parameter rows carry each seat's avoid and forfeit
+columns).
 """
 
 from __future__ import annotations
@@ -81,13 +82,14 @@ class SearchStrategy:
 
     def __post_init__(self) -> None:
         # Validated here too, so a strategy built without make_strategy cannot hang either.
-        from sims.games.nyslice.strategies import AVOID, avoid_special
+        from sims.games.nyslice.strategies import RESTRICTIONS, avoid_special, forfeit_special
 
         self._avoid = avoid_special(self.spec)
+        self._forfeit = forfeit_special(self.spec)
         given = {
             k: SEARCH_BOUNDS[k].check(self.spec.name, k, v) if k in SEARCH_BOUNDS else v
             for k, v in self.spec.params.items()
-            if k != AVOID
+            if k not in RESTRICTIONS
         }
         self.p = {**SEARCH_DEFAULTS, **{k: float(v) for k, v in given.items()}}
         self._heuristic = HeuristicStrategy(StrategySpec("heuristic"))
@@ -96,6 +98,11 @@ class SearchStrategy:
     def avoid(self) -> Special | None:
         """The special this seat avoids (restricted play), or ``None``."""
         return self._avoid
+
+    @property
+    def forfeit(self) -> Special | None:
+        """The special this seat forfeits (restricted play), or ``None``."""
+        return self._forfeit
 
     def candidates(self, view: PlayerView, decision: Decision) -> list[int]:
         """The actions worth simulating for this decision."""
@@ -136,13 +143,19 @@ class SearchStrategy:
         seat = decision.player
         samples = max(1, int(self.p["budget"]) // len(cands))
         runner = _runner(view.deck, view.rules)
-        from sims.games.nyslice.kernel.layout import N_SEAT_PARAMS, S_AVOID, avoid_code
+        from sims.games.nyslice.kernel.layout import (
+            N_SEAT_PARAMS,
+            S_AVOID,
+            S_FORFEIT,
+            avoid_code,
+        )
 
         codes = np.full(n, 2, dtype=np.int64)  # every seat plays heuristic in the playouts
         default = params_for(n, {})
         hparams = np.zeros((n, N_SEAT_PARAMS), dtype=np.float64)
         hparams[:, : len(PARAM_ORDER)] = [default[k] for k in PARAM_ORDER]
-        hparams[:, S_AVOID] = [avoid_code(view.avoid(q)) for q in range(n)]
+        hparams[:, S_AVOID] = [avoid_code(view.without(q)) for q in range(n)]
+        hparams[:, S_FORFEIT] = [float(view.forfeit(q) is not None) for q in range(n)]
         history = view.history
         totals = np.zeros(len(cands))
         for _ in range(samples):

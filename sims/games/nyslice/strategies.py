@@ -20,9 +20,13 @@ stream; it never sees the hidden stacks. ``greedy`` is a simple one-step player:
 Ties go to the lowest action, so the choice is a pure function of the view.
 
 Every built-in family also takes ``avoid=<special slug>`` (``greedy(avoid=dibs)``,
-``heuristic(avoid=stuffed_crust)``, ``search(budget=4,avoid=dibs)``): restricted play, an
+``heuristic(avoid=stuffed_crust)``, ``search(budget=4,avoid=dibs)``) or
+``forfeit=<special slug>`` (``heuristic(forfeit=day_old_pizza)``): restricted play, an
 analysis option the engine enforces for that seat (``docs/rules/nyslice.md``, "Restricted
-play"). A valuer treats the special a seat avoids as absent from that seat's portions.
+play"). Under either the seat never receives the special (the tile is forfeited on
+receipt); ``avoid`` also keeps it from choosing the special's portion while another is
+free. A valuer treats the special a seat plays without as absent from that seat's
+portions.
 """
 
 from __future__ import annotations
@@ -55,9 +59,31 @@ class Strategy(Protocol):
 
 
 AVOID = "avoid"
-"""The parameter every built-in family takes: the special its seat never takes or uses."""
+"""A parameter every built-in family takes: the special its seat never takes or uses (it
+does not choose the special's portion while another is free; forfeits it if left it)."""
+FORFEIT = "forfeit"
+"""A parameter every built-in family takes: the special its seat never receives or uses
+(it chooses portions as it likes; the tile is forfeited on receipt)."""
+RESTRICTIONS = (AVOID, FORFEIT)
+"""The restricted-play parameters (not valuation parameters; at most one per spec)."""
 
 _AVOIDABLE = {s.slug: s for s in REAL_SPECIALS}
+
+
+def _restricted_special(spec: StrategySpec, key: str) -> Special | None:
+    value = spec.params.get(key)
+    if value is None:
+        return None
+    if isinstance(value, str) and value in _AVOIDABLE:
+        return _AVOIDABLE[value]
+    problem = (
+        f"{key}={value!r} is not a special"
+        if isinstance(value, str)
+        else f"{key} must be a special's slug, got {value!r}"
+    )
+    raise StrategySpecError(
+        f"strategy {spec.name!r}: {problem}; write {key}=<slug>, one of: {', '.join(_AVOIDABLE)}"
+    )
 
 
 def avoid_special(spec: StrategySpec) -> Special | None:
@@ -66,21 +92,41 @@ def avoid_special(spec: StrategySpec) -> Special | None:
     Raises
     ------
     StrategySpecError
-        For a value that is not the slug of one of the 14 specials (the message lists them).
+        For a value that is not the slug of one of the 14 specials (the message lists them),
+        or a spec that sets both ``avoid`` and ``forfeit``.
     """
-    value = spec.params.get(AVOID)
-    if value is None:
-        return None
-    if isinstance(value, str) and value in _AVOIDABLE:
-        return _AVOIDABLE[value]
-    problem = (
-        f"avoid={value!r} is not a special"
-        if isinstance(value, str)
-        else f"avoid must be a special's slug, got {value!r}"
-    )
-    raise StrategySpecError(
-        f"strategy {spec.name!r}: {problem}; write avoid=<slug>, one of: {', '.join(_AVOIDABLE)}"
-    )
+    restriction(spec)
+    return _restricted_special(spec, AVOID)
+
+
+def forfeit_special(spec: StrategySpec) -> Special | None:
+    """The special a spec's ``forfeit`` parameter names (``None`` without one).
+
+    Raises
+    ------
+    StrategySpecError
+        As :func:`avoid_special`.
+    """
+    restriction(spec)
+    return _restricted_special(spec, FORFEIT)
+
+
+def restriction(spec: StrategySpec) -> tuple[str, Special] | None:
+    """The spec's restricted play as ``(kind, special)``, ``kind`` ``"avoid"`` or
+    ``"forfeit"`` (``None``: unrestricted).
+
+    Raises
+    ------
+    StrategySpecError
+        For a value that is not a special's slug, or both parameters set.
+    """
+    found = [(k, _restricted_special(spec, k)) for k in RESTRICTIONS if k in spec.params]
+    if len(found) > 1:
+        raise StrategySpecError(
+            f"strategy {spec.name!r} sets both avoid and forfeit; a seat plays under one "
+            "restriction at most"
+        )
+    return found[0] if found else None
 
 
 @dataclass
@@ -93,6 +139,11 @@ class RandomStrategy:
     def avoid(self) -> Special | None:
         """The special this seat avoids (restricted play), or ``None``."""
         return avoid_special(self.spec)
+
+    @property
+    def forfeit(self) -> Special | None:
+        """The special this seat forfeits (restricted play), or ``None``."""
+        return forfeit_special(self.spec)
 
     def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
         legal = decision.legal
@@ -126,7 +177,7 @@ class _Valuer:
     def __init__(self, view: PlayerView, seat: int) -> None:
         self.view = view
         self.seat = seat
-        self.avoid = view.avoid(seat)
+        self.without = view.without(seat)
         self.specials = view.specials(seat)
         self.unclaimed = view.unclaimed()
         self.mine = {t: view.type_count(seat, t) for t in range(3, 12)}
@@ -225,9 +276,9 @@ class _Valuer:
         return SPECIAL_VALUE[sp] if sp is not None else 0.0
 
     def arriving(self, sp: Special | None) -> Special | None:
-        """The special as it would reach this seat: ``None`` if the seat avoids it (it
-        would forfeit the tile, which then neither counts nor acts on the portion)."""
-        return None if sp is not None and sp == self.avoid else sp
+        """The special as it would reach this seat: ``None`` if the seat plays without it
+        (it would forfeit the tile, which then neither counts nor acts on the portion)."""
+        return None if sp is not None and sp == self.without else sp
 
     def portion_value(self, slices: Sequence[int], has_special: bool) -> float:
         sp = self.arriving(self.view.special) if has_special else None
@@ -296,6 +347,11 @@ class GreedyStrategy:
     def avoid(self) -> Special | None:
         """The special this seat avoids (restricted play), or ``None``."""
         return avoid_special(self.spec)
+
+    @property
+    def forfeit(self) -> Special | None:
+        """The special this seat forfeits (restricted play), or ``None``."""
+        return forfeit_special(self.spec)
 
     def choose(self, view: PlayerView, decision: Decision, rng: np.random.Generator) -> int:
         val = _Valuer(view, decision.player)
@@ -511,10 +567,10 @@ def make_strategy(text: str | StrategySpec) -> Strategy:
 
 
 def _check_params(spec: StrategySpec, info: StrategyInfo) -> None:
-    """Refuse a parameter the family does not have, or a value outside its bounds (``avoid``,
-    which every family takes, must name a special)."""
-    check_params(spec, info, also=(AVOID,))
-    avoid_special(spec)
+    """Refuse a parameter the family does not have, or a value outside its bounds (``avoid``
+    and ``forfeit``, which every family takes, must name a special; one at most)."""
+    check_params(spec, info, also=RESTRICTIONS)
+    restriction(spec)
 
 
 def _register_family_params() -> None:

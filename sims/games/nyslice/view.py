@@ -97,8 +97,19 @@ class PlayerView:
         return frozenset(self._s.players[seat].specials)
 
     def avoid(self, seat: int) -> Special | None:
-        """The special a seat avoids (restricted play, open to all), or ``None``."""
+        """The special a seat avoids (restricted play ``avoid``, open to all: it does not
+        choose that special's portion while another is free), or ``None``."""
         return self._s.avoid[seat]
+
+    def forfeit(self, seat: int) -> Special | None:
+        """The special a seat forfeits (restricted play ``forfeit``, open to all: it
+        chooses as it likes but never receives the tile), or ``None``."""
+        return self._s.forfeit[seat]
+
+    def without(self, seat: int) -> Special | None:
+        """The special a seat plays without under either restriction (the tile would be
+        forfeited on receipt), or ``None``: what a valuer treats as absent for it."""
+        return self._s.without(seat)
 
     def can_use(self, seat: int, special: Special) -> bool:
         return self._s.can_use(seat, special)

@@ -304,7 +304,11 @@ def theta_data(tmp_path_factory):
 
 
 def test_theta_curve_averages_rotations_per_deal(theta_data):
-    table = theta_curve(theta_data)
+    curve = theta_curve(theta_data)
+    # the field's own θ (the 3-player preset's) is added without games, at exactly 1/n
+    own = curve.filter(pl.col("from_identity"))
+    assert own["theta"].to_list() == [1.712] and own["win_share"].to_list() == [1 / 3]
+    table = curve.filter(~pl.col("from_identity"))
     assert table["theta"].to_list() == [0.5, 1.0, 2.0]
     for theta, share in DEAL_SHARE.items():
         r = row(table, theta=theta)
@@ -319,7 +323,7 @@ def test_theta_curve_averages_rotations_per_deal(theta_data):
 
 
 def test_theta_curve_shortfall_behind_the_best_by_hand(theta_data):
-    table = theta_curve(theta_data)
+    table = theta_curve(theta_data).filter(~pl.col("from_identity"))
     assert table["is_best"].to_list() == [True, False, False]
     best = row(table, theta=0.5)
     assert (best["shortfall_pp"], best["shortfall_low"], best["shortfall_high"]) == (0, 0, 0)
@@ -331,10 +335,15 @@ def test_theta_curve_shortfall_behind_the_best_by_hand(theta_data):
         assert (r["shortfall_pp"], r["shortfall_low"], r["shortfall_high"]) == approx(t_interval(d))
         p[theta] = stats.ttest_1samp(d, 0, alternative="greater").pvalue
         assert r["p_worse"] == approx(p[theta])
-    # Holm over the two: the smaller p doubled, the larger kept (at least the first)
-    small, large = sorted(p, key=p.get)
-    assert row(table, theta=small)["p_holm"] == approx(2 * p[small])
-    assert row(table, theta=large)["p_holm"] == approx(max(2 * p[small], p[large]))
+    # the field's own θ, compared at exactly 1/3 a deal, is the third value behind the best
+    p["field"] = stats.ttest_1samp(100 * (DEAL_SHARE[0.5] - 1 / 3), 0, alternative="greater").pvalue
+    # Holm over the three: the smallest p tripled, the next doubled (at least the first)
+    first, second, third = sorted(p, key=p.get)
+    holm = {first: 3 * p[first]}
+    holm[second] = max(holm[first], 2 * p[second])
+    holm[third] = max(holm[second], p[third])
+    for theta in (1.0, 2.0):
+        assert row(table, theta=theta)["p_holm"] == approx(holm[theta])
     assert table["not_worse"].to_list() == [True, False, False]  # both p are tiny
 
 
@@ -350,10 +359,12 @@ def test_best_theta_clear_maximum(theta_data):
     # 0.5 is the smallest θ tried: the grid does not bracket the best
     assert (r["grid_low"], r["grid_high"]) == (0.5, 2.0)
     assert r["grid_brackets_best"] is False
-    assert r["grid_note"] == (
+    assert r["grid_note"].startswith(
         "the best θ is the smallest tested (0.5): the curve may not turn within the grid; "
         "extend it below 0.5 (e.g. 0.354, 0.25)"
     )
+    # 0.5, 1 and 2 lack the field's own θ: it is compared at exactly 1/n a deal
+    assert r["field_from_identity"] is True
     # in sample: over the fair share, by deal
     m, lo, hi = t_interval(100 * (DEAL_SHARE[0.5] - 1 / 3))
     assert m == approx(100 * (16 / 18 - 1 / 3))

@@ -15,7 +15,8 @@ anchovies everywhere, every special blank, combos that pair the types the small 
 remove, and anything in between; now and then one value steps one past a limit, to check
 the refusal. Rule options are drawn at the ends of their ranges, players 2 to 6, seats
 from ``random``, ``greedy`` and ``heuristic`` (its parameters at the ends of the tuning
-box); ``search`` (a few playouts) only at 2 and 3 players, where it is cheap.
+box), each now and then under restricted play (``avoid=`` or ``forfeit=`` a special);
+``search`` (a few playouts) only at 2 and 3 players, where it is cheap.
 
 ``make test`` runs a few derandomized examples; ``make validate`` thousands, on a kernel
 compiled with numba's bounds checking (``tests/generated.py``).
@@ -239,18 +240,32 @@ def rule_options(draw, n: int) -> Rules:
     )
 
 
+def _restricted(draw, spec: str) -> str:
+    """The spec, now and then under restricted play: avoiding or forfeiting a special."""
+    kind = draw(st.sampled_from([None, None, "avoid", "forfeit"]))
+    if kind is None:
+        return spec
+    special = draw(st.sampled_from([s.slug for s in REAL_SPECIALS]))
+    if spec.endswith(")"):
+        return f"{spec[:-1]},{kind}={special})"
+    return f"{spec}({kind}={special})"
+
+
 @st.composite
 def tables(draw, search: bool = False):
-    """Players, seats' strategies and rule options."""
+    """Players, seats' strategies (now and then restricted: ``avoid`` or ``forfeit``) and
+    rule options."""
     if search:
         n = draw(st.integers(MIN_PLAYERS, 3 if VALIDATE else 2))
         specs = [draw(st.sampled_from(["random", "greedy", "heuristic"])) for _ in range(n)]
         specs[draw(st.integers(0, n - 1))] = "search(budget=1,cuts=1,width=1)"
+        specs = [_restricted(draw, s) for s in specs]
     else:
         n = draw(st.integers(MIN_PLAYERS, MAX_PLAYERS))
         kinds = st.sampled_from(["random", "greedy", "heuristic"])
         specs = [(lambda k: _heuristic(draw) if k == "heuristic" else k)(draw(kinds))
                  for _ in range(n)]  # fmt: skip
+        specs = [_restricted(draw, s) for s in specs]
     return n, specs, draw(rule_options(n))
 
 

@@ -5,7 +5,7 @@ decisions (player, phase, action) in the same order and reach the same score bre
 A difference fails with the first diverging decision printed. ``random``, ``greedy`` and
 the ``heuristic(...)`` family (default and tuned parameters, per seat) are checked, on the
 default deck and on decks with a special replaced by a blank tile, and with restricted
-seats (``avoid=<slug>``) of every family, search included.
+seats (``avoid=<slug>`` and ``forfeit=<slug>``) of every family, search included.
 """
 
 from collections import Counter
@@ -130,7 +130,8 @@ WHATIF_RULES = [
 
 
 @pytest.mark.parametrize(
-    "rules", WHATIF_RULES,
+    "rules",
+    WHATIF_RULES,
     ids=["halves-3", "halves-1-comp-0-2", "halves-8-comp-6-first-1", "stuffed-crust-minus-20"],
 )
 def test_kernel_agrees_under_the_what_if_options(rules):
@@ -334,10 +335,13 @@ def test_hparams_default_and_checks(runner):
 class _FakeValuer:
     """Slice values given directly, for heuristic.cut_scores."""
 
-    def __init__(self, values, spv, trust, deny, avoid=None):
+    def __init__(self, values, spv, trust, deny, avoid=None, forfeit=None):
         self.values, self.spv = values, spv
         self.p = {"trust": trust, "deny": deny}
         self.avoid = avoid or [None] * len(values)
+        forfeit = forfeit or [None] * len(values)
+        self.without = [a if a is not None else f for a, f in zip(self.avoid, forfeit,
+                                                                     strict=True)]  # fmt: skip
 
     def slice_value(self, q, sid, sp):
         return float(self.values[q][sid])
@@ -399,10 +403,11 @@ def test_cut_search_equals_reference_cut_scores():
 
 
 def test_restricted_cut_scores_equal_reference_cut_scores():
-    """When seats avoid the special, the kernel scores every cut in full
-    (heuristic._h_avoid_scores): each score equals heuristic.cut_scores' exactly (the
-    slicer avoiding it values it at 0, a chooser avoiding it never takes it), for circles
-    and lines, the special alone or attached, any set of restricted seats."""
+    """When seats avoid or forfeit the special, the kernel scores every cut in full
+    (heuristic._h_avoid_scores): each score equals heuristic.cut_scores' exactly (a seat
+    playing without it values it at 0, a chooser avoiding it never takes it, a chooser
+    forfeiting it takes its portion at the slices' value), for circles and lines, the
+    special alone or attached, any set of avoiding and forfeiting seats."""
     from numba import njit
 
     from sims.games.nyslice.heuristic import cut_scores
@@ -410,14 +415,14 @@ def test_restricted_cut_scores_equal_reference_cut_scores():
     from sims.games.nyslice.kernel import layout as K
 
     @njit
-    def scores(tab, ftab, n, m, circ, me, first, spv, amask, out):
+    def scores(tab, ftab, n, m, circ, me, first, spv, amask, smask, out):
         H._h_avoid_scores(K._borrow(tab), K._borrow(ftab), n, m, circ, me, first, spv, amask,
-                          out)  # fmt: skip
+                          smask, out)  # fmt: skip
 
     tab = np.zeros((K.T_ROWS, 32), dtype=np.int64)
     ftab = np.zeros((K.F_ROWS, K.F_WIDTH))
     rng = np.random.default_rng(8)
-    restricted = 0
+    restricted = forfeits = 0
     for trial in range(300):
         n = int(rng.integers(2, 7))
         m = int(rng.integers(n, 12))
@@ -429,8 +434,11 @@ def test_restricted_cut_scores_equal_reference_cut_scores():
         trust = float(rng.choice([0.75, 0.0, 1.0, 0.133]))
         deny = float(rng.choice([0.25, 0.0, 1.0]))
         amask = int(rng.integers(1, 2**n))
+        smask = amask & int(rng.integers(0, 2**n))  # the avoiders; the rest forfeit it
         restricted += (amask >> slicer) & 1
-        avoid = [0 if (amask >> q) & 1 else None for q in range(n)]  # the special is code 0
+        forfeits += (amask & ~smask & ~(1 << slicer)) != 0
+        avoid = [0 if (smask >> q) & 1 else None for q in range(n)]  # the special is code 0
+        forfeit = [0 if (amask & ~smask) >> q & 1 else None for q in range(n)]
         ftab[:] = 0.0
         for q in range(n):
             for i in range(m):
@@ -438,11 +446,12 @@ def test_restricted_cut_scores_equal_reference_cut_scores():
         ftab[K.F_HP + slicer, K.H_TRUST] = trust
         ftab[K.F_HP + slicer, K.H_DENY] = deny
         view = _FakeView(n, m, circ, slicer)
-        expect = cut_scores(_FakeValuer(values, spv, trust, deny, avoid), view)
+        expect = cut_scores(_FakeValuer(values, spv, trust, deny, avoid, forfeit), view)
         got = np.empty(len(expect))
-        scores(tab, ftab, n, m, circ, slicer, (slicer + 1) % n, spv, amask, got)
-        assert got.tolist() == expect, (trial, n, m, circ, amask)
+        scores(tab, ftab, n, m, circ, slicer, (slicer + 1) % n, spv, amask, smask, got)
+        assert got.tolist() == expect, (trial, n, m, circ, amask, smask)
     assert 0 < restricted < 300  # restricted slicers and unrestricted ones
+    assert forfeits > 50  # forfeiting choosers
 
 
 def test_kernel_tables_come_from_the_rules():
@@ -510,10 +519,12 @@ AVOID_RANDOM = ["cut_in_line", "dibs", "sneak_a_slice", "mystery_slice", "stuffe
 
 
 def _restriction_counts(state, specs) -> Counter:
-    """How often restricted play acted in a game: ``forfeit`` (a tile forced on a seat
-    avoiding it) and ``refused`` (a restricted seat chose while the special it avoids was
-    still on the table, so without that portion among its actions); the same again keyed
-    ``(kind, family)`` by the seat's strategy family. Checks no seat owns what it avoids."""
+    """How often restricted play acted in a game: ``forfeit`` (a tile reaching a seat
+    playing without it), ``refused`` (an avoiding seat chose while the special it avoids was
+    still on the table, so without that portion among its actions) and ``chosen`` (a
+    forfeiting seat, not the slicer, chose the special's portion: forfeited by choice); the
+    same again keyed ``(kind, family)`` by the seat's strategy family. Checks no seat owns
+    what it plays without."""
     avoid = state.avoid
     out = Counter()
     sp, slicer, open_ = None, -1, False
@@ -523,13 +534,17 @@ def _restriction_counts(state, specs) -> Counter:
         elif e[0] == "choose":
             if e[4] is not None:
                 open_ = False
+                if state.forfeit[e[1]] is e[4] and e[1] != slicer:
+                    out["chosen"] += 1
+                    out["chosen", specs[e[1]].split("(")[0]] += 1
             elif open_ and avoid[e[1]] is sp and e[1] != slicer:
                 out["refused"] += 1
                 out["refused", specs[e[1]].split("(")[0]] += 1
         elif e[0] == "forfeit":
             out["forfeit"] += 1
             out["forfeit", specs[e[1]].split("(")[0]] += 1
-    for p, a in enumerate(avoid):
+    for p in range(state.n):
+        a = state.without(p)
         assert a is None or a not in state.players[p].specials, (specs, p)
     return out
 
@@ -586,3 +601,61 @@ def test_kernel_search_with_restricted_seats_agrees(runner):
             state = _compare(runner, n, specs, 62, g, Rules())
             seen += _restriction_counts(state, specs)
     assert seen["forfeit"] > 0 and seen["refused"] > 0 and seen["refused", "search"] > 0, seen
+
+
+FORFEIT = "heuristic(theta=0.6,deny=0.8,trust=0.2,cil=0.1,sneak=0.1,dibs=0.1,forfeit={})"
+FORFEIT_SEATINGS = [
+    # (players, one spec per seat): forfeiting random, greedy and heuristic seats (tuned
+    # too) of usable specials, specials acting on receipt and flat points, next to seats
+    # avoiding a special and unrestricted ones, two seats forfeiting one special.
+    (2, ["heuristic(forfeit=stuffed_crust)", "greedy(forfeit=mystery_slice)"]),
+    (2, ["heuristic(forfeit=day_old_pizza)", FORFEIT.format("seconds")]),
+    (3, ["random(forfeit=day_old_pizza)", "heuristic(forfeit=cut_in_line)",
+         "greedy(avoid=stuffed_crust)"]),
+    (4, ["heuristic(forfeit=stuffed_crust)", "heuristic(avoid=stuffed_crust)",
+         "greedy(forfeit=dibs)", "heuristic"]),
+    (4, ["heuristic(forfeit=day_old_pizza)", "heuristic", "heuristic", "heuristic"]),
+    (5, ["greedy(forfeit=sneak_a_slice)", "heuristic(forfeit=day_old_pizza)", "random",
+         FORFEIT.format("day_old_pizza"), "heuristic(avoid=mystery_slice)"]),
+    (6, ["heuristic(forfeit=you_love_veggies)", "random(forfeit=stuffed_crust)", "greedy",
+         "heuristic(forfeit=everyone_elses_diet)", FORFEIT.format("combo_cravings"),
+         "heuristic(avoid=stuffed_crust)"]),
+]  # fmt: skip
+
+
+FORFEIT_IDS = [f"{n}p-{i}" for i, (n, _) in enumerate(FORFEIT_SEATINGS)]
+
+
+@pytest.mark.parametrize("n,specs", FORFEIT_SEATINGS, ids=FORFEIT_IDS)
+def test_kernel_agrees_with_reference_forfeiting_seats(runner, n, specs):
+    """Forfeiting seats (``forfeit``) of every family among avoiding and unrestricted ones:
+    the kernel lets them choose every portion, forfeits the tile on receipt, and values
+    and predicts them (the heuristic's cut) decision for decision as the reference does;
+    a forfeiting chooser takes the special's portion in these games."""
+    seen = Counter()
+    games = 24 if n < 5 else 12
+    for g in range(games):
+        state = _compare(runner, n, specs, 70 + n, g, Rules())
+        seen += _restriction_counts(state, specs)
+    ringed = [f"random(forfeit={AVOID_RANDOM[(p + n) % len(AVOID_RANDOM)]})" for p in range(n)]
+    for g in range(40):
+        state = _compare(runner, n, ringed, 80 + n, g, Rules())
+        seen += _restriction_counts(state, ringed)
+    assert seen["forfeit"] > 0 and seen["chosen"] > 0, seen
+
+
+def test_kernel_search_with_forfeiting_seats_agrees(runner):
+    """A search seat forfeiting a special (every portion among its candidates, playouts
+    keeping every seat's restriction) takes the reference's decisions, next to forfeiting
+    and avoiding heuristic seats."""
+    seen = Counter()
+    for n, params, others, games in AVOID_SEARCH[:3]:
+        for g in range(games):
+            d = deal(DECK, n, game_streams(63, g, n).deal)
+            first, second = d.stack_specials[0].slug, d.stack_specials[1].slug
+            other = others[0].format(second).replace("avoid=", "forfeit=" if g % 2 else "avoid=")
+            specs = [f"search({params},forfeit={first})", other, *others[1:]]
+            specs = specs[g % n :] + specs[: g % n]
+            state = _compare(runner, n, specs, 63, g, Rules())
+            seen += _restriction_counts(state, specs)
+    assert seen["forfeit", "search"] > 0, seen

@@ -188,7 +188,10 @@ def test_majorities_won_and_unclaimed(engine, players, strategies):
 def test_identity_resolves_defaults_so_equal_play_is_one_strategy():
     from sims.games.nyslice.plugin import strategy_identity as identity
 
-    assert identity("search", 4) == identity("search(budget=64)", 4) == identity(
-        "search(budget=64.0)", 4)
+    assert (
+        identity("search", 4)
+        == identity("search(budget=64)", 4)
+        == identity("search(budget=64.0)", 4)
+    )
     assert identity("search(budget=8)", 4) != identity("search", 4)
     assert identity("heuristic", 3) != identity("heuristic(theta=9)", 3)

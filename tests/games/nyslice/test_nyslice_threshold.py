@@ -69,7 +69,9 @@ def test_planted_peak_set_holds_the_best_and_its_near_neighbours(peak):
     assert b["best_theta"] in (1.4, 2.0, 2.8)
     assert b["theta_set"] == [1.4, 2.0, 2.8]
     assert (b["set_low"], b["set_high"]) == (1.4, 2.8)
-    assert b["grid_brackets_best"] is True and b["grid_note"] == ""
+    # the grid brackets the best; it lacks the field's own θ (the 3-player preset's), which
+    # is compared at exactly 1/n a deal (analysis.sweep.with_field) and is far behind here
+    assert b["grid_note"] == "" and b["field_from_identity"] is True
     curve = theta_curve(peak)
     assert curve.filter(pl.col("not_worse"))["theta"].to_list() == [1.4, 2.0, 2.8]
     far = curve.filter(~pl.col("not_worse"))
@@ -113,7 +115,7 @@ def test_best_at_the_top_of_the_grid_is_flagged(tmp_path):
     b = best_theta(_sweep(tmp_path, RISING, deals=600)).row(0, named=True)
     assert b["best_theta"] == 8.0
     assert b["grid_brackets_best"] is False
-    assert b["grid_note"] == (
+    assert b["grid_note"].startswith(
         "the best θ is the largest tested (8): the curve may not turn within the grid; "
         "extend it above 8 (e.g. 11.3, 16)"
     )
@@ -201,8 +203,9 @@ def test_theta_figure_ticks_colours_and_set_marks(peak):
     fig, ax = plt.subplots()
     curve, best = theta_curve(peak), best_theta(peak)
     plot_theta_curve(curve, best, ax)
-    assert [float(t) for t in ax.get_xticks()] == GRID
-    assert [t.get_text() for t in ax.get_xticklabels()] == [f"{g:g}" for g in GRID]
+    ticks = sorted({*GRID, 1.712})  # with the field's own θ, compared without games
+    assert [float(t) for t in ax.get_xticks()] == ticks
+    assert [t.get_text() for t in ax.get_xticklabels()] == [f"{g:g}" for g in ticks]
     assert ax.get_xscale() == "log"
     assert not ax.patches  # no shaded bands
     orange = to_rgba(COUNT_COLOURS[3])
@@ -214,7 +217,8 @@ def test_theta_figure_ticks_colours_and_set_marks(peak):
         [1.4, 2.0, 2.8], rel=0.05
     )
     bars = [ln for ln in lines if ln.get_linewidth() >= 4]
-    assert [tuple(ln.get_xdata()) for ln in bars] == [(1.4, 2.8)]
+    # the field's own θ (1.712, compared at 1/n) is far behind: the set's bar has a gap
+    assert [tuple(ln.get_xdata()) for ln in bars] == [(1.4, 1.4), (2.0, 2.8)]
     # error bars above the (open) markers
     markers = [ln for ln in lines if ln.get_marker() == "o"]
     errors = [c for c in ax.collections if to_rgba(c.get_colors()[0]) == orange]

@@ -1,4 +1,7 @@
-"""Page 1's verdicts: each sentence follows from the numbers handed to it."""
+"""Page 1's verdicts: each sentence follows from the numbers handed to it; a claim that picks
+the largest of several effects is corrected over the family it picked from, and no
+recommendation is made from an interval that covers 0 after the correction or a verdict
+that is not robust."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from analysis.nyslice import verdicts
 from analysis.nyslice.report import REPORT
 from analysis.robust import Condition
 from analysis.sections import Results
+from analysis.verdicts import adjust_family
 
 NAMES = ["equilibrium field", "greedy field", "search field"]
 
@@ -30,10 +34,14 @@ def _conds(est, lo, hi):
 
 def test_first_slicer_verdict_follows_the_signs():
     r = _results(
-        fairness=_fair([(2, -0.8, -1.2, -0.4, 6000), (3, 3.1, 2.6, 3.6, 4000),
-                        (4, -4.7, -5.3, -4.2, 4000)]),  # fmt: skip
-        first_conditions={2: _conds(-0.8, -1.2, -0.4) + [Condition("field", "x", 1, 0.5, 2)],
-                          3: _conds(3.0, 2.0, 4.0)[:2], 4: _conds(-4.7, -5.3, -4.2)},  # fmt: skip
+        fairness=_fair(
+            [(2, -0.8, -1.2, -0.4, 6000), (3, 3.1, 2.6, 3.6, 4000), (4, -4.7, -5.3, -4.2, 4000)]
+        ),  # fmt: skip
+        first_conditions={
+            2: _conds(-0.8, -1.2, -0.4) + [Condition("field", "x", 1, 0.5, 2)],
+            3: _conds(3.0, 2.0, 4.0)[:2],
+            4: _conds(-4.7, -5.3, -4.2),
+        },  # fmt: skip
         comp_change=None,
     )
     v = verdicts.first_slicer_verdict(r)
@@ -41,7 +49,10 @@ def test_first_slicer_verdict_follows_the_signs():
     assert "every field and plausible deck at 4 players" in v.answer  # 2: a flip; 3: missing
     assert v.robustness == "robust" and v.estimate.startswith("-4.7 pp [-5.3, -4.2]")
     assert v.n == 4000 and v.n_unit == "games"
-    assert v.recommendation.startswith("The first slicer's edge is robust and at least 2 pp at 4")
+    assert v.recommendation.startswith(
+        "The first slicer is robustly at least 2 pp behind at 4 players: a compensation rule "
+        "for the first slicer is worth testing"
+    )
 
 
 def test_first_slicer_verdict_makes_no_recommendation_for_a_small_edge():
@@ -50,23 +61,103 @@ def test_first_slicer_verdict_makes_no_recommendation_for_a_small_edge():
     assert verdicts.first_slicer_verdict(r).recommendation == ""
 
 
-def test_special_verdict_names_the_strongest_and_the_robust():
-    rest = pl.DataFrame({
-        "players": [4, 4, 4], "special": ["super_sized_combos", "dibs", "day_old_pizza"],
-        "value_pp": [9.0, 1.0, -2.0], "value_low": [8.0, -0.5, -3.0],
-        "value_high": [10.0, 2.5, -1.0], "deals": [500, 500, 500],
-    })  # fmt: skip
-    r = _results(restricted=rest, ssc_change=None, special_conditions={
-        "super_sized_combos": _conds(9.0, 8.0, 10.0), "dibs": _conds(1.0, -0.5, 2.5),
-        "day_old_pizza": _conds(-2.0, -3.0, -1.0)})  # fmt: skip
+def _forfeit(rows):
+    """A forfeit table at 4 players: (special, points, low, high), 500 deals in play each,
+    with the family columns."""
+    t = pl.DataFrame(
+        [(4, sp, est, lo, hi, 500, 480, 0.001, False) for sp, est, lo, hi in rows],
+        schema=["players", "special", "points", "points_low", "points_high", "in_play",
+                "nonzero", "sign_p", "sparse"], orient="row",
+    )  # fmt: skip
+    return adjust_family(t, "points", "points_low", "points_high")
+
+
+def test_special_verdict_names_the_largest_corrected_and_counts_with_holm():
+    """Four specials: the largest worth is named with its interval corrected for picking
+    it from the 4; the counts of worth having and costly follow Holm, not the raw intervals
+    (dibs' raw interval clears 0, p = 0.035, but Holm's second step asks for 0.025)."""
+    f = _forfeit([("super_sized_combos", 2.0, 1.6, 2.4), ("dibs", 0.3, 0.02, 0.58),
+                  ("day_old_pizza", -0.5, -0.7, -0.3), ("buffet", 0.0, -0.4, 0.4)])  # fmt: skip
+    r = _results(forfeit=f, ssc_change=None, special_conditions={
+        "super_sized_combos": _conds(2.0, 1.6, 2.4), "dibs": _conds(0.3, 0.02, 0.58),
+        "day_old_pizza": _conds(-0.5, -0.7, -0.3), "buffet": _conds(0.0, -0.4, 0.4)})  # fmt: skip
     v = verdicts.special_verdict(r)
-    assert "worth most is super sized combos" in v.answer
-    assert "1 of 3 specials are worth having" in v.answer
-    assert "1 is worth avoiding (day old pizza)" in v.answer
-    assert "Robust in every field and deck: super sized combos worth having" in v.answer
-    assert v.robustness == "robust" and v.n_unit == "deals"
-    assert "super sized combos is worth at least 5 pp" in v.recommendation
-    assert "day old pizza hurts whoever takes it" in v.recommendation
+    ssc = f.row(0, named=True)
+    assert ssc["family"] == 4 and ssc["adj_low"] < 1.6 and ssc["adj_high"] > 2.4
+    size = f"+2.0 points [{ssc['adj_low']:+.1f}, {ssc['adj_high']:+.1f}]"
+    assert (
+        f"the largest is super sized combos, {size} (corrected for picking the largest of 4)"
+        in (v.answer)
+    )
+    assert "1 of 4 specials is worth having (Holm over the 4)" in v.answer
+    assert "1 costs whoever receives it (day old pizza)" in v.answer
+    assert "Robust in every field and deck: super sized combos and dibs worth having" in v.answer
+    assert v.robustness == "robust" and v.n == 500 and v.n_unit == "deals"
+    assert v.estimate == f"super sized combos: {size} (corrected for 4)"
+    assert v.recommendation.startswith(
+        f"Super sized combos at 4 players is worth more than no tile by {size} (interval "
+        "corrected for picking the largest of 4): if that is more than intended, a candidate "
+        "for weakening"
+    )
+
+
+def test_special_verdict_recommends_nothing_when_not_robust_or_covering_zero():
+    f = _forfeit([("super_sized_combos", 2.0, 1.6, 2.4), ("dibs", 0.3, -0.1, 0.7)])
+    flip = _conds(2.0, 1.6, 2.4)[:2] + [Condition("field", NAMES[2], -1.0, -2.0, -0.5, 100)]
+    r = _results(forfeit=f, ssc_change=None, special_conditions={"super_sized_combos": flip})
+    v = verdicts.special_verdict(r)
+    assert v.recommendation == "" and v.robustness.startswith("not robust")
+    # a largest worth whose corrected interval covers 0 is said to be so, and not acted on
+    f = _forfeit([("buffet", -1.2, -2.3, -0.1), ("dibs", 0.3, -0.1, 0.7)])
+    r = _results(forfeit=f, ssc_change=None,
+                 special_conditions={"buffet": _conds(-1.2, -2.3, -0.1)})  # fmt: skip
+    v = verdicts.special_verdict(r)
+    assert "the corrected interval covers 0" in v.answer and v.recommendation == ""
+
+
+def test_special_verdict_words_a_sparse_effect_from_the_exact_test():
+    f = _forfeit([("dibs", 0.9, 0.2, 1.6)]).with_columns(
+        pl.lit(True).alias("sparse"), pl.lit(7).alias("nonzero"), pl.lit(0.016).alias("sign_p")
+    )
+    r = _results(forfeit=f, ssc_change=None, special_conditions={})
+    v = verdicts.special_verdict(r)
+    assert "Only 7 of its 500 deals differ, too few for the interval: the exact sign test " \
+        "gives p = 0.016." in v.answer  # fmt: skip
+
+
+def _seat_table(edges):
+    """(players, seat, edge, low, high) rows as the seat table."""
+    return pl.DataFrame(
+        [(n, k, e, lo, hi, 4000) for n, k, e, lo, hi in edges],
+        schema=["players", "seat", "edge_pp", "edge_low", "edge_high", "games"], orient="row",
+    )  # fmt: skip
+
+
+def test_count_verdict_corrects_the_largest_edge_over_the_whole_table():
+    """The largest of 5 seat edges is corrected over all 5; its recommendation states the
+    direction and needs the first slicer's edge at that count robust."""
+    seat = _seat_table([(2, 0, -0.5, -1.0, 0.0), (2, 1, 0.5, 0.0, 1.0), (4, 0, -4.0, -5.0, -3.0),
+                        (4, 1, 1.0, 0.0, 2.0), (4, 2, 3.0, 2.0, 4.0)])  # fmt: skip
+    r = _results(seat=seat, first_conditions={4: _conds(-4.0, -5.0, -3.0)})
+    v = verdicts.count_verdict(r)
+    claim = adjust_family(seat, "edge_pp", "edge_low", "edge_high").row(2, named=True)
+    size = f"-4.0 pp [{claim['adj_low']:+.1f}, {claim['adj_high']:+.1f}]"
+    assert f"largest at 4 players (seat 0, {size}, corrected for picking the largest of the 5" in (
+        v.answer
+    )
+    assert v.recommendation.startswith(f"Seat 0 at 4 players is behind by {size} (interval "
+                                       "corrected for picking the largest of 5)")  # fmt: skip
+    # not robust: no recommendation
+    r = _results(seat=seat, first_conditions={4: _conds(-4.0, -5.0, -3.0)[:1] + [
+        Condition("field", NAMES[1], 1.0, -1.0, 3.0, 100)]})  # fmt: skip
+    assert verdicts.count_verdict(r).recommendation == ""
+
+
+def test_count_verdict_makes_no_claim_from_an_edge_that_covers_zero_after_correction():
+    seat = _seat_table([(3, k, e, e - 2.2, e + 2.2) for k, e in enumerate([2.3, -1.0, -1.3])])
+    r = _results(seat=seat, first_conditions={3: _conds(2.3, 0.1, 4.5)})
+    v = verdicts.count_verdict(r)
+    assert "the corrected interval covers 0" in v.answer and v.recommendation == ""
 
 
 def _best(edge):

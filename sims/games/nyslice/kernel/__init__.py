@@ -84,8 +84,9 @@ portion or round. All int64.
 ``ftab`` (float64): ``F_SPV`` greedy's special values; ``F_MINE``, ``F_RIVAL`` greedy's
 per-type counts of the deciding seat and of its best rival; ``F_HP + p`` seat p's
 parameters (``heuristic.PARAM_ORDER``, then a search seat's ``S_BUDGET``, ``S_CUTS``,
-``S_WIDTH``, then ``S_AVOID``: the special the seat avoids, -1 for none, restricted play
-for every strategy); the rest is valuation and cut-search scratch.
+``S_WIDTH``, then ``S_AVOID``: the special the seat plays without, -1 for none, restricted
+play for every strategy, and ``S_FORFEIT``: 0 when it avoids that special, 1 when it
+forfeits it); the rest is valuation and cut-search scratch.
 ``trace[k] = (player, phase, action)`` of every real decision.
 
 The heuristic repeats ``heuristic.py``'s float operations in the same order (so its ties
@@ -133,6 +134,7 @@ from sims.games.nyslice.kernel.layout import (
     N_SEAT_PARAMS,
     NO_AVOID,
     S_AVOID,
+    S_FORFEIT,
     SCORE_COLUMNS,
     SPECIAL_VALUES,
     STRAT_GREEDY,
@@ -168,6 +170,7 @@ __all__ = [
     "N_SEAT_PARAMS",
     "NO_AVOID",
     "S_AVOID",
+    "S_FORFEIT",
     "SCORE_COLUMNS",
     "SPECIAL_VALUES",
     "STRAT_GREEDY",

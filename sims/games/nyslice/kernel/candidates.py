@@ -82,11 +82,11 @@ def _top(values, k, out, off):
 def _h_cut_scores(tab, ftab, me):
     """heuristic.cut_scores: every legal cut's score by rank, each scored in full (the
     walk of _h_best_cut prunes; the search ranks them all)."""
-    n, m, circ, spv, first, amask = _h_cut_values(tab, ftab, me)
+    n, m, circ, spv, first, amask, smask = _h_cut_values(tab, ftab, me)
     total = _arc_count(m, n - 1, circ) + n * _arc_count(m, n, circ)
-    if amask != 0:  # a seat avoids the special (restricted play)
+    if amask != 0:  # a seat plays without the special (restricted play)
         out = np.empty(total)
-        _h_avoid_scores(tab, ftab, n, m, circ, me, first, spv, amask, out)
+        _h_avoid_scores(tab, ftab, n, m, circ, me, first, spv, amask, smask, out)
         return out
     trust = ftab[F_HP + me, H_TRUST]
     deny = ftab[F_HP + me, H_DENY]

@@ -140,6 +140,7 @@ from sims.games.nyslice.kernel.state import (
     _edible,
     _move_to_eaten,
     _seconds_candidates,
+    _shuns,
     _sneak_moves,
 )
 from sims.games.nyslice.rules import SLICES_PER_STACK
@@ -259,8 +260,8 @@ def _take_portion(tab, ftab, io, seat, idx):
         tab[T_TAKE, i] = tab[T_POR + idx, i]
     ps = NO_SPECIAL
     if tab[T_POR_SP, idx] == 1 and not _avoids(ftab, seat, tab[T_G, G_SPECIAL]):
-        # (A seat avoiding the special forfeits it: it leaves the game unowned and the
-        # slices come as if without it; engine._take_portion.)
+        # (A seat avoiding or forfeiting the special forfeits it: it leaves the game
+        # unowned and the slices come as if without it; engine._take_portion.)
         ps = tab[T_G, G_SPECIAL]
         tab[T_SP_OWNER, ps] = seat
         tab[T_SP_ROUND, ps] = tab[T_G, G_ROUND]
@@ -415,8 +416,8 @@ def _round(tab, ftab, io):
             if tab[T_POR_TAKEN, i] < 0:
                 tab[T_FREE, nf] = i
                 nf += 1
-        if nf > 1 and _avoids(ftab, seat, tab[T_G, G_SPECIAL]):
-            # Restricted play: not the special's portion while another one is free.
+        if nf > 1 and _shuns(ftab, seat, tab[T_G, G_SPECIAL]):
+            # Restricted play (avoid): not the special's portion while another one is free.
             j = 0
             for i in range(nf):
                 x = tab[T_FREE, i]

@@ -61,7 +61,7 @@ from sims.games.nyslice.kernel.layout import (
     TYPE_LO,
 )
 from sims.games.nyslice.kernel.scoring import _count2
-from sims.games.nyslice.kernel.state import _avoids, _owns
+from sims.games.nyslice.kernel.state import _avoids, _owns, _shuns
 from sims.games.nyslice.kernel.view import _unclaimed
 
 
@@ -929,18 +929,22 @@ def _h_cut_positions(m, n, circ, rank, comb):
 @njit(cache=True)
 def _h_cut_values(tab, ftab, me):
     """What cut_scores values a cut by: every seat's slice values by the slicer's valuer as
-    prefix sums (F_HPRE + q; the slicer's own values also in F_VAL), a seat avoiding the
-    special valuing them without it. Returns (n, m, circular, the special's value, the
-    first chooser, the mask of the seats avoiding the special)."""
+    prefix sums (F_HPRE + q; the slicer's own values also in F_VAL), a seat playing without
+    the special valuing them without it. Returns (n, m, circular, the special's value, the
+    first chooser, the mask of the seats playing without the special (avoid or forfeit),
+    the mask of those avoiding it)."""
     n = tab[T_G, G_N]
     m = tab[T_G, G_M]
     sp = tab[T_G, G_SPECIAL]
     amask = 0
+    smask = 0
     for q in range(n):
         ps = sp
         if _avoids(ftab, q, sp):
             ps = NO_SPECIAL
             amask |= 1 << q
+            if _shuns(ftab, q, sp):
+                smask |= 1 << q
         ftab[F_HPRE + q, 0] = 0.0
         for i in range(m):
             v = _h_slice_value(tab, ftab, me, q, tab[T_PIZZA, i], ps)
@@ -949,25 +953,24 @@ def _h_cut_values(tab, ftab, me):
             ftab[F_HPRE + q, i + 1] = ftab[F_HPRE + q, i] + v
     spv = _h_special_value(ftab, me, sp)
     first = (tab[T_G, G_SLICER] + 1) % n
-    return n, m, tab[T_G, G_CIRC] == 1, spv, first, amask
+    return n, m, tab[T_G, G_CIRC] == 1, spv, first, amask, smask
 
 
 @njit(cache=True)
-def _h_judge_avoid(S, V, n, me, first, trust, omt, deny, j, spv, amask):
-    """cut_scores' score of one cut when seats in ``amask`` avoid the special (restricted
-    play), with _h_judge's operations unpruned: S[q, :n] holds seat q's portions' values
-    without the special (S[q, n - 1] is the special alone when j < 0, else it goes with
-    arc j); the slicer avoiding it values it at 0, a chooser avoiding it at -inf (it never
-    takes it). V is scratch (n x n)."""
+def _h_judge_avoid(S, V, n, me, first, trust, omt, deny, j, spv, amask, smask):
+    """cut_scores' score of one cut when seats in ``amask`` play without the special
+    (restricted play; ``smask``: those of them that avoid it), with _h_judge's operations
+    unpruned: S[q, :n] holds seat q's portions' values without the special (S[q, n - 1] is
+    the special alone when j < 0, else it goes with arc j); a seat playing without it values
+    it at 0, a chooser avoiding it at -inf (it never takes it). V is scratch (n x n)."""
     spi = j if j >= 0 else n - 1
-    me_avoids = ((amask >> me) & 1) == 1
     for q in range(n):
         for i in range(n):
             x = S[q, i]
             if i == spi:
-                add = 0.0 if (q == me and me_avoids) else spv
+                add = 0.0 if ((amask >> q) & 1) == 1 else spv
                 x = x + add if j >= 0 else add
-                if q != me and ((amask >> q) & 1) == 1:
+                if q != me and ((smask >> q) & 1) == 1:
                     x = -np.inf
             V[q, i] = x
     worst = np.inf
@@ -997,8 +1000,8 @@ def _h_judge_avoid(S, V, n, me, first, trust, omt, deny, j, spv, amask):
 
 
 @njit(cache=True)
-def _h_avoid_scores(tab, ftab, n, m, circ, me, first, spv, amask, out):
-    """cut_scores when a seat avoids the special: every cut's score, by rank, into out
+def _h_avoid_scores(tab, ftab, n, m, circ, me, first, spv, amask, smask, out):
+    """cut_scores when a seat plays without the special: every cut's score, by rank, into out
     (the prefix sums of _h_cut_values; the bounds of the pruned searches assume every
     chooser may take every portion, so these cuts are all scored in full)."""
     trust = ftab[F_HP + me, H_TRUST]
@@ -1012,18 +1015,18 @@ def _h_avoid_scores(tab, ftab, n, m, circ, me, first, spv, amask, out):
         k, j = _h_cut_positions(m, n, circ, rank, comb)
         for q in range(n):
             _h_fill_seat(P, S, comb, q, n, k, m, circ, spv)
-        out[rank] = _h_judge_avoid(S, V, n, me, first, trust, omt, deny, j, spv, amask)
+        out[rank] = _h_judge_avoid(S, V, n, me, first, trust, omt, deny, j, spv, amask, smask)
 
 
 @njit(cache=True)
 def _h_best_cut(tab, ftab, me):
     """heuristic.best_predicted_cut: the rank of the first best-scored cut, which
-    _h_cut_search finds from the prefix sums of _h_cut_values (or, when a seat avoids the
-    special, the first best of _h_avoid_scores)."""
-    n, m, circ, spv, first, amask = _h_cut_values(tab, ftab, me)
+    _h_cut_search finds from the prefix sums of _h_cut_values (or, when a seat plays without
+    the special, the first best of _h_avoid_scores)."""
+    n, m, circ, spv, first, amask, smask = _h_cut_values(tab, ftab, me)
     if amask != 0:
         out = np.empty(_arc_count(m, n - 1, circ) + n * _arc_count(m, n, circ))
-        _h_avoid_scores(tab, ftab, n, m, circ, me, first, spv, amask, out)
+        _h_avoid_scores(tab, ftab, n, m, circ, me, first, spv, amask, smask, out)
         best = -np.inf
         best_rank = 0
         for rank in range(out.shape[0]):

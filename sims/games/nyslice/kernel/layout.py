@@ -95,16 +95,20 @@ STRATEGY_CODES = {
 N_HPARAMS = len(PARAM_ORDER)
 # A seat's parameter row (hparams, ftab[F_HP + p]): the heuristic's, then search's
 # (S_BUDGET, S_CUTS, S_WIDTH: search.SEARCH_DEFAULTS' order), then S_AVOID, the code of the
-# special the seat avoids (restricted play, every strategy; NO_AVOID = -1: none). A search
-# seat's heuristic columns hold the parameters its valuer and its playouts use (the
-# player-count default).
+# special the seat plays without (restricted play, every strategy; NO_AVOID = -1: none),
+# and S_FORFEIT, which restriction: 0 avoid (the special's portion is not chosen while
+# another is free), 1 forfeit (portions chosen as usual; the tile forfeited either way).
+# A search seat's heuristic columns hold the parameters its valuer and its playouts use
+# (the player-count default).
 S_BUDGET, S_CUTS, S_WIDTH, S_AVOID = N_HPARAMS, N_HPARAMS + 1, N_HPARAMS + 2, N_HPARAMS + 3
-N_SEAT_PARAMS = N_HPARAMS + 4
+S_FORFEIT = N_HPARAMS + 4
+N_SEAT_PARAMS = N_HPARAMS + 5
 NO_AVOID = -1
 
 
 def avoid_code(special: Special | None) -> int:
-    """The S_AVOID column's value for a seat avoiding ``special`` (``None``: NO_AVOID)."""
+    """The S_AVOID column's value for a seat playing without ``special`` (avoiding or
+    forfeiting it; ``None``: NO_AVOID)."""
     if special is None:
         return NO_AVOID
     if special is Special.BLANK:

@@ -27,6 +27,7 @@ from sims.games.nyslice.kernel.layout import (
     S_AVOID,
     S_BUDGET,
     S_CUTS,
+    S_FORFEIT,
     S_WIDTH,
     SCORE_COLUMNS,
     SPECIAL_VALUES,
@@ -132,6 +133,11 @@ class KernelRunner:
             raise ValueError(
                 f"hparams[:, {S_AVOID}] (the special a seat avoids) must be -1 (none) or a "
                 f"special's code 0 to {N_SPECIALS - 1}: use seat_params(specs, n)"
+            )
+        if not np.isin(hp[:, S_FORFEIT], (0.0, 1.0)).all():
+            raise ValueError(
+                f"hparams[:, {S_FORFEIT}] (the seat's restriction: 0 avoid, 1 forfeit) must "
+                "be 0 or 1: use seat_params(specs, n)"
             )
         return hp
 
@@ -346,10 +352,10 @@ class KernelRunner:
 def strategy_codes(specs) -> np.ndarray:
     """Kernel codes of the strategies the kernel plays; raises KeyError for another one.
 
-    ``random`` and ``greedy`` (without parameters but ``avoid``), ``heuristic`` and the heuristic
-    presets (``heuristic-p4``, ...; with or without parameters) and ``search`` (with or
-    without parameters) map to their codes; give the seats' parameters with
-    ``seat_params``.
+    ``random`` and ``greedy`` (without parameters but ``avoid`` or ``forfeit``),
+    ``heuristic`` and the heuristic presets (``heuristic-p4``, ...; with or without
+    parameters) and ``search`` (with or without parameters) map to their codes; give the
+    seats' parameters with ``seat_params``.
     """
     from sims.core.errors import SlicelabError
     from sims.core.specs import parse_spec
@@ -366,7 +372,7 @@ def strategy_codes(specs) -> np.ndarray:
             spec = parse_spec(text)
         except SlicelabError:
             raise KeyError(text) from None
-        if spec.name in ("random", "greedy") and set(spec.params) <= {"avoid"}:
+        if spec.name in ("random", "greedy") and set(spec.params) <= {"avoid", "forfeit"}:
             out.append(STRATEGY_CODES[spec.name])  # restricted play: greedy(avoid=dibs)
             continue
         if spec.name == "heuristic":
@@ -408,7 +414,8 @@ def seat_params(specs, n: int) -> np.ndarray:
     in ``heuristic.PARAM_ORDER``); a search seat's holds the heuristic's player-count
     default (its valuer and its playouts' field, as ``SearchStrategy`` uses) and then its
     ``budget``, ``cuts`` and ``width``; other seats' rows are zeros. Every row ends with
-    the code of the special its seat avoids (``S_AVOID``; -1, ``NO_AVOID``: none).
+    the code of the special its seat avoids or forfeits (``S_AVOID``; -1, ``NO_AVOID``:
+    none) and which restriction it is (``S_FORFEIT``: 0 avoid or none, 1 forfeit).
     ``specs`` gives one spec per seat, or one for every seat.
     """
     from sims.games.nyslice.heuristic import params_for
@@ -419,7 +426,9 @@ def seat_params(specs, n: int) -> np.ndarray:
     out = np.zeros((n, N_SEAT_PARAMS), dtype=np.float64)
     for p, (s, code) in enumerate(zip(specs, codes, strict=True)):
         strategy = make_strategy(str(s))
-        out[p, S_AVOID] = avoid_code(strategy.avoid)
+        forfeit = getattr(strategy, "forfeit", None)
+        out[p, S_AVOID] = avoid_code(forfeit if forfeit is not None else strategy.avoid)
+        out[p, S_FORFEIT] = float(forfeit is not None)
         if code == STRAT_HEURISTIC:
             params = strategy.params(n)
             out[p, :N_HPARAMS] = [float(params[k]) for k in PARAM_ORDER]

@@ -40,6 +40,7 @@ from sims.games.nyslice.kernel.layout import (
     MAX_TRACE,
     S_AVOID,
     S_BUDGET,
+    S_FORFEIT,
     SC_EATEN,
     SC_TOTAL,
     STRAT_HEURISTIC,
@@ -133,6 +134,7 @@ def _search_decide(tab, ftab, ptab, pftab, deal, n, rngs, hist, nh, cand, pcand)
         for c in range(pftab.shape[1]):
             pftab[F_HP + p, c] = ftab[F_HP + seat, c]
         pftab[F_HP + p, S_AVOID] = ftab[F_HP + p, S_AVOID]  # each seat keeps its restriction
+        pftab[F_HP + p, S_FORFEIT] = ftab[F_HP + p, S_FORFEIT]
     det = np.empty_like(deal)
     prng = np.zeros((n + 1, 5), dtype=np.uint64)
     ptrace = np.zeros((1, 3), dtype=np.int64)

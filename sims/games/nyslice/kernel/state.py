@@ -1,8 +1,9 @@
 """The game state's queries and moves, compiled: the twins of ``engine.GameState``'s
 helpers.
 
-Who owns and may use a special (``owner``, ``can_use``), who avoids one (``avoids``:
-restricted play, read from the seat's parameter row in ``ftab``), what a seat may eat
+Who owns and may use a special (``owner``, ``can_use``), who plays without one
+(``avoids``: restricted play, read from the seat's parameter row in ``ftab``; ``shuns``:
+the avoid restriction's choice), what a seat may eat
 (``_edible``), the Sneak-a-Slice moves (``sneak_moves``, ``_may_give``), Seconds'
 candidates (``_seconds_candidates``), and a seat's collecting and eating (the
 ``PlayerState`` lists, with the tallies ``tab`` keeps up to date as slices move). The
@@ -29,6 +30,7 @@ from sims.games.nyslice.kernel.layout import (
     R_VEG_LATER,
     S_AVOID,
     S_CRAV,
+    S_FORFEIT,
     S_YLV,
     T_CMB,
     T_COLL,
@@ -67,9 +69,16 @@ def _owns(tab, seat, sp):
 
 @njit(cache=True, inline="always")
 def _avoids(ftab, seat, sp):
-    """Whether seat avoids special sp (restricted play: GameState.avoids), from the
-    S_AVOID column of its parameter row."""
+    """Whether seat plays without special sp (restricted play, avoid or forfeit: it forfeits
+    the tile on receipt; GameState.forfeits), from the S_AVOID column of its parameter row."""
     return sp >= 0 and ftab[F_HP + seat, S_AVOID] == sp
+
+
+@njit(cache=True, inline="always")
+def _shuns(ftab, seat, sp):
+    """Whether seat avoids special sp (restricted play avoid: it does not choose its portion
+    while another is free; GameState.avoids): S_AVOID is sp and S_FORFEIT is 0."""
+    return _avoids(ftab, seat, sp) and ftab[F_HP + seat, S_FORFEIT] == 0.0
 
 
 @njit(cache=True, inline="always")

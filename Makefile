@@ -48,7 +48,9 @@ lab: $(STAMP) ## Open JupyterLab on notebooks/ (installs jupyterlab on first use
 	$(BIN)/python -c "import jupyterlab" 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[lab]'
 	$(BIN)/jupyter lab notebooks/
 
-test: $(STAMP) ## Check the layer contracts (import-linter), compile the kernels once, run the tests on every core
+test: $(STAMP) ## Check style (ruff check, ruff format --check) and the layer contracts (import-linter), compile the kernels once, run the tests on every core
+	$(BIN)/ruff check --quiet .
+	$(BIN)/ruff format --check --quiet .
 	$(BIN)/lint-imports
 	$(BIN)/python tests/warm_kernels.py
 	$(SERIAL_BLAS) $(BIN)/python -m pytest -q -n $(JOBS) --dist loadgroup

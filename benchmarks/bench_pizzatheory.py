@@ -57,6 +57,7 @@ def main() -> None:
             n_ref, n_kernel = max(2, n_ref // 10), n_kernel // 10
         play_many(board, rules, n, 1, 0, 5, strategies=spec)  # load the compiled kernel
         ref = ker = 0.0
+
         def reference(n=n, spec=spec, games=n_ref):
             _reference(n, spec, games)
 

@@ -144,8 +144,10 @@ def integrity(out: Path, games: int) -> None:
     first = time.perf_counter() - t0
     t0 = time.perf_counter()
     scan(out, "players").select("win_share").sum().collect()
-    print(f"analysis.load.scan + sum: first read {first:.3f} s (checksums), again "
-          f"{time.perf_counter() - t0:.3f} s (files unchanged: sizes and times only)")
+    print(
+        f"analysis.load.scan + sum: first read {first:.3f} s (checksums), again "
+        f"{time.perf_counter() - t0:.3f} s (files unchanged: sizes and times only)"
+    )
 
 
 def strategy_costs(quick: bool) -> None:

@@ -452,7 +452,7 @@ def simulate(
 
 def study_name(out: Path) -> str:
     """A study name from an output folder's name (``x run`` → ``x-run``)."""
-    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", out.name).strip("-.")[:MAX_NAME - 4]
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", out.name).strip("-.")[: MAX_NAME - 4]
     return name if name and name[0].isalnum() else f"run-{name}".rstrip("-")
 
 

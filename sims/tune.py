@@ -152,8 +152,9 @@ def tune(
     pool = [Candidate(dict(p), "") for p in seeds[:candidates]]
     while len(pool) < candidates:
         near = spread > 0 and len(pool) % 2 == 0
-        params = _near(sample_rng, ranges, seeds[0], spread) if near else _sample(sample_rng,
-                                                                                  ranges)
+        params = (
+            _near(sample_rng, ranges, seeds[0], spread) if near else _sample(sample_rng, ranges)
+        )
         pool.append(Candidate(params, ""))
     for c in pool:
         c.spec = spec_string(family, c.params)

@@ -275,9 +275,9 @@ BAD_STUDIES = [
     ),
     (STUDY_OK.replace("games = 10", 'games = 10\nengine = "gpu"'), "'engine' must be one of"),
     (
-        STUDY_OK.replace("games = 10", 'games = 10\nengine = "kernel"').replace(
-            '"greedy"', '"example_strategies:FirstLegal"'
-        ).replace("seed = 2", "seed = 2\nallow_code = true"),
+        STUDY_OK.replace("games = 10", 'games = 10\nengine = "kernel"')
+        .replace('"greedy"', '"example_strategies:FirstLegal"')
+        .replace("seed = 2", "seed = 2\nallow_code = true"),
         None,
     ),
     (STUDY_OK.replace('"greedy"', '"example_strategies:FirstLegal"'), "--allow-code"),

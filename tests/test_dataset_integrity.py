@@ -310,8 +310,12 @@ def test_python_strategies_need_allow_code(tmp_path, monkeypatch):
         with pytest.raises(StudyError, match="--allow-code"):
             parse_study(study_data(arms=arms))
     arms[0]["strategies"][0] = "example_strategies:FirstLegal"
-    assert parse_study(study_data(arms=arms, allow_code=True)).arms[0].strategies[0].startswith(
-        "example_strategies")
+    assert (
+        parse_study(study_data(arms=arms, allow_code=True))
+        .arms[0]
+        .strategies[0]
+        .startswith("example_strategies")
+    )
     res = CliRunner().invoke(cli, ["replay", "nyslice", "-p", "2", "--strategies", "sys:exit"])
     assert res.exit_code == 2 and "--allow-code" in res.output
 

@@ -48,8 +48,24 @@ def test_bad_settings_are_refused():
 
 
 def test_the_command_reports_each_iteration_and_the_field_reached():
-    args = ["equilibrium", "nyslice", "-p", "2", "--candidates", "2", "--games", "10",
-            "--validation-games", "20", "--iterations", "1", "--tolerance", "0", "--bound", "0"]
+    args = [
+        "equilibrium",
+        "nyslice",
+        "-p",
+        "2",
+        "--candidates",
+        "2",
+        "--games",
+        "10",
+        "--validation-games",
+        "20",
+        "--iterations",
+        "1",
+        "--tolerance",
+        "0",
+        "--bound",
+        "0",
+    ]
     res = CliRunner().invoke(cli, args)
     assert res.exit_code == 0, res.output
     text = " ".join(res.output.split())

@@ -34,6 +34,7 @@ from sims.core.errors import SlicelabError
 # one worker runs this module (--dist loadgroup), so its report is computed once
 pytestmark = pytest.mark.xdist_group("nyslice-report")
 
+
 @pytest.fixture(scope="module")
 def results(quick_dataset):
     return compute(quick_dataset, payoff_games=20, n_boot=200)

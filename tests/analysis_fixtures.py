@@ -228,3 +228,31 @@ class SyntheticDataset:
         }  # fmt: skip
         (self.out / "manifest.json").write_text(json.dumps(manifest, indent=2))
         return self.out
+
+
+def rotated_sweep(
+    out,
+    mu: dict[float, float],
+    param: str,
+    deals: int = 2000,
+    n: int = 3,
+    seed: int = 0,
+    game: str = "nyslice",
+) -> Path:
+    """A synthetic rotated sweep of ``param`` (block and arms named after it): at each
+    value the candidate wins deal i with probability ``mu[value]`` plus that deal's luck
+    (shared across values), else the next seat wins; every seat in turn is the candidate."""
+    rng = np.random.default_rng(seed)
+    d = SyntheticDataset(out, game=game)
+    luck = rng.normal(0, 0.1, size=(deals, n))
+    for value, m in mu.items():
+        for r in range(n):
+            win = rng.random(deals) < np.clip(m + luck[:, r], 0, 1)
+            share = np.zeros((deals, n))
+            share[:, r], share[:, (r + 1) % n] = win, ~win
+            specs = ["heuristic"] * n
+            specs[r] = f"heuristic({param}={value})"
+            arm = d.arm(f"{param}-p{n}-v{value}-r{r}", n, specs, group=param, rotation=r,
+                        grid={param: value}, games=deals)  # fmt: skip
+            d.players(arm, win_share=share)
+    return d.write()

@@ -3,10 +3,9 @@ of both signs: a planted best value and a planted grid end are recovered."""
 
 from __future__ import annotations
 
-import numpy as np
 import polars as pl
 import pytest
-from analysis_fixtures import SyntheticDataset
+from analysis_fixtures import rotated_sweep
 
 from analysis.sweep import best_value, grid_note, sweep_curve
 
@@ -16,22 +15,8 @@ FALLING = {v: 0.40 - 0.03 * i for i, v in enumerate(GRID)}  # best at the bottom
 
 
 def _sweep(out, mu: dict[float, float], deals: int = 2000, n: int = 3, seed: int = 0):
-    """A rotated sweep of ``fewer``: the candidate wins deal i with probability mu[value]
-    plus that deal's luck (shared across values), else the next seat wins."""
-    rng = np.random.default_rng(seed)
-    d = SyntheticDataset(out)
-    luck = rng.normal(0, 0.1, size=(deals, n))
-    for value, m in mu.items():
-        for r in range(n):
-            win = rng.random(deals) < np.clip(m + luck[:, r], 0, 1)
-            share = np.zeros((deals, n))
-            share[:, r], share[:, (r + 1) % n] = win, ~win
-            specs = ["heuristic"] * n
-            specs[r] = f"heuristic(fewer={value})"
-            arm = d.arm(f"fewer-p{n}-v{value}-r{r}", n, specs, group="fewer", rotation=r,
-                        grid={"fewer": value}, games=deals)  # fmt: skip
-            d.players(arm, win_share=share)
-    return d.write()
+    """A rotated sweep of ``fewer`` (:func:`analysis_fixtures.rotated_sweep`)."""
+    return rotated_sweep(out, mu, "fewer", deals, n, seed)
 
 
 def test_a_planted_best_value_is_found_with_columns_named_after_the_parameter(tmp_path):

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from analysis_fixtures import SyntheticDataset, one_hot, row
+from analysis_fixtures import SyntheticDataset, one_hot, rotated_sweep, row
 
 from analysis import seats as generic_seats
 from analysis.load import manifest
@@ -306,23 +306,8 @@ def test_an_option_carried_by_a_handful_of_deals_is_worded_from_the_sign_test(
 
 
 def _sweep(out: Path, mu: dict[float, float], deals: int, n: int = 3, seed: int = 0) -> Path:
-    """A rotated sweep of ``theta``: the candidate wins deal i with probability mu[value]
-    plus that deal's luck (shared across values), else the next seat wins
-    (``tests/test_sweep.py``'s design)."""
-    rng = np.random.default_rng(seed)
-    d = SyntheticDataset(out, game="pieceocake")
-    luck = rng.normal(0, 0.1, size=(deals, n))
-    for value, m in mu.items():
-        for r in range(n):
-            win = rng.random(deals) < np.clip(m + luck[:, r], 0, 1)
-            share = np.zeros((deals, n))
-            share[:, r], share[:, (r + 1) % n] = win, ~win
-            specs = ["heuristic"] * n
-            specs[r] = f"heuristic(theta={value})"
-            arm = d.arm(f"theta-p{n}-v{value}-r{r}", n, specs, group="theta", rotation=r,
-                        grid={"theta": value}, games=deals)  # fmt: skip
-            d.players(arm, win_share=share)
-    return d.write()
+    """A rotated sweep of ``theta`` (:func:`analysis_fixtures.rotated_sweep`)."""
+    return rotated_sweep(out, mu, "theta", deals, n, seed, game="pieceocake")
 
 
 def test_a_sweep_of_equal_values_keeps_them_all(tmp_path):

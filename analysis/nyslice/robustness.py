@@ -81,6 +81,23 @@ def first_slicer(out) -> dict[int, list[Condition]]:
     return found
 
 
+def seat_edge(out, players: int, seat: int) -> list[Condition]:
+    """One seat's edge over the fair share at ``players`` (win share pp, Wilson over games)
+    in every condition whose seat block the study has: the conditions a claim about that
+    seat (the player-count verdict's largest edge) is judged over."""
+    have = _groups(out)
+    found = []
+    for name, b in CONDITIONS.items():
+        if b.seats not in have:
+            continue
+        t = generic_seats.seat_advantage(out, b.seats)
+        t = t.filter((pl.col("players") == players) & (pl.col("seat") == seat))
+        for r in t.iter_rows(named=True):
+            found.append(Condition(b.kind, name, r["edge_pp"], r["edge_low"], r["edge_high"],
+                                   r["games"], "games"))  # fmt: skip
+    return found
+
+
 def special_values(out, players: int = 4) -> dict[str, list[Condition]]:
     """Per special, its worth at ``players`` (points a game it is in play, t over those
     deals: :func:`analysis.nyslice.specials.forfeit_value`) in every condition whose forfeit

@@ -11,9 +11,11 @@ or ``None`` when the study lacks what it needs.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import polars as pl
 
+from analysis.nyslice.robustness import seat_edge
 from analysis.pdf import ci
 from analysis.prose import chance, listing
 from analysis.robust import judge, sign
@@ -335,7 +337,8 @@ def count_verdict(r: Results) -> Verdict | None:
     """Does the game hold up from 2 to 6 players? (seat balance by count). The largest seat
     edge is picked from every seat of every count, so it is corrected over the whole seat
     table (:func:`analysis.verdicts.largest_claim`), and a recommendation needs that
-    corrected interval clear of 0 and the first slicer's edge at that count robust."""
+    corrected interval clear of 0 and that seat's edge robust across the fields and decks
+    (:func:`analysis.nyslice.robustness.seat_edge`)."""
     seat = r.tables.get("seat")
     if seat is None or seat.is_empty():
         return None
@@ -364,10 +367,19 @@ def count_verdict(r: Results) -> Verdict | None:
             f" The winning margin runs from {m['margin'][0]:.1f} points at "
             f"{m['players'][0]} players to {m['margin'][-1]:.1f} at {m['players'][-1]}."
         )
-    rec = ""
+    rec, robust = "", None
+    key = (int(claim["players"]), int(claim["seat"]))
+    conds = (r.tables.get("seat_conditions") or {}).get(key)  # given (tests), else measured
+    if conds is None and r.out is not None and (Path(r.out) / "manifest.json").exists():
+        conds = seat_edge(r.out, *key)
+    if conds:
+        robust = judge(conds, list(r.conditions_expected))
+    if robust is not None and not robust.robust and claim["sign"]:
+        answer += (
+            f" Across the fields and decks checked seat {claim['seat']}'s edge there is not "
+            f"robust ({robust.label}), so no compensation is recommended from it."
+        )
     if abs(claim["edge_pp"]) >= BIG_EDGE:
-        conds = (r.tables.get("first_conditions") or {}).get(claim["players"])
-        robust = judge(conds, list(r.conditions_expected)) if conds is not None else None
         rec = recommendation(
             claim, robust, "the seat pages show which seat to compensate, and how much.",
             who=f"seat {claim['seat']} at {claim['players']} players",
@@ -378,11 +390,16 @@ def count_verdict(r: Results) -> Verdict | None:
         estimate=f"{claim['players']} players, seat {claim['seat']}: {size}",
         n=int(claim["games"]),
         n_unit="games",
-        robustness="not checked",
+        robustness=robust.label if robust is not None else "not checked",
         recommendation=rec,
         section="Player count",
         detail="The seat edges by field and deck are on the seat pages; the interval is "
-        f"corrected over the {claim['family']} seats of the table.",
+        f"corrected over the {claim['family']} seats of the table"
+        + (
+            f"; seat {claim['seat']}'s edge in every field and deck: {robust.detail}."
+            if robust is not None
+            else "."
+        ),  # fmt: skip
     )
 
 

@@ -135,10 +135,10 @@ def _seat_table(edges):
 
 def test_count_verdict_corrects_the_largest_edge_over_the_whole_table():
     """The largest of 5 seat edges is corrected over all 5; its recommendation states the
-    direction and needs the first slicer's edge at that count robust."""
+    direction and needs that seat's edge robust across the fields and decks."""
     seat = _seat_table([(2, 0, -0.5, -1.0, 0.0), (2, 1, 0.5, 0.0, 1.0), (4, 0, -4.0, -5.0, -3.0),
                         (4, 1, 1.0, 0.0, 2.0), (4, 2, 3.0, 2.0, 4.0)])  # fmt: skip
-    r = _results(seat=seat, first_conditions={4: _conds(-4.0, -5.0, -3.0)})
+    r = _results(seat=seat, seat_conditions={(4, 0): _conds(-4.0, -5.0, -3.0)})
     v = verdicts.count_verdict(r)
     claim = adjust_family(seat, "edge_pp", "edge_low", "edge_high").row(2, named=True)
     size = f"-4.0 pp [{claim['adj_low']:+.1f}, {claim['adj_high']:+.1f}]"
@@ -148,9 +148,11 @@ def test_count_verdict_corrects_the_largest_edge_over_the_whole_table():
     assert v.recommendation.startswith(f"Seat 0 at 4 players is behind by {size} (interval "
                                        "corrected for picking the largest of 5)")  # fmt: skip
     # not robust: no recommendation
-    r = _results(seat=seat, first_conditions={4: _conds(-4.0, -5.0, -3.0)[:1] + [
+    r = _results(seat=seat, seat_conditions={(4, 0): _conds(-4.0, -5.0, -3.0)[:1] + [
         Condition("field", NAMES[1], 1.0, -1.0, 3.0, 100)]})  # fmt: skip
-    assert verdicts.count_verdict(r).recommendation == ""
+    v = verdicts.count_verdict(r)
+    assert v.recommendation == "" and v.robustness.startswith("not robust")
+    assert "seat 0's edge there is not robust" in v.answer
 
 
 def test_count_verdict_makes_no_claim_from_an_edge_that_covers_zero_after_correction():

@@ -153,8 +153,8 @@ def recommendation(
     size = ci(claim[estimate], claim["adj_low"], claim["adj_high"], unit)
     text = action.format(way=way, who=who)
     return (
-        f"{who[:1].upper()}{who[1:]} is {way} by {size} (interval corrected for picking the "
-        f"largest of {claim['family']}): {text}"
+        f"{who[:1].upper()}{who[1:]} is {way} by {size} (interval corrected for picking it "
+        f"from {claim['family']}): {text}"
     )
 
 

@@ -114,7 +114,7 @@ def test_a_recommendation_states_its_direction_or_is_not_made(estimates, robust,
     text = recommendation(c, robust, "compensate {who} ({way})", who="position 0 at 3 players")
     if expect:
         assert expect in text and text[:1].isupper()
-        assert "largest of 3" in text
+        assert "picking it from 3" in text
         assert ("(ahead)" if c["sign"] > 0 else "(behind)") in text
     else:
         assert text == ""

@@ -96,7 +96,7 @@ def test_special_verdict_names_the_largest_corrected_and_counts_with_holm():
     assert v.estimate == f"super sized combos: {size} (corrected for 4)"
     assert v.recommendation.startswith(
         f"Super sized combos at 4 players is worth more than no tile by {size} (interval "
-        "corrected for picking the largest of 4): if that is more than intended, a candidate "
+        "corrected for picking it from 4): if that is more than intended, a candidate "
         "for weakening"
     )
 
@@ -146,7 +146,7 @@ def test_count_verdict_corrects_the_largest_edge_over_the_whole_table():
         v.answer
     )
     assert v.recommendation.startswith(f"Seat 0 at 4 players is behind by {size} (interval "
-                                       "corrected for picking the largest of 5)")  # fmt: skip
+                                       "corrected for picking it from 5)")  # fmt: skip
     # not robust: no recommendation
     r = _results(seat=seat, seat_conditions={(4, 0): _conds(-4.0, -5.0, -3.0)[:1] + [
         Condition("field", NAMES[1], 1.0, -1.0, 3.0, 100)]})  # fmt: skip

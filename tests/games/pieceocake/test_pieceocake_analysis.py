@@ -435,7 +435,7 @@ def test_first_server_verdict_follows_the_signs_and_the_fields():
     # 2 players is the largest edge but not robust: no advice there; 3 players is robust and
     # the first server is behind: the advice says so, from the corrected interval's sign
     assert v.recommendation.startswith("The first server at 3 players is behind by -13.0 pp [")
-    assert "(interval corrected for picking the largest of 3)" in v.recommendation
+    assert "(interval corrected for picking it from 3)" in v.recommendation
     assert v.recommendation.endswith("in favour of the first server.")
     assert "2 players" not in v.recommendation
     r = _results(
@@ -493,7 +493,7 @@ def test_forgo_verdict_flips_with_the_value_and_the_fields():
     assert v.n == 4000 and v.n_unit == "deals"
     assert v.recommendation.startswith("A seat that may forgo at 4 players (against one that "
                                        "never does) is ahead by +3.0 pp [")  # fmt: skip
-    assert "(interval corrected for picking the largest of 2)" in v.recommendation
+    assert "(interval corrected for picking it from 2)" in v.recommendation
     # a sign that flips in the greedy field: not robust, no recommendation
     conds[4] = [Condition("field", FIELDS[0], 3, 1.5, 4.5),
                 Condition("field", FIELDS[1], -2, -3, -1)]  # fmt: skip

@@ -378,7 +378,7 @@ def problems(out: str | Path, m: dict[str, Any] | None = None, deep: bool = True
         if not root.is_dir():
             continue
         for path in root.rglob("*"):
-            if path.is_file() and not (path.name.startswith(".") and path.name.endswith(".tmp")):
+            if path.is_file() and not ignored(path.relative_to(root)):
                 found.add(path.relative_to(out).as_posix())
     for rel, (c, table) in expected.items():
         if table is None:
@@ -397,6 +397,16 @@ def problems(out: str | Path, m: dict[str, Any] | None = None, deep: bool = True
     for rel in sorted(found - set(expected)):
         out_problems.append(Problem(rel, "extra"))
     return out_problems
+
+
+def ignored(rel: Path) -> bool:
+    """Whether a file under a table's folder is no part of the dataset: a hidden file that is
+    not Parquet (a desktop's ``.DS_Store``, an editor's or a notebook's checkpoints, a write's
+    ``.part.tmp``), anywhere in the folder. pyarrow, pandas, DuckDB and polars skip such
+    files too, so every reader sees the same data; a hidden ``*.parquet`` is not ignored
+    (polars' glob would read it: it is an ``extra`` file)."""
+    hidden = any(part.startswith(".") for part in rel.parts)
+    return hidden and not rel.name.endswith(".parquet")
 
 
 def describe(out: Path, found: list[Problem], m: dict[str, Any], limit: int = 3) -> str:

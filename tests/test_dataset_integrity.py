@@ -132,6 +132,35 @@ def test_damage_is_refused_by_every_reader_and_resume_and_repaired(damage, clean
         assert clean_rows[t].equals(mended[t])
 
 
+HIDDEN = {
+    "a desktop's .DS_Store in a table folder": "players/.DS_Store",
+    "one deep in a partition": "games/game=nyslice/players=2/.DS_Store",
+    "a notebook's checkpoints": "players/.ipynb_checkpoints/notes.txt",
+}
+
+
+@pytest.mark.parametrize("where", list(HIDDEN.values()), ids=list(HIDDEN))
+def test_hidden_files_that_are_not_parquet_are_no_part_of_the_dataset(copy, clean, where):
+    import pyarrow.dataset as pads
+
+    p = copy / where
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_bytes(b"\0\x05Bud1 not data")
+    assert dataset.problems(copy) == []
+    assert CliRunner().invoke(cli, ["verify", str(copy)]).exit_code == 0
+    clean_rows, rows = rows_of(clean), rows_of(copy)
+    for t in clean_rows:
+        assert clean_rows[t].equals(rows[t])
+    table = pads.dataset(copy / "players", format="parquet", partitioning="hive").to_table()
+    assert table.num_rows == clean_rows["players"].height
+
+
+def test_a_hidden_parquet_file_is_an_extra_file(copy):
+    stray = files(copy)[0]
+    shutil.copy(stray, stray.with_name(".hidden.parquet"))
+    assert [p.what for p in dataset.problems(copy)] == ["extra"]
+
+
 def test_every_single_bit_flip_is_caught(clean, copy):
     rng = random.Random(0)
     parquet = files(copy)

@@ -29,6 +29,7 @@ import polars as pl
 from matplotlib.backends.backend_pdf import PdfPages
 
 from analysis import load, playercount, ratings, seats
+from analysis.content import Block
 from analysis.pdf import (
     TOP,
     PageSink,
@@ -138,9 +139,11 @@ class Section:
     compute : callable
         ``compute(results) -> dict``: the tables it adds to ``results.tables`` (it may
         read the options, the manifest and the tables of earlier sections).
-    draw : callable
-        ``draw(pdf, results, number)``: its pages, titled with its number (``pdf`` has
-        ``savefig(figure)``: a :class:`~analysis.pdf.PageSink`).
+    draw : callable, optional
+        ``draw(pdf, results, number)``: its pages drawn as whole matplotlib pages, titled
+        with its number (``pdf`` has ``savefig(figure)``: a
+        :class:`~analysis.pdf.PageSink`) — the older way; a section that has ``blocks``
+        does not need it.
     headlines : callable, optional
         ``headlines(results, question, rows) -> list of rows`` for the summary
         (``question``: ``"1 Seats"``; ``rows``: the rows of the sections before it).
@@ -151,14 +154,28 @@ class Section:
         ``appendix(pdf, results, label)``: its appendix pages (dense tables), placed after
         every section; ``label`` is ``"Appendix B"``: title them ``f"{label} — ..."``
         (:func:`appendix_label` gives it to the section's own pages, to cite it).
+    blocks : callable, optional
+        ``blocks(results, number) -> [Block]``: its content (:mod:`analysis.content`),
+        starting with a level-1 :class:`~analysis.content.Heading` titled with its number
+        (``"3  Eat or collect"``); laid out by :mod:`analysis.typeset`. Used instead of
+        ``draw`` when given.
+    appendix_blocks : callable, optional
+        ``appendix_blocks(results, label) -> [Block]``: its appendix as content, instead of
+        ``appendix``.
     """
 
     label: str
     compute: Callable[[Results], dict[str, Any]]
-    draw: Callable[[PageSink | PdfPages, Results, int], None]
+    draw: Callable[[PageSink | PdfPages, Results, int], None] | None = None
     headlines: Callable[[Results, str, list[Row]], list[Row]] | None = None
     cells: Callable[[Results], list[Row]] | None = None
     appendix: Callable[[PageSink | PdfPages, Results, str], None] | None = None
+    blocks: Callable[[Results, int], list[Block]] | None = None
+    appendix_blocks: Callable[[Results, str], list[Block]] | None = None
+
+    def __post_init__(self) -> None:
+        if self.draw is None and self.blocks is None:
+            raise TypeError(f"section {self.label!r} has neither blocks nor draw")
 
 
 @dataclass(frozen=True)
@@ -252,7 +269,9 @@ def appendix_labels(report: GameReport) -> dict[str, str]:
     when the report has verdicts, then each section's appendix (by its label), in page
     order."""
     names = [HEADLINES_APPENDIX] if report.verdicts is not None else []
-    names += [s.label for s in report.sections if s.appendix is not None]
+    names += [
+        s.label for s in report.sections if s.appendix is not None or s.appendix_blocks is not None
+    ]
     return {name: f"Appendix {chr(ord('A') + k)}" for k, name in enumerate(names)}
 
 

@@ -29,8 +29,9 @@ import polars as pl
 from matplotlib.backends.backend_pdf import PdfPages
 
 from analysis import load, playercount, ratings, seats
-from analysis.content import Block
+from analysis.content import Block, Heading, Plot, Prose
 from analysis.pdf import (
+    A4,
     TOP,
     PageSink,
     ci,
@@ -679,48 +680,48 @@ def ratings_section(
 ) -> Section:
     """Plackett–Luce ratings of every strategy in the study (all blocks, or only the
     blocks ``groups``), and the gap between the highest and lowest rated with its interval
-    over deals. ``panel_height`` caps the height of each player count's panel (a figure
-    fraction; default: the panels share the page below the text)."""
+    over deals. ``panel_height`` caps the height of each player count's panel (a share of
+    the page's height; default: 3 inches)."""
 
     def compute(r: Results) -> dict[str, Any]:
         t = ratings.ratings(r.out, groups=groups)
         return {"ratings": t, "rating_gaps": ratings.rating_gaps(t)}
 
-    def draw(pdf: PdfPages, r: Results, num: int) -> None:
+    def blocks(r: Results, num: int) -> list[Block]:
+        from matplotlib.figure import Figure
+
         from sims.core.game import get_game
 
-        fig = page(f"{num}  Strategy ratings")
         t = r.ratings
         counts = sorted(t["players"].unique())
         rule = ", then ".join(get_game(r.game).results.win_keys)
-        y = para(fig, TOP, "Plackett–Luce ratings on the Elo scale (400 points = 10:1 odds), "
-                 "centred on the mean strategy, fitted per player count to every game where "
-                 f"different strategies met, read as a ranking of its seats by the win rule "
-                 f"({rule}; ties, equal on every key, by the Davidson–Luce model). 95% "
-                 "intervals from a bootstrap over deals: every game played on a deal (all "
-                 "rotations and blocks) is resampled together. Strategies rated, from "
-                 + ("every block of the study" if groups is None else
-                    f"the block{'s' if len(groups) > 1 else ''} {', '.join(groups)}")
-                 + f": {strategies_text(t)}. "
-                 f"{gaps_text(r.rating_gaps)}")  # fmt: skip
+        text = ("Plackett–Luce ratings on the Elo scale (400 points = 10:1 odds), "
+                "centred on the mean strategy, fitted per player count to every game where "
+                f"different strategies met, read as a ranking of its seats by the win rule "
+                f"({rule}; ties, equal on every key, by the Davidson–Luce model). 95% "
+                "intervals from a bootstrap over deals: every game played on a deal (all "
+                "rotations and blocks) is resampled together. Strategies rated, from "
+                + ("every block of the study" if groups is None else
+                   f"the block{'s' if len(groups) > 1 else ''} {', '.join(groups)}")
+                + f": {strategies_text(t)}. {gaps_text(r.rating_gaps)}")  # fmt: skip
         cols = 2
         rows = int(np.ceil(len(counts) / cols))
-        h = (y - 0.06) / max(rows, 1)
-        if panel_height is not None:
-            h = min(h, panel_height + 0.06)
+        strategies = t["strategy"].n_unique() if counts else 1
+        cap = 3.0 if panel_height is None else panel_height * A4[1]  # inches
+        panel = min(max(1.0 + 0.22 * strategies, 1.6), cap)
+        fig = Figure(figsize=(7.4, panel * max(rows, 1)), layout="constrained")
         for k, n in enumerate(counts):
-            i, j = divmod(k, cols)
-            ax = fig.add_axes([0.2 + 0.47 * j, y - (i + 1) * h + 0.03, 0.28, h - 0.06])
+            ax = fig.add_subplot(max(rows, 1), cols, k + 1)
             ratings.plot_ratings(t, n, ax)
             ax.tick_params(labelsize=6)
             ax.set_xlabel("Elo (mean 0)", fontsize=7)
             ax.set_title(f"{n} players", fontsize=9)
-        pdf.savefig(fig)
+        return [Heading(f"{num}  Strategy ratings"), Prose(text), Plot(fig)]
 
     def headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
         return ratings_headlines(r.rating_gaps, q)
 
-    return Section("Ratings", compute, draw, headlines)
+    return Section("Ratings", compute, headlines=headlines, blocks=blocks)
 
 
 # ----------------------------------------------------------------------------- sample size

@@ -29,7 +29,7 @@ import polars as pl
 from matplotlib.backends.backend_pdf import PdfPages
 
 from analysis import load, playercount, ratings, seats
-from analysis.content import Block, Heading, Plot, Prose
+from analysis.content import Block, Heading, Plot, Prose, Table
 from analysis.pdf import (
     A4,
     TOP,
@@ -747,38 +747,36 @@ def sample_size_section(order: tuple[str, ...] = ()) -> Section:
                                           "± (pp)": pl.Float64, "games for ±1 pp": pl.Int64,
                                           "warning": pl.String})  # fmt: skip
 
-    def draw(pdf: PdfPages, r: Results, num: int) -> None:
-        fig = page(f"{num}  Are there enough games?")
+    def blocks(r: Results, num: int) -> list[Block]:
+        from matplotlib.figure import Figure
+
         cells = frame(r)
         flagged = int((cells["warning"] != "").sum())
         where = appendix_label(r, "Sample size")
-        y = para(
-            fig,
-            TOP,
-            "For each headline number: its interval half-width and the games "
-            "that would give ±1 pp (scaled from the cell's own variance). A warning marks a "
-            f"cell whose interval covers the reference or that rests on fewer than 100 "
-            f"games: {flagged} of {cells.height} cells. For a win share near 0.5, ±1 "
-            f"pp needs {games_for_half_width(0.5, 0.01):,} games and ±0.1 pp "
-            f"{games_for_half_width(0.5, 0.001):,}. Below, each cell's half-width against "
-            "its games" + (f"; every cell is listed in {where}." if where else "."),
-        )
-        ax = fig.add_axes([0.12, y - 0.38, 0.8, 0.33])
-        plot_sample_size(cells, ax)
-        pdf.savefig(fig)
+        text = ("For each headline number: its interval half-width and the games "
+                "that would give ±1 pp (scaled from the cell's own variance). A warning marks a "
+                "cell whose interval covers the reference or that rests on fewer than 100 "
+                f"games: {flagged} of {cells.height} cells. For a win share near 0.5, ±1 pp "
+                f"needs {games_for_half_width(0.5, 0.01):,} games and ±0.1 pp "
+                f"{games_for_half_width(0.5, 0.001):,}. Below, each cell's half-width against "
+                "its games" + (f"; every cell is listed in {where}." if where else ".")
+        )  # fmt: skip
+        fig = Figure(figsize=(6.6, 3.9), layout="constrained")
+        plot_sample_size(cells, fig.add_subplot())
+        return [Heading(f"{num}  Are there enough games?"), Prose(text), Plot(fig)]
 
-    def appendix(pdf: PageSink, r: Results, label: str) -> None:
+    def appendix(r: Results, label: str) -> list[Block]:
         shown = fmt(frame(r), {"± (pp)": ".2f"})
-        for fig in table_pages(f"{label} — Sample size: every headline cell", shown,
-                               [0.3, 0.08, 0.08, 0.13, 0.33], size=6.5, x=0.04):  # fmt: skip
-            pdf.savefig(fig)
+        return [Heading(f"{label} — Sample size: every headline cell"),
+                Table.of(shown, (0.3, 0.08, 0.08, 0.13, 0.33), size=6.5)]  # fmt: skip
 
     def headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
         flagged = sum(1 for row in rows if row["warning"])
         return [headline(q, "headline numbers flagged as too small for their claim: "
                          f"{flagged} of {len(rows)}", "", 0)]  # fmt: skip
 
-    return Section("Sample size", compute, draw, headlines, appendix=appendix)
+    return Section("Sample size", compute, headlines=headlines, blocks=blocks,
+                   appendix_blocks=appendix)  # fmt: skip
 
 
 def plot_sample_size(cells: pl.DataFrame, ax) -> None:

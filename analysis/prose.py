@@ -205,12 +205,31 @@ def field_signs(conds: Sequence[Condition], suffix: str = " field", noun: str = 
 
 
 def judged(
-    conds: Sequence[Condition], expected: Sequence[str], deterministic: Sequence[str] = ()
+    conds: Sequence[Condition],
+    expected: Sequence[str],
+    deterministic: Sequence[str] = (),
+    bound: float | None = None,
 ) -> tuple:
-    """:func:`analysis.robust.judge` of the conditions, with the deterministic fields (if
-    any: pass no condition of theirs, nor expect one) named in the detail as one game
-    each: ``(label, detail, robust, sign)``."""
-    j = judge(conds, expected)
+    """:func:`analysis.robust.judge` of the conditions, with the deterministic fields named.
+
+    Parameters
+    ----------
+    conds : sequence of Condition
+        The headline under each condition (main first).
+    expected : sequence of str
+        The conditions the study was meant to check.
+    deterministic : sequence of str
+        Fields that are one game here (pass no condition of theirs, nor expect one): named
+        in the detail, counted neither for nor against.
+    bound : float, optional
+        The equivalence bound (:func:`analysis.robust.judge`'s ``bound``).
+
+    Returns
+    -------
+    tuple
+        ``(label, detail, robust, sign)`` of the :class:`~analysis.robust.Robustness`.
+    """
+    j = judge(conds, expected, bound)
     detail = j.detail
     if deterministic:
         detail += (

@@ -118,9 +118,12 @@ GLOSSARY: dict[str, str] = {
     "players pay to get the component, so a strong component players overpay for can "
     "come out negative.",
     "robust": "A verdict whose interval excludes 0 with the same sign under every "
-    "condition the study checked (other fields of players, other plausible components). "
-    "'not robust: …' names the condition where the sign differs or the interval covers "
-    "0; 'not checked' means no other condition was run.",
+    "condition the study checked that may veto it (other fields of players, other plausible "
+    "components; a random field describes and never vetoes). Otherwise the tag says why: "
+    "'sign flips' (an interval excludes 0 with the other sign), 'no effect in …' (an "
+    "interval lies within the equivalence bound, ±1 pp), 'weaker in …', 'too few games' (an "
+    "interval too wide to tell; the detail gives the n that would settle it); 'no effect' "
+    "means every interval lies within the bound; 'not checked': no other condition was run.",
     "Elo / Plackett–Luce rating": "A strategy's strength fitted from whole-table finishing "
     "orders (Plackett–Luce extends Bradley–Terry's pairs to a ranking of every seat), on "
     "the Elo scale: 400 points apart means 10:1 odds of finishing ahead; centred on the "
@@ -298,11 +301,15 @@ GREEN, RED, AMBER, GREY = "#2e7d32", "#c62828", "#b26a00", "#6d6d6d"
 
 
 def robustness_colour(label: str) -> str:
-    """The colour of a robustness tag: green for ``robust``, red for ``not robust…``,
-    amber for ``not fully checked``, grey for anything else (``not checked``)."""
+    """The colour of a robustness tag: green for ``robust``, red for ``not robust…`` (a
+    sign that flips, an effect absent or weaker elsewhere), amber when the check could not
+    tell (``not robust: too few games``, ``not fully checked``), grey for anything else
+    (``no effect``, ``not checked``)."""
     t = label.strip().lower()
     if t.startswith("robust"):
         return GREEN
+    if t.startswith("not robust: too few"):
+        return AMBER
     if t.startswith("not robust"):
         return RED
     if t.startswith("not fully"):

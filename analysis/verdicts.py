@@ -365,7 +365,8 @@ def count_verdict(
     if claim is not None and robust is not None and not robust.robust and claim["sign"]:
         answer += (
             f" Across the fields and conditions checked this edge is not robust "
-            f"({robust.label}), so no compensation is recommended from it."
+            f"({robust.label.removeprefix('not robust: ')}), so no compensation is "
+            "recommended from it."
         )
     return Verdict(
         question=f"Is the game as balanced at {min(rows)} players as at {max(rows)}?",

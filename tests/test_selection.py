@@ -96,7 +96,7 @@ def test_the_largest_of_null_effects_rarely_clears_once_corrected():
 
 
 ROBUST = Robustness(True, 1, "robust", "above zero in all 3 conditions")
-FRAGILE = Robustness(False, 0, "not robust: sign differs", "the sign differs")
+FRAGILE = Robustness(False, 0, "not robust: sign flips", "the sign flips")
 
 
 @pytest.mark.parametrize(

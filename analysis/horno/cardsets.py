@@ -55,7 +55,8 @@ def type_conditions(
     rankings: dict[str, pl.DataFrame], type_name: str, players: int, column: str = "excess"
 ) -> list[Condition]:
     """One dish type's excess points per dish taken over the average dish (``column``) at
-    ``players`` on every card set that has the type (kind ``card set``, n in games)."""
+    ``players`` on every card set that has the type (kind ``card set``, n in games; scale
+    ``points``, or ``pp`` for a ``*_pp`` column)."""
     found = []
     for name, t in rankings.items():
         sub = t.filter((pl.col("players") == players) & (pl.col("type_name") == type_name))
@@ -63,7 +64,15 @@ def type_conditions(
             continue
         x = sub.row(0, named=True)
         found.append(
-            Condition(KIND, name, x[column], x[f"{column}_low"], x[f"{column}_high"], x["games"])
+            Condition(
+                KIND,
+                name,
+                x[column],
+                x[f"{column}_low"],
+                x[f"{column}_high"],
+                x["games"],
+                scale="pp" if column.endswith("_pp") else "points",
+            )
         )
     return found
 

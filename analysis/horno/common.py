@@ -42,6 +42,14 @@ FIELDS: dict[str, str] = {
 }
 """Every field the seat question is asked in, and its uniform block; the first is the main
 one."""
+FIELD_SPECS: dict[str, str] = {
+    "heuristic field": "heuristic",
+    "greedy field": "greedy",
+    "random field": "random",
+}
+"""The spec every seat of each field's block plays (``studies/horno-balance.toml``): a
+field's robustness condition carries it, so random play describes and never vetoes
+(:func:`analysis.robust.vetoes`)."""
 MAIN_FIELD = "heuristic field"
 """The field the verdicts' estimates come from."""
 AVOID = "avoid"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import polars as pl
 
 from analysis import seats as generic_seats
-from analysis.horno.common import FIELDS, Out, present
+from analysis.horno.common import FIELD_SPECS, FIELDS, Out, present
 from analysis.robust import Condition
 
 
@@ -55,7 +55,9 @@ def conditions(
     """Per player count (only ``players``, when given), one position's edge in every table:
     the first position's (``which = "first"``), the last's (``"last"``) or position
     ``which`` (an integer); each a :class:`~analysis.robust.Condition` of ``kind``
-    (``"field"``, ``"card set"``) named by its table's name, n in games."""
+    (``"field"``, ``"card set"``) named by its table's name, n in games; a field's carries
+    its spec (:data:`~analysis.horno.common.FIELD_SPECS`: the random field describes and
+    never vetoes)."""
     found: dict[int, list[Condition]] = {}
     for name, t in tables.items():
         for n in sorted(t["players"].unique()):
@@ -69,8 +71,11 @@ def conditions(
                 x = rows.row(0, named=True)
             else:
                 x = sub.row(0 if which == "first" else -1, named=True)
+            spec = FIELD_SPECS.get(name, "") if kind == "field" else ""
             found.setdefault(int(n), []).append(
-                Condition(kind, name, x["edge_pp"], x["edge_low"], x["edge_high"], x["games"])
+                Condition(
+                    kind, name, x["edge_pp"], x["edge_low"], x["edge_high"], x["games"], spec=spec
+                )
             )
     return found
 

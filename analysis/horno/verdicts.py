@@ -114,8 +114,8 @@ def seats_verdict(r: Results) -> Verdict | None:
         rec = shared.recommendation(
             big,
             robust,
-            "it is so in every field and on every card set checked, so the turn order is "
-            "worth a compensation rule.",
+            "it is so in every field of players who do not play at random and on every card "
+            "set checked, so the turn order is worth a compensation rule.",
             who=f"position {p} at {n} players",
         )
     return Verdict(

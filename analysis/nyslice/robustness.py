@@ -100,8 +100,8 @@ def seat_edge(out, players: int, seat: int) -> list[Condition]:
 
 def special_values(out, players: int = 4) -> dict[str, list[Condition]]:
     """Per special, its worth at ``players`` (points a game it is in play, t over those
-    deals: :func:`analysis.nyslice.specials.forfeit_value`) in every condition whose forfeit
-    and seat blocks the study has."""
+    deals: :func:`analysis.nyslice.specials.forfeit_value`; scale ``points``, judged against
+    its equivalence bound) in every condition whose forfeit and seat blocks the study has."""
     have = _groups(out)
     found: dict[str, list[Condition]] = {}
     for name, b in CONDITIONS.items():
@@ -119,21 +119,24 @@ def special_values(out, players: int = 4) -> dict[str, list[Condition]]:
                     r["points_high"],
                     r["in_play"],
                     "deals",
+                    scale="points",
                 )  # fmt: skip
             )
     return found
 
 
 def judged(found: dict, expected: list[str] | None = None) -> pl.DataFrame:
-    """One row per headline key: ``key, robust, sign, label, detail, conditions``."""
+    """One row per headline key: ``key, robust, sign, label, detail, conditions`` and
+    ``outcome`` (:attr:`analysis.robust.Robustness.outcome`)."""
     expected = list(CONDITIONS) if expected is None else expected
     rows = []
     for key, conds in found.items():
         j = judge(conds, expected)
         rows.append({"key": str(key), "robust": j.robust, "sign": j.sign, "label": j.label,
-                     "detail": j.detail, "conditions": len(conds)})  # fmt: skip
+                     "detail": j.detail, "conditions": len(conds),
+                     "outcome": j.outcome})  # fmt: skip
     schema = {"key": pl.String, "robust": pl.Boolean, "sign": pl.Int64, "label": pl.String,
-              "detail": pl.String, "conditions": pl.Int64}  # fmt: skip
+              "detail": pl.String, "conditions": pl.Int64, "outcome": pl.String}  # fmt: skip
     return pl.DataFrame(rows, schema=schema)
 
 

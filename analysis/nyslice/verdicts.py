@@ -377,7 +377,8 @@ def count_verdict(r: Results) -> Verdict | None:
     if robust is not None and not robust.robust and claim["sign"]:
         answer += (
             f" Across the fields and decks checked seat {claim['seat']}'s edge there is not "
-            f"robust ({robust.label}), so no compensation is recommended from it."
+            f"robust ({robust.label.removeprefix('not robust: ')}), so no compensation is "
+            "recommended from it."
         )
     if abs(claim["edge_pp"]) >= BIG_EDGE:
         rec = recommendation(

@@ -4,7 +4,8 @@ Each headline is recomputed with other players around the table (the *fields*: t
 heuristic everywhere, and greedy everywhere), each field a set of study blocks found by
 name (:data:`FIELDS`); a field whose blocks the study lacks is reported as not checked, and
 :func:`analysis.robust.judge` decides: robust only when every field's interval excludes 0
-with the same sign.
+with the same sign, and otherwise why not (a sign that flips, no effect in a field, too few
+deals to tell, no effect anywhere).
 
 - :func:`first_server`: the first server's edge (seat 0 minus the mean of the other seats,
   pp, t over games) per player count (``seats``, ``seats-greedy``);

@@ -190,7 +190,7 @@ def _sparse_robustness(x: dict) -> Robustness:
     interval."""
     return Robustness(False, 0, "not robust: a handful of deals",
                       f"{sign_sentence(x)}; too few deals differ for an interval, so the "
-                      "value is worded from the exact sign test")  # fmt: skip
+                      "value is worded from the exact sign test", "sparse")  # fmt: skip
 
 
 def _other_reading_text(other, main: dict | None, verb: str) -> tuple[str, bool]:
@@ -434,7 +434,8 @@ def count_verdict(r: Results) -> Verdict | None:
               "the seat pages.")  # fmt: skip
     if seat_robust is not None and not seat_robust.robust and abs(claim["edge_pp"]) >= BIG_EDGE:
         detail += (f" No recommendation at {n} players: the seat verdict there is "
-                   f"{seat_robust.label} ({seat_robust.detail}).")  # fmt: skip
+                   f"not robust ({seat_robust.label.removeprefix('not robust: ')}: "
+                   f"{seat_robust.detail}).")  # fmt: skip
     return Verdict(
         question=f"Does the game hold up from {lo} to {hi} players?",
         answer=answer,

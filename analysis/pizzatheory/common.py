@@ -29,6 +29,15 @@ FIELDS: dict[str, str] = {
 }
 """Every field of players the seat questions are asked in, and its uniform block; the
 first is the main one."""
+FIELD_SPECS: dict[str, str] = {
+    "mixed field": "mixed",
+    "random field": "random",
+    "heuristic field": "heuristic",
+    "greedy field": "greedy",
+}
+"""The spec every seat of each field's blocks plays (``studies/pizzatheory-balance.toml``):
+a field's robustness condition carries it, so random play describes and never vetoes
+(:func:`analysis.robust.vetoes`)."""
 MAIN_FIELD = "mixed field"
 """The field the verdicts' estimates come from: the mixed player in every seat (its cuts
 are draws from its mix, so its games differ at every count)."""

@@ -20,6 +20,7 @@ import polars as pl
 
 from analysis import seats as generic_seats
 from analysis.pizzatheory.common import (
+    FIELD_SPECS,
     FIELDS,
     block_frames,
     distinct_games,
@@ -109,9 +110,11 @@ def conditions(
     tables: dict[str, pl.DataFrame], which: str = "first", deterministic: bool = False
 ) -> dict[int, list[Condition]]:
     """Per player count, the first (``which = "first"``) or the last starter's edge in every
-    field with chance there: one :class:`~analysis.robust.Condition` each. A field that is
-    deterministic at a count (one game replayed) is no evidence for or against an interval
-    and is left out, unless ``deterministic`` (for a plot: its interval is its point)."""
+    field with chance there: one :class:`~analysis.robust.Condition` each, carrying the
+    field's spec (:data:`~analysis.pizzatheory.common.FIELD_SPECS`: the random field
+    describes and never vetoes). A field that is deterministic at a count (one game
+    replayed) is no evidence for or against an interval and is left out, unless
+    ``deterministic`` (for a plot: its interval is its point)."""
     found: dict[int, list[Condition]] = {}
     for name, t in tables.items():
         for e in edges(t).iter_rows(named=True):
@@ -126,6 +129,7 @@ def conditions(
                     e[f"{which}_high"],
                     e["games"],
                     "games",
+                    spec=FIELD_SPECS.get(name, ""),
                 )
             )
     return found

@@ -25,6 +25,7 @@ from analysis.blocks import block_specs
 from analysis.pdf import ci
 from analysis.pizzatheory.common import (
     BOARD_FIELDS,
+    FIELD_SPECS,
     FIELDS,
     MAIN,
     MAIN_FIELD,
@@ -125,7 +126,8 @@ def edge_robustness(r: Results, players: int, position: int) -> Robustness | Non
             continue
         x = row.row(0, named=True)
         conds.append(Condition("field", name, x["edge_pp"], x["edge_low"], x["edge_high"],
-                               int(x["games"]), "games"))  # fmt: skip
+                               int(x["games"]), "games",
+                               spec=FIELD_SPECS.get(name, "")))  # fmt: skip
     return judge(conds, chance_fields(players, det))
 
 
@@ -548,6 +550,7 @@ def board_verdict(r: Results) -> Verdict | None:
             y["adj_high"],
             y["games"],
             "games",
+            spec=FIELD_SPECS.get(y["field"], ""),
         )
         for y in pos.filter(
             (pl.col("board") == big["board"]) & (pl.col("position") == big["position"])

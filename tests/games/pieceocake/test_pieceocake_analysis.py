@@ -431,7 +431,7 @@ def test_first_server_verdict_follows_the_signs_and_the_fields():
     assert "level within the interval at 4 players" in v.answer
     assert "The sign holds in every field (heuristic and greedy) at 3 players." in v.answer
     assert v.estimate.startswith("+26.0 pp [+20.0, +33.0] at 2 players")
-    assert v.robustness == "not robust: sign differs" and v.n == 800 and v.n_unit == "games"
+    assert v.robustness == "not robust: sign flips" and v.n == 800 and v.n_unit == "games"
     # 2 players is the largest edge but not robust: no advice there; 3 players is robust and
     # the first server is behind: the advice says so, from the corrected interval's sign
     assert v.recommendation.startswith("The first server at 3 players is behind by -13.0 pp [")
@@ -498,7 +498,7 @@ def test_forgo_verdict_flips_with_the_value_and_the_fields():
     conds[4] = [Condition("field", FIELDS[0], 3, 1.5, 4.5),
                 Condition("field", FIELDS[1], -2, -3, -1)]  # fmt: skip
     v = verdicts.forgo_verdict(_results(forgo_value=value, forgo_conditions=conds))
-    assert v.robustness == "not robust: sign differs" and v.recommendation == ""
+    assert v.robustness == "not robust: sign flips" and v.recommendation == ""
     # a handicap everywhere
     value = _value([(4, -3.0, -4.5, -1.5, 4000)])
     v = verdicts.forgo_verdict(
@@ -559,7 +559,8 @@ def test_fewer_verdict_names_the_count_where_only_one_field_was_run():
     assert "worth having at 2 players" in v.answer and "largest at 2 players" in v.answer
     assert "cuts fewer pieces in under 1% of chances at 4 players" in v.answer
     assert v.robustness == "not fully checked" and "greedy field" in v.detail
-    assert "At 4 players, where every field was run: not robust" in v.detail
+    assert ("At 4 players, where every field was run: no effect (every interval lies within "
+            "±1 pp in all 2 conditions (2 fields))") in v.detail  # fmt: skip
     assert "best fewer" not in v.answer  # the sweep has no 2-player row here
 
 
@@ -649,7 +650,7 @@ def test_count_verdict_flags_seats_off_their_share():
     conds = {2: [Condition("field", FIELDS[0], 13, 10, 16),
                  Condition("field", FIELDS[1], 1, -2, 4)]}  # fmt: skip
     v = verdicts.count_verdict(_results(seat=seat, first_conditions=conds))
-    assert v.recommendation == "" and v.robustness == "not robust: covers 0 somewhere"
+    assert v.recommendation == "" and v.robustness == "not robust: weaker in greedy field"
     assert "No recommendation at 2 players: the seat verdict there is not robust" in v.detail
     # +3.0 [+0.2, +5.8] is clear of 0 alone but not once corrected over the 4 seat edges
     # ([-0.6, +6.6]): not claimed, nothing recommended

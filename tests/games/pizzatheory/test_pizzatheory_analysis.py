@@ -356,7 +356,8 @@ def _positions(
 
 def _conds(tables: dict[str, pl.DataFrame], players: int = 3) -> dict[int, list[Condition]]:
     """Every field's first-starter edge at ``players``, deterministic ones included (as a
-    careless caller would pass them: the verdict must not count them)."""
+    careless caller would pass them: the verdict must not count them), each with its field's
+    spec as :func:`analysis.pizzatheory.seats.conditions` gives it."""
     return {
         players: [
             Condition(
@@ -364,6 +365,7 @@ def _conds(tables: dict[str, pl.DataFrame], players: int = 3) -> dict[int, list[
                 n,
                 *[seats.edges(t)[c][0] for c in ("first_pp", "first_low", "first_high")],
                 900,
+                spec=common.FIELD_SPECS[n],
             )
             for n, t in tables.items()
         ]
@@ -422,10 +424,16 @@ def test_seats_verdict_estimates_from_the_mixed_field_and_never_counts_one_game(
     v = verdicts.seats_verdict(_results(positions=tables, first_conditions=_conds(tables)))
     assert v.robustness == "not fully checked" and "random field" in v.detail
     assert v.recommendation == ""
-    # random play covers 0: not robust
+    # random play covers 0: it describes and does not veto, so the mixed field decides
     tables = {"mixed field": mixed, "random field": _positions(1.0, -2.0, 4.0)}
     v = verdicts.seats_verdict(_results(positions=tables, first_conditions=_conds(tables)))
-    assert v.robustness == "not robust: covers 0 somewhere"
+    assert v.robustness == "robust"
+    assert "the random field, which describes and does not veto: +1.0 pp [-2.0, +4.0]" in v.detail
+    # were it to veto (a careless caller's condition without its spec), it would not hold
+    plain = {3: [Condition("field", c.name, c.estimate, c.low, c.high, c.n)
+                 for c in _conds(tables)[3]]}  # fmt: skip
+    v = verdicts.seats_verdict(_results(positions=tables, first_conditions=plain))
+    assert v.robustness == "not robust: weaker in random field"
     # the main field itself deterministic (it never is with mixed; the guard still holds)
     tables = {"mixed field": _positions(-FAIR3, -FAIR3, -FAIR3, det=True), "random field": rand}
     v = verdicts.seats_verdict(_results(positions=tables, first_conditions=_conds(tables)))

@@ -76,6 +76,7 @@ def cli() -> None:
       slicelab replay nyslice --players 4 --seed 7 --index 0 --strategies greedy,random
       slicelab play nyslice --players 4 --games 1000 --strategies greedy,random,random,random
       slicelab demo nyslice
+      slicelab plan nyslice --deck my-deck.toml --out my-study.toml
     """
 
 
@@ -470,22 +471,171 @@ def study_name(out: Path) -> str:
     metavar="NAME",
     help="One of the study's sizes (e.g. quick): scales every arm's games.",
 )
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Only validate the study (every block, strategy, data file and rule option) and "
+    "print what it would play; play nothing, write nothing.",
+)
 @with_run_options
 @allow_code_option
 def study(
     study_file: Path,
     out: Path | None,
     size: str | None,
+    check: bool,
     jobs: int,
     backend: str,
     scheduler: str | None,
     allow_code: bool,
 ) -> None:
-    """Run every arm of a study file (validated first) into a Parquet dataset; rerun to resume."""
+    """Run every arm of a study file (validated first) into a Parquet dataset; rerun to resume.
+
+    \b
+    Examples:
+      slicelab study studies/nyslice-balance.toml --jobs 2 --size quick
+      slicelab study my-study.toml --check
+    """
     from sims.core.study import load_study
 
     the_study = load_study(study_file, size, allow_code)
+    if check:
+        describe_study(the_study)
+        return
     run(the_study, out or Path("data") / the_study.name, jobs, backend, scheduler, size)
+
+
+def describe_study(the_study) -> None:
+    """What a validated study would play, in one line per game and a closing line."""
+    by_game: dict[str, list] = {}
+    for arm in the_study.arms:
+        by_game.setdefault(arm.game, []).append(arm)
+    for game, arms in by_game.items():
+        blocks = len({a.group or a.name for a in arms})
+        counts = ", ".join(str(n) for n in sorted({a.players for a in arms}))
+        console.print(
+            f"{get_game(game).info.title}: {blocks} blocks, {len(arms):,} arms, "
+            f"{sum(a.games for a in arms):,} games at {counts} players"
+        )
+    label = the_study.variant.get("label")
+    if label:
+        console.print(f"variant: {label}")
+    console.print(
+        f"ok: {the_study.source} is valid (study {the_study.name!r}, seed {the_study.seed}, "
+        f"{the_study.total_games:,} games); nothing played"
+    )
+
+
+@cli.command()
+@click.argument("game")
+@click.option(
+    "--data",
+    "data_file",
+    default=None,
+    metavar="FILE",
+    help="The variant's data file, whichever the game has (the same as its own flag: "
+    + ", ".join(
+        f"{g.info.title} {o.flag}"
+        for g in all_games()
+        for o in g.options
+        if g.info.balance is not None and o.key == g.info.balance.data and o.flag
+    )
+    + ").",
+)
+@game_options
+@click.option(
+    "--size",
+    default=None,
+    metavar="NAME",
+    help="Write the study at one of the shipped study's sizes (e.g. quick); default: at "
+    "its own size, keeping its sizes.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0, max=2**32 - 1),
+    default=None,
+    help="The study's seed (default: the shipped study's); the perturbed data files are "
+    "drawn from it.",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    required=True,
+    metavar="STUDY.toml",
+    help="The study file to write (its derived data files go in STUDY-data/ beside it).",
+)
+@click.option("--force", is_flag=True, help="Overwrite the study and its data files.")
+def plan(
+    game: str,
+    data_file: Path | None,
+    size: str | None,
+    seed: int | None,
+    out: Path,
+    force: bool,
+    **given,
+) -> None:
+    """Write a balance study of your own variant of GAME: the game's shipped balance study
+    with every block playing your data file and rule options, its robustness blocks drawn
+    around your variant (perturbed copies of your data file, where the game has a
+    perturbation), and, for a rule change, what-if blocks comparing it with the default
+    rules on the same deals.
+
+    \b
+    Examples:
+      cp sims/games/nyslice/data/reconstructed_v1.toml my-deck.toml   # then edit it
+      slicelab plan nyslice --deck my-deck.toml --out my-study.toml
+      slicelab plan pieceocake --rule exact_pieces=true --out cake-exact.toml
+      slicelab study my-study.toml --check
+      slicelab study my-study.toml --jobs 2 --size quick
+    """
+    from sims.core.plan import plan_study, write_plan
+
+    the_game = get_game(game)
+    balance = the_game.info.balance
+    key = balance.data if balance is not None else None
+    own = {o.key: o for o in the_game.options if o.flag}
+    flags = {o.key: o.flag for g in all_games() for o in g.options if o.flag}
+    data, flag = (str(data_file), "--data") if data_file is not None else (None, None)
+    rules: dict = {}
+    items: tuple[str, ...] = ()
+    for opt_key, value in given.items():
+        if value is None or value == ():
+            continue
+        mine = ", ".join([o.flag for o in own.values()] + (["--data"] if key else []))
+        if opt_key not in own:
+            raise SlicelabError(
+                f"{flags[opt_key]} is not an option of {the_game.info.title}; its options: {mine}"
+            )
+        opt = own[opt_key]
+        if opt.kind == "table":
+            rules = {**rules, **_pairs(opt.flag, value)}
+            items = tuple(value)
+        elif opt_key == key:
+            if data is not None:
+                raise SlicelabError(f"give the variant's {key} once: {opt.flag} or --data, not "
+                                    "both")  # fmt: skip
+            data, flag = str(value), opt.flag
+        else:
+            raise SlicelabError(
+                f"{opt.flag}: slicelab plan varies the game's data file and rule options only; "
+                f"{the_game.info.title}'s: {mine}"
+            )
+    own_flag = next((o.flag for o in own.values() if o.key == key), None)
+    planned = plan_study(game, out, data, rules, flag=flag or own_flag, rule_items=items,
+                         size=size, seed=seed, force=force)  # fmt: skip
+    written = write_plan(planned)
+    the_study = planned.study
+    blocks = len({a.group or a.name for a in the_study.arms})
+    console.print(f"wrote {out}: the {the_game.info.title} balance study of the variant")
+    console.print(f"  {the_study.variant['label']}")
+    console.print(
+        f"  {blocks} blocks, {len(the_study.arms):,} arms, {the_study.total_games:,} games, "
+        f"seed {the_study.seed}"
+    )
+    if len(written) > 1:
+        folder = written[0].parent
+        console.print(f"  {len(written) - 1} data file(s) derived from the variant in {folder}")
+    console.print(f"next: slicelab study {out} --check")
 
 
 @cli.command()

@@ -1202,6 +1202,78 @@ add(
                                              "assumed-v1"], "shipped set's name (v1, v1-flat"),
 )  # fmt: skip
 
+
+# --- plan: a balance study of a designer's variant ---------------------------------------
+def pl(id_: str, args: list[str], fragment, **kw) -> Case:
+    """``slicelab plan ARGS --out s.toml`` (the study must not appear)."""
+    out = kw.pop("out", "s.toml")
+    return Case(f"plan-{id_}", ["plan", *args, "--out", out], fragment, out=out, **kw)
+
+
+HORNO_OTHER_TYPES = HORNO_CARDS.replace('"Sopa"', '"Caldo"')
+"""The default card set with a dish type renamed: not the balance study's types."""
+HORNO_ONE_RADIOACTIVE = HORNO_CARDS.replace("copies = 2\n", "copies = 1\n")
+"""The default card set with one copy of each radioactive card: no oven holds two."""
+add(
+    pl("game-unknown", ["chess", "--rule", "a=1"], "unknown game 'chess'"),
+    pl("no-variant", ["nyslice"], ("no variant to plan", "--deck")),
+    pl("deck-missing", ["nyslice", "--deck", "missing.toml"],
+       ("--deck missing.toml: no such file", "reconstructed_v1.toml")),
+    pl("data-missing", ["pieceocake", "--data", "missing.toml"],
+       "--data missing.toml: no such file"),
+    pl("deck-is-dir", ["nyslice", "--deck", "dd"], "is a directory", files={"dd": DIR}, usage=True),
+    pl("deck-malformed", ["nyslice", "--deck", "d.toml"], "type 4 has 3 slices",
+       files={"d.toml": deck(drop_slice("numbered", 4))}),
+    pl("deck-not-toml", ["nyslice", "--deck", "d.toml"], "TOML", files={"d.toml": "slices = [\n"}),
+    pl("deck-not-utf8", ["nyslice", "--deck", "d.toml"], UTF8,
+       files={"d.toml": deck().encode("utf-16")}),
+    pl("deck-a-card-set", ["nyslice", "--deck", "d.toml"], "unknown top-level key",
+       files={"d.toml": HORNO_CARDS}),
+    pl("cake-no-cream", ["pieceocake", "--cake", "c.toml"], "missing the field 'cream'",
+       files={"c.toml": POC_NO_CREAM}),
+    pl("board-asymmetric", ["pizzatheory", "--board", "b.toml"], "adjacency is mutual",
+       files={"b.toml": BAD_BOARD}),
+    pl("board-unknown-name", ["pizzatheory", "--board", "hex-99"], "no such file"),
+    pl("cards-unknown-name", ["horno", "--cards", "v9"], "'v9' is not a shipped card set"),
+    pl("cards-other-dish-types", ["horno", "--cards", "c.toml"], "dish types",
+       files={"c.toml": HORNO_OTHER_TYPES}),
+    pl("deck-and-data", ["nyslice", "--deck", "d.toml", "--data", "d.toml"], "not both",
+       files={"d.toml": deck()}),
+    pl("other-games-flag", ["nyslice", "--board", "hex-61"],
+       "--board is not an option of New York Slice"),
+    pl("rule-unknown", ["nyslice", "--rule", "cheese=1"],
+       "unknown New York Slice rule option 'cheese'"),
+    pl("rule-no-equals", ["pieceocake", "--rule", "exact_pieces"], "write NAME=VALUE"),
+    pl("rule-bad-value", ["pieceocake", "--rule", "exact_pieces=3"],
+       "exact_pieces must be true or false, got 3"),
+    pl("rule-bad-choice", ["horno", "--rule", "tie=coin"], "tie='coin': use one of"),
+    pl("rule-not-a-seat", ["nyslice", "--rule", "first_slicer=5"],
+       "first_slicer=5 is not a seat of 2 players"),
+    pl("rule-the-default", ["nyslice", "--rule", "super_sized_combo_halves=4"],
+       "these are the default rules"),
+    pl("rule-moot-everywhere", ["horno", "--cards", "c.toml", "--rule", "radioactive_bonus=each"],
+       "cannot change any game", files={"c.toml": HORNO_ONE_RADIOACTIVE}),
+    pl("size-unknown", ["nyslice", "--rule", "veggies_edible_later=true", "--size", "huge"],
+       "no such size"),
+    pl("seed-negative", ["nyslice", "--rule", "veggies_edible_later=true", "--seed", "-1"],
+       "--seed", usage=True),
+    pl("out-not-toml", ["nyslice", "--rule", "veggies_edible_later=true"], "ends in .toml",
+       out="s.txt"),
+    pl("out-is-dir", ["nyslice", "--rule", "veggies_edible_later=true"], "is a directory",
+       out="od.toml", files={"od.toml": DIR}),
+    pl("out-exists", ["nyslice", "--rule", "veggies_edible_later=true"], "--force",
+       files={"s.toml": "keep\n"}),
+    pl("data-file-exists", ["nyslice", "--rule", "veggies_edible_later=true"], "--force",
+       files={"s-data/deck-plausible-3.toml": "keep\n"}),
+    pl("bad-deck-in-new-folder", ["nyslice", "--deck", "d.toml"], "type 4",
+       out="new/deeper/s.toml", files={"d.toml": deck(drop_slice("numbered", 4))}),
+    # a study file's [variant] table (the manifest keeps it for the report)
+    top("variant-not-a-table", "[variant]: must be a table", variant=5),
+    top("variant-label-not-a-string", "'label' must be a non-empty string",
+        variant={"label": 5}),
+    st("top-variant-date", VALID + "\n[variant]\nwhen = 2026-01-01\n", "no dates"),
+)  # fmt: skip
+
 IDS = [c.id for c in CASES]
 assert len(IDS) == len(set(IDS)), sorted({i for i in IDS if IDS.count(i) > 1})
 

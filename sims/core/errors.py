@@ -11,3 +11,9 @@ class DataFileError(SlicelabError):
 
 class StrategySpecError(SlicelabError):
     """A strategy spec string naming an unknown strategy or parameter."""
+
+
+class InertRuleError(SlicelabError):
+    """A rule option that cannot change any game of an arm (under the arm's data and the
+    other rulings in force): refused, as a what-if that measures nothing. ``slicelab plan``
+    leaves such a variant rule out of the one block it is moot in, saying so."""

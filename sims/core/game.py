@@ -20,7 +20,12 @@ provides
 - a **text replay** of one game;
 - its **data limits** (:class:`~sims.core.limits.Limit`): the most spaces, dishes,
   varieties or copies a data file may hold and the ends of each rule option's range,
-  which its parsers check and its rules document lists.
+  which its parsers check and its rules document lists;
+- optionally its **balance plan** (:class:`BalancePlan`, in :attr:`GameInfo.balance`):
+  its shipped balance study and how ``slicelab plan`` (:mod:`sims.core.plan`) redraws it
+  for a designer's variant: which option holds its data file, the data files of the study
+  it derives from the variant's (perturbed copies, treatments), which blocks a rule change
+  is compared on. A game without one declares none, and ``plan`` says so.
 
 Adding a game is writing ``sims/games/<game>/`` with an object satisfying :class:`Game`
 and adding one line to :data:`REGISTRY`.
@@ -28,7 +33,7 @@ and adding one line to :data:`REGISTRY`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module
@@ -58,6 +63,78 @@ ENGINES = ("kernel", "reference")
 
 
 @dataclass(frozen=True)
+class DerivedFile:
+    """A data file of a balance study that a game derives from a variant's own data (a
+    perturbed copy for the robustness blocks, a treatment such as a blanked component).
+
+    Attributes
+    ----------
+    name : str
+        Its file name, written in the planned study's data folder (``<study>-data/``).
+    text : str
+        Its content: a data file the game's own parser accepts.
+    note : str
+        What it is, for the comment above the blocks that read it (one paragraph).
+    """
+
+    name: str
+    text: str
+    note: str
+
+
+@dataclass(frozen=True)
+class BalancePlan:
+    """How ``slicelab plan`` (:mod:`sims.core.plan`) writes a game's balance study for a
+    designer's variant (a data file, rule options, or both).
+
+    The plan copies :attr:`study` with every block playing the variant: the variant's data
+    file under the key :attr:`data` and its rule options merged under each block's own (a
+    block's own rules are its treatment and win). A block whose data value the shipped study
+    names as a file derived from the default data (a plausible deck, a card set with a
+    treatment) plays the file :attr:`derive` makes from the variant's data instead; a block
+    naming a shipped data set by name (another board, an alternative card set) keeps it: it
+    is a comparison with the variant, not the variant. When the variant changes rules, each
+    block of :attr:`whatif` is copied as ``whatif-default-<block>`` under the default rules
+    (its own shipped rules only), on the same deals: the rule change is the block minus its
+    copy.
+
+    Attributes
+    ----------
+    study : str
+        The shipped balance study, relative to the project's folder
+        (``studies/<game>-balance.toml``).
+    data : str or None
+        The arm-block key of the game's data file (one of its :attr:`Game.options`:
+        ``deck``, ``cake``, ``board``, ``cards``); None for a game without one.
+    default_data : str
+        The default data file to copy and edit, relative to the project's folder (named in
+        messages and in the written study).
+    derive : callable or None
+        ``derive(value, seed)``: the data files the shipped study derives from the default
+        data, made from the variant's instead, by the reference the shipped study writes
+        (``decks/nyslice-family-1.toml`` → :class:`DerivedFile`). ``value`` is the variant's
+        data (a resolved path, a shipped data set's name, or None for the default) and
+        ``seed`` the study's: a perturbation is drawn from it alone. Raises SlicelabError
+        for a variant it cannot derive from. None: the study derives no file.
+    robustness : str
+        What the study's robustness blocks check around the variant, written as a comment
+        in the planned study; a game without a perturbation of its data says so here.
+    whatif : tuple of str
+        The blocks a variant's rule change is compared on (copied under the default rules).
+    rules : str
+        The arm-block key of the game's rule options (a ``table`` option).
+    """
+
+    study: str
+    data: str | None = None
+    default_data: str = ""
+    derive: Callable[[str | None, int], Mapping[str, DerivedFile]] | None = None
+    robustness: str = ""
+    whatif: tuple[str, ...] = ("seats",)
+    rules: str = "rules"
+
+
+@dataclass(frozen=True)
 class GameInfo:
     """What a game is called, who plays it and where its rules are written.
 
@@ -73,6 +150,9 @@ class GameInfo:
         One line on what the game is.
     rules_doc : str
         The project file documenting its rules and rulings (``docs/rules/<name>.md``).
+    balance : BalancePlan or None
+        Its shipped balance study and how ``slicelab plan`` redraws it for a variant; None
+        for a game without one (``plan`` then refuses, saying so).
     """
 
     name: str
@@ -81,6 +161,7 @@ class GameInfo:
     max_players: int
     summary: str
     rules_doc: str
+    balance: BalancePlan | None = None
 
     @property
     def players_text(self) -> str:

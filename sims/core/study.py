@@ -48,6 +48,13 @@ arm's games by the factor and names the study ``<name>-quick``.
 
 A strategy written in Python (``package.module:Name``) is imported and run: a study may
 use one only with ``allow_code = true`` (or ``--allow-code`` on the command line).
+
+A study of a designer's variant (``slicelab plan``, :mod:`sims.core.plan`) names it in a
+top-level ``[variant]`` table: ``label`` (a string: how a report names the variant) and any
+other keys (the data file, the rule options, the blocks a rule change is compared on),
+strings, numbers, booleans, arrays and tables only. The core plays nothing from it: it is
+kept in the manifest (``study.variant``) for the report, and is no part of the study's
+identity (a relabelled study resumes the same dataset).
 """
 
 from __future__ import annotations
@@ -73,6 +80,7 @@ DEFAULT_CHUNK = 10_000
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _STUDY_KEYS = {
     "name", "seed", "chunk_size", "decisions", "arms", "description", "sizes", "allow_code",
+    "variant",
 }  # fmt: skip
 MAX_GAMES = 2**32 - 1
 """Games per arm at most (after a size's scaling)."""
@@ -141,6 +149,9 @@ class Study:
     decisions: bool = False
     source: str = "<study>"
     text: str = ""
+    variant: dict[str, Any] = field(default_factory=dict)
+    """The study's ``[variant]`` table (``{}`` for none): what a report names the variant
+    by; the core plays nothing from it."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -149,6 +160,7 @@ class Study:
             "chunk_size": self.chunk_size,
             "decisions": self.decisions,
             "arms": [a.as_dict() for a in self.arms],
+            **({"variant": self.variant} if self.variant else {}),
         }
 
     @property
@@ -166,6 +178,7 @@ def study_hash(study: Study, fingerprint: dict[str, Any]) -> str:
     (deck digests, rule versions) from the games."""
     content = study.as_dict()
     content.pop("chunk_size")  # how games are grouped into files does not change the data
+    content.pop("variant", None)  # how the variant is named does not either
     # a data file is known by its content, not by the path that reached it: the same study
     # run from another folder, through a symlink or after a move is the same study
     content["arms"] = [_by_content(arm, d) for arm, d in zip(study.arms, content["arms"],
@@ -275,6 +288,7 @@ def parse_study(
     if not isinstance(allow, bool):
         raise _err(source, "top level", f"'allow_code' must be true or false, got {allow!r}")
     allow_code = allow_code or allow
+    variant = _variant(data.get("variant", {}), source)
     scale = 1.0
     sizes = data.get("sizes", {})
     if not isinstance(sizes, dict) or not all(
@@ -319,7 +333,34 @@ def parse_study(
         decisions=decisions,
         source=source,
         text=text,
+        variant=variant,
     )
+
+
+def _plain(value: Any) -> bool:
+    """Whether ``value`` is a string, number, boolean, or an array or table of them (what a
+    manifest, which is JSON, can hold)."""
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_plain(v) for v in value)
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return isinstance(value, str | int | bool)
+
+
+def _variant(raw: Any, source: str) -> dict[str, Any]:
+    """The study's ``[variant]`` table, checked to be one the manifest can keep."""
+    where = "[variant]"
+    if not isinstance(raw, dict):
+        raise _err(source, where, 'must be a table, e.g. [variant] with label = "my deck"')
+    if "label" in raw and (not isinstance(raw["label"], str) or not raw["label"].strip()):
+        raise _err(source, where, f"'label' must be a non-empty string, got {raw['label']!r}")
+    for key, value in raw.items():
+        if not _plain(value):
+            raise _err(source, where, f"'{key}' must be strings, numbers, booleans, arrays or "
+                       f"tables of them (no dates, nan or inf), got {value!r}")  # fmt: skip
+    return dict(raw)
 
 
 def _players_list(raw: Any, source: str, where: str, lo: int, hi: int) -> list[int]:

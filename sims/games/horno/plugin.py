@@ -46,11 +46,27 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from sims.core.errors import SlicelabError
-from sims.core.game import ChunkArrays, GameInfo, GameOption, ResultSchema, StrategyInfo, Variant
+from sims.core.errors import InertRuleError, SlicelabError
+from sims.core.game import (
+    BalancePlan,
+    ChunkArrays,
+    DerivedFile,
+    GameInfo,
+    GameOption,
+    ResultSchema,
+    StrategyInfo,
+    Variant,
+)
 from sims.core.limits import checked_cast, column_type, int_dtype
 from sims.core.study import Arm
-from sims.games.horno.cards import CardSet, cards_reference, resolve_cards
+from sims.games.horno.cards import (
+    CardSet,
+    cards_reference,
+    default_cards,
+    mean_dish_points,
+    resolve_cards,
+    study_variants,
+)
 from sims.games.horno.engine import SABOTAGE_CARD, GameState, Phase, deal
 from sims.games.horno.records import (
     COMPLETED_BY_TYPE,
@@ -284,6 +300,69 @@ def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
     return seats, games, recs, dishes
 
 
+def plan_cards(cards: str | None, seed: int) -> dict[str, DerivedFile]:
+    """The balance study's treated card sets (``plain-<type>``: a type's dishes made
+    average dishes; ``noradio``: the radioactive cards made garbage) derived from a
+    variant's card set instead of assumed v1
+    (:func:`~sims.games.horno.cards.study_variants`), by the name the study gives each
+    (``cards/horno-plain-pizza.toml``, ...): :attr:`BalancePlan.derive` of Horno. They
+    keep the variant's deck, so they replay the variant's deals. ``seed`` is unused: no
+    card set is drawn.
+
+    Raises
+    ------
+    SlicelabError
+        If ``cards`` is not a valid card set, or its dish types are not the balance
+        study's (its ``plain-<type>`` blocks name assumed v1's types).
+    """
+    chosen = resolve_cards(cards)
+    shipped = default_cards()
+    if chosen.types != shipped.types:
+        raise SlicelabError(
+            f"card set {cards}: its dish types ({', '.join(chosen.types)}) are not the Horno "
+            f"balance study's ({', '.join(shipped.types)}), whose plain-<type> blocks name "
+            "them; keep those five types (in that order) in your card set"
+        )
+    source = Path(cards).name if cards else "assumed v1"
+    texts = study_variants(chosen, by="`slicelab plan`")
+    plain = mean_dish_points(chosen)
+    out = {}
+    for name, text in texts.items():
+        if name == "horno-no-radioactive.toml":
+            what = (
+                "every radioactive card made a garbage card of its printed penalty, in the "
+                "same place of the deck: the variant's deals without radioactive cards"
+            )
+        else:
+            kind = next(t for t in chosen.types if name == f"horno-plain-{t.lower()}.toml")
+            what = (
+                f"every {kind} dish made an average dish worth {plain} points (the set's "
+                f"mean), the deck unchanged: the replacement estimand of the {kind} dishes "
+                "on the variant's deals"
+            )
+        note = f"Derived from the variant's card set ({source}): {what}."
+        out[f"cards/{name}"] = DerivedFile(name, text, note)
+    return out
+
+
+BALANCE = BalancePlan(
+    study="studies/horno-balance.toml",
+    data="cards",
+    default_data="sims/games/horno/data/cards-v1.toml",
+    derive=plan_cards,
+    robustness=(
+        "Robustness: Horno has no perturbation of a card set, so no block plays a perturbed "
+        "copy of the variant's set; the cards-v1-* blocks keep the shipped alternative "
+        "readings of assumed v1 they name (sims/games/horno/data/cards-v1-*.toml): "
+        "comparisons of other card sets with the variant's, not perturbations of it. The "
+        "plain-<type> and noradio blocks play card sets derived from the variant's (written "
+        "beside this study), so they replay its deals."
+    ),
+    whatif=("seats",),
+)
+"""Horno's balance plan (``slicelab plan horno``)."""
+
+
 class Horno(TunesHeuristic):
     """Horno (2–4 players): cook dishes in your oven from a hidden hand; steal, clean,
     sabotage."""
@@ -296,6 +375,7 @@ class Horno(TunesHeuristic):
         summary="cook dishes in your oven from a hidden hand; steal from pantries and ovens, "
         "sabotage the others with garbage",
         rules_doc="docs/rules/horno.md",
+        balance=BALANCE,
     )
     data_limits = LIMITS
     """Every bound a card-set file and the rule options must respect (``rules.LIMITS``),
@@ -349,7 +429,7 @@ class Horno(TunesHeuristic):
         check_seat(rules, arm.players)
         problem = inert(cards, rules, arm.strategies, arm.players)
         if problem:
-            raise SlicelabError(problem)
+            raise InertRuleError(problem)
         if arm.engine == "kernel" and not _kernel_ok(arm.strategies):
             other = sorted({s for s in arm.strategies if not _kernel_ok([s])})
             raise SlicelabError(

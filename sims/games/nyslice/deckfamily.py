@@ -20,6 +20,12 @@ back with :func:`~sims.games.nyslice.deck.load_deck`. The files are committed so
 can name them (``deck = "decks/nyslice-family-3.toml"``) and a reader can open them;
 ``python -m sims.games.nyslice.deckfamily FAMILY --check`` verifies they are what the
 family file draws.
+
+The same perturbation drawn around another deck — a designer's own — is
+:func:`family_around` (the ranges read off that deck) and :func:`plausible_decks` (its
+draws as deck files, with ``draw_deck(..., base=deck)`` keeping what the deck fixes):
+``slicelab plan nyslice --deck FILE`` points a balance study's plausible-deck blocks at
+them.
 """
 
 from __future__ import annotations
@@ -28,6 +34,9 @@ import argparse
 import os
 import sys
 import tempfile
+import textwrap
+import tomllib
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,13 +45,17 @@ import numpy as np
 
 from sims.games.datafile import read_toml
 from sims.games.nyslice.deck import (
+    NAME_LENGTH,
     PEPPERONI_RANGE,
     TYPES,
     VEGGIE,
+    Deck,
     DeckError,
     Kind,
+    Slice,
     default_deck,
     load_deck,
+    parse_deck,
 )
 
 _KEYS = ("name", "seed", "draws", "pepperoni", "anchovy_rate", "combo_types")
@@ -61,6 +74,8 @@ class DeckFamily:
     anchovy_rate: tuple[float, float]
     combo_types: tuple[int, ...]
     source: str = "<data>"
+    anchovies: int = 1
+    """The anchovies a slice that draws some carries (a family file's is 1)."""
 
 
 def _fail(source: str, msg: str) -> DeckError:
@@ -114,21 +129,52 @@ def load_family(path: str | Path) -> DeckFamily:
     return parse_family(read_toml(path, "deck family", DeckError), str(Path(path)))
 
 
-def draw_deck(family: DeckFamily, k: int) -> dict[str, Any]:
+def _combos(deck: Deck) -> tuple[Slice, list[Slice]]:
+    """The deck's fixed 8/10 combo and its other combos, in deck order."""
+    combos = [s for s in deck.slices if s.kind == Kind.COMBO]
+    fixed = next(s for s in combos if set(s.types) == set(FIXED_COMBO))
+    return fixed, [s for s in combos if s is not fixed]
+
+
+def draw_deck(family: DeckFamily, k: int, base: Deck | None = None) -> dict[str, Any]:
     """Draw ``k`` (1-based) of the family, as a deck-file table (``name``, ``specials``,
-    ``slices``, ``type_names``); reproducible from ``(family.seed, k)`` alone."""
+    ``slices``, ``type_names``); reproducible from ``(family.seed, k)`` alone.
+
+    Parameters
+    ----------
+    family : DeckFamily
+        The ranges the assumed values are drawn from. Empty ``combo_types`` keep the base
+        deck's combos.
+    k : int
+        The draw, from 1.
+    base : Deck, optional
+        The deck whose fixed values are kept (its Veggies, combos' anchovies, the 8/10
+        combo, the Anchovy slice, the Supreme, specials and type names); the default deck
+        without one.
+    """
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([family.seed, k])))
-    base = default_deck()
+    base = base or default_deck()
     rate = float(rng.uniform(*family.anchovy_rate))
+    veggies = [s for s in base.slices if s.kind == Kind.NUMBERED and s.type == VEGGIE]
     slices: list[dict[str, Any]] = []
     for t in TYPES:
-        for _ in range(t):
-            pep = 0 if t == VEGGIE else int(rng.choice(family.pepperoni))
-            anch = 0 if t == VEGGIE else int(rng.random() < rate)
+        for j in range(t):
+            if t == VEGGIE:  # no pepperoni: kept as the base deck has them
+                pep, anch = 0, veggies[j].anchovies
+            else:
+                pep = int(rng.choice(family.pepperoni))
+                anch = family.anchovies * int(rng.random() < rate)
             slices.append({"kind": "numbered", "type": t, "pepperoni": pep, "anchovies": anch})
-    chosen = rng.choice(np.array(family.combo_types), size=6, replace=False)
-    pairs = [FIXED_COMBO] + [tuple(sorted(map(int, chosen[i : i + 2]))) for i in (0, 2, 4)]
-    slices += [{"kind": "combo", "types": list(p), "pepperoni": 0, "anchovies": 0} for p in pairs]
+    fixed, others = _combos(base)
+    if family.combo_types:
+        chosen = rng.choice(np.array(family.combo_types), size=6, replace=False)
+        pairs = [tuple(sorted(map(int, chosen[i : i + 2]))) for i in (0, 2, 4)]
+    else:
+        pairs = [s.types for s in others]
+    slices.append({"kind": "combo", "types": list(FIXED_COMBO), "pepperoni": 0,
+                   "anchovies": fixed.anchovies})  # fmt: skip
+    slices += [{"kind": "combo", "types": list(p), "pepperoni": 0, "anchovies": s.anchovies}
+               for p, s in zip(pairs, others, strict=True)]  # fmt: skip
     for s in base.slices:  # the Anchovy slice and the Supreme are public: kept as they are
         if s.kind in (Kind.ANCHOVY, Kind.SUPREME):
             slices.append({"kind": s.kind.name.lower(), "pepperoni": s.pepperoni,
@@ -144,7 +190,7 @@ def draw_deck(family: DeckFamily, k: int) -> dict[str, Any]:
 
 def _toml(deck: dict[str, Any], family: DeckFamily, k: int) -> str:
     """The deck as a readable TOML file in the default deck's layout."""
-    lines = [
+    return deck_toml(deck, [
         f"# New York Slice deck: draw {k} of the deck family {family.name!r} "
         f"({Path(family.source).name}).",
         "# Written by: python -m sims.games.nyslice.deckfamily "
@@ -152,6 +198,14 @@ def _toml(deck: dict[str, Any], family: DeckFamily, k: int) -> str:
         f"# Assumed values redrawn: pepperoni from {list(family.pepperoni)} per numbered "
         f"slice, anchovy rate {deck['_rate']:.3f},",
         f"# the three assumed combos paired from types {list(family.combo_types)}.",
+    ])  # fmt: skip
+
+
+def deck_toml(deck: dict[str, Any], header: list[str]) -> str:
+    """A deck-file table (:func:`draw_deck`) as a readable TOML file in the default deck's
+    layout, after the comment lines ``header``."""
+    lines = [
+        *header,
         f"name = {_str(deck['name'])}",
         "",
         "specials = [",
@@ -177,6 +231,110 @@ def _toml(deck: dict[str, Any], family: DeckFamily, k: int) -> str:
 
 def _str(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+AROUND_DRAWS = 5
+"""Plausible decks drawn around a designer's deck (as many as the shipped family's)."""
+AROUND_RATE = 0.1
+"""How far the anchovy rate is redrawn either side of the deck's own (the shipped family's
+range is 0.2 wide too)."""
+
+
+def _numbered(deck: Deck) -> list[Slice]:
+    """The numbered slices whose values are assumptions: every type but the Veggie."""
+    return [s for s in deck.slices if s.kind == Kind.NUMBERED and s.type != VEGGIE]
+
+
+def family_around(deck: Deck, seed: int, draws: int = AROUND_DRAWS) -> DeckFamily:
+    """The deck family of plausible decks around ``deck``: the shipped family's kind of
+    perturbation, its ranges read off ``deck`` instead of assumed.
+
+    - pepperoni: each numbered non-Veggie slice draws one of the deck's own values on such
+      slices, in the deck's proportions (the values with their multiplicity);
+    - anchovies: each draw picks a rate within :data:`AROUND_RATE` of the deck's share of
+      such slices with anchovies, and each slice then carries the deck's most common
+      anchovy count (1 if none) with that probability;
+    - combos: the deck's three combos other than 8/10 are re-paired among their six types
+      when those are six distinct playable types (as in the default deck), else kept.
+
+    Draw ``k`` uses ``SeedSequence([seed, k])``: reproducible from ``seed`` alone.
+    """
+    numbered = _numbered(deck)
+    pepperoni = tuple(sorted(s.pepperoni for s in numbered))
+    with_anchovies = [s.anchovies for s in numbered if s.anchovies]
+    rate = anchovy_rate(deck)
+    low, high = max(0.0, rate - AROUND_RATE), min(1.0, rate + AROUND_RATE)
+    counts = Counter(with_anchovies)
+    anchovies = min(counts, key=lambda a: (-counts[a], a)) if counts else 1
+    _, others = _combos(deck)
+    types = [t for s in others for t in s.types]
+    playable = {t for t in TYPES if t not in FIXED_COMBO and t != VEGGIE}
+    combo_types = tuple(sorted(types)) if len(set(types)) == 6 and set(types) <= playable else ()
+    return DeckFamily(f"{deck.name} plausible", seed, draws, pepperoni,
+                      (round(low, 3), round(high, 3)), combo_types, deck.name,
+                      anchovies)  # fmt: skip
+
+
+def anchovy_rate(deck: Deck) -> float:
+    """The share of the deck's numbered non-Veggie slices that carry anchovies."""
+    numbered = _numbered(deck)
+    return sum(1 for s in numbered if s.anchovies) / len(numbered)
+
+
+def _around_header(
+    deck: dict[str, Any], family: DeckFamily, k: int, source: str, own_rate: float
+) -> list[str]:
+    """The comment heading a plausible deck drawn around another (:func:`plausible_decks`)."""
+    counts = Counter(family.pepperoni)
+    values = ", ".join(f"{v} on {c}" for v, c in sorted(counts.items()))
+    combos = (f"the three combos other than 8/10 re-paired from its types "
+              f"{list(family.combo_types)}" if family.combo_types
+              else "its combos kept (they are not six distinct types to re-pair)")  # fmt: skip
+    low, high = family.anchovy_rate
+    what = "anchovy" if family.anchovies == 1 else "anchovies"
+    text = (
+        f"New York Slice deck: plausible deck {k} of {family.draws} around the deck "
+        f"{family.source!r} ({source}), drawn by `slicelab plan` from seed {family.seed} "
+        f"(draw {k}); do not edit by hand (run the plan again). Redrawn around that deck as "
+        "studies/decks/nyslice-family.toml redraws the default deck's assumed values: each "
+        "numbered slice's pepperoni from that deck's values in its proportions "
+        f"({values} of its {len(family.pepperoni)} numbered non-Veggie slices); "
+        f"{family.anchovies} {what} on a slice with probability {deck['_rate']:.3f} (drawn "
+        f"from [{low:.3f}, {high:.3f}]: its own rate {own_rate:.3f} ± {AROUND_RATE:g}); "
+        f"{combos}. Kept as that deck has them: its Veggies, the 8/10 combo, the Anchovy "
+        "slice, the Supreme, its specials and type names."
+    )
+    return [f"# {line}" for line in textwrap.wrap(text, 86, break_on_hyphens=False)]
+
+
+def plausible_decks(deck: Deck, seed: int, source: str, draws: int = AROUND_DRAWS) -> list[str]:
+    """The plausible decks around ``deck`` (:func:`family_around`) as deck-file texts, in
+    draw order; each is checked by parsing it back as a deck.
+
+    Parameters
+    ----------
+    deck : Deck
+        The deck to perturb.
+    seed : int
+        The seed of every draw (a study's seed).
+    source : str
+        How the deck's file is named in each file's header.
+
+    Raises
+    ------
+    DeckError
+        If a draw is not a valid deck (it cannot be, drawn within the deck's own values).
+    """
+    family = family_around(deck, seed, draws)
+    texts = []
+    for k in range(1, draws + 1):
+        table = draw_deck(family, k, base=deck)
+        name = f"{deck.name[: NAME_LENGTH.high - 12]} plausible {k}"
+        table["name"] = name
+        text = deck_toml(table, _around_header(table, family, k, source, anchovy_rate(deck)))
+        parse_deck(tomllib.loads(text), f"plausible deck {k} around {source}")
+        texts.append(text)
+    return texts
 
 
 def deck_paths(family: DeckFamily, folder: Path | None = None) -> list[Path]:

@@ -22,7 +22,9 @@ import pyarrow as pa
 
 from sims.core.errors import SlicelabError
 from sims.core.game import (
+    BalancePlan,
     ChunkArrays,
+    DerivedFile,
     GameInfo,
     GameOption,
     ResultSchema,
@@ -35,6 +37,7 @@ from sims.games.nyslice.deck import (
     ANCHOVIES,
     COMBOS,
     DECK_LIMITS,
+    DEFAULT_DECK_FILE,
     PEPPERONI,
     REAL_SPECIALS,
     SLICES,
@@ -46,6 +49,7 @@ from sims.games.nyslice.deck import (
     default_deck,
     load_deck,
 )
+from sims.games.nyslice.deckfamily import plausible_decks
 from sims.games.nyslice.engine import GameState, Phase, deal
 from sims.games.nyslice.rules import (
     COMPENSATION_POINTS,
@@ -272,6 +276,61 @@ def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
     return scores, ndec, recs
 
 
+PLAUSIBLE_DECKS = tuple(f"decks/nyslice-family-{k}.toml" for k in range(1, 6))
+"""The plausible decks the balance study's robustness blocks play (``deck<k>-*``), as it
+names them: draws of ``studies/decks/nyslice-family.toml`` around the default deck."""
+
+
+def plan_decks(deck: str | None, seed: int) -> dict[str, DerivedFile]:
+    """The balance study's plausible decks drawn around a variant's deck instead of the
+    default (:func:`~sims.games.nyslice.deckfamily.plausible_decks`), by the name the
+    study gives each (:data:`PLAUSIBLE_DECKS`): :attr:`BalancePlan.derive` of New York
+    Slice.
+
+    Parameters
+    ----------
+    deck : str or None
+        The variant's deck file (None: the default deck).
+    seed : int
+        The study's seed: draw ``k`` is ``SeedSequence([seed, k])``.
+
+    Raises
+    ------
+    DeckError
+        If ``deck`` is not a valid deck file.
+    """
+    base = default_deck() if deck is None else load_deck(deck)
+    source = DEFAULT_DECK_FILE if deck is None else Path(deck).name
+    texts = plausible_decks(base, seed, source, len(PLAUSIBLE_DECKS))
+    out = {}
+    for k, (ref, text) in enumerate(zip(PLAUSIBLE_DECKS, texts, strict=True), 1):
+        note = (f"Robustness, plausible deck {k}: the variant's deck ({source}) with its "
+                "assumed values (each numbered slice's pepperoni, the anchovies, the three "
+                f"combo pairs other than 8/10) redrawn around its own (draw {k} from the "
+                "study's seed; the file's header says how), as studies/decks/nyslice-family."
+                "toml redraws the default deck's.")  # fmt: skip
+        out[ref] = DerivedFile(f"deck-plausible-{k}.toml", text, note)
+    return out
+
+
+BALANCE = BalancePlan(
+    study="studies/nyslice-balance.toml",
+    data="deck",
+    default_data=f"sims/games/nyslice/data/{DEFAULT_DECK_FILE}",
+    derive=plan_decks,
+    robustness=(
+        "Robustness: the plausible-deck blocks (deck1-* to deck5-*) play five perturbations of "
+        "the variant's deck, written beside this study: its assumed values (each numbered "
+        "slice's pepperoni, the anchovies, the combo pairs other than 8/10) redrawn around its "
+        "own from the study's seed, as studies/decks/nyslice-family.toml redraws the default "
+        "deck's. The other robustness blocks (forfeit-greedy, forfeit-search, theta-greedy, "
+        "theta-search) ask the same questions in other fields of players, on the variant."
+    ),
+    whatif=("seats", "forfeit"),
+)
+"""New York Slice's balance plan (``slicelab plan nyslice``)."""
+
+
 class NewYorkSlice(TunesHeuristic):
     """New York Slice (2–6 players): cut a pizza into portions, choose, eat or collect."""
 
@@ -282,6 +341,7 @@ class NewYorkSlice(TunesHeuristic):
         max_players=MAX_PLAYERS,
         summary="cut a pizza into portions, choose, eat for pepperoni or collect for majorities",
         rules_doc="docs/rules/nyslice.md",
+        balance=BALANCE,
     )
     data_limits: tuple[Limit, ...] = (*DECK_LIMITS, *RULE_LIMITS)
     """The deck file's limits (``deck.DECK_LIMITS``) and the rule options'

@@ -32,7 +32,15 @@ import numpy as np
 import pyarrow as pa
 
 from sims.core.errors import SlicelabError
-from sims.core.game import ChunkArrays, GameInfo, GameOption, ResultSchema, StrategyInfo, Variant
+from sims.core.game import (
+    BalancePlan,
+    ChunkArrays,
+    GameInfo,
+    GameOption,
+    ResultSchema,
+    StrategyInfo,
+    Variant,
+)
 from sims.core.limits import Limit, column_type
 from sims.core.study import Arm
 from sims.games.pieceocake.cake import (
@@ -235,6 +243,21 @@ def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
     return scores, ndec, recs
 
 
+BALANCE = BalancePlan(
+    study="studies/pieceocake-balance.toml",
+    data="cake",
+    default_data="sims/games/pieceocake/data/cake.toml",
+    robustness=(
+        "Robustness: Piece o' Cake has no perturbation of a cake (its balance study has no "
+        "plausible cakes), so no block plays a perturbed copy of the variant's cake; its "
+        "robustness blocks (heur-greedy, noforgo-greedy, nofewer-greedy, theta-greedy) ask "
+        "the same questions in a greedy field, on the variant."
+    ),
+    whatif=("seats", "noforgo", "nofewer"),
+)
+"""Piece o' Cake's balance plan (``slicelab plan pieceocake``)."""
+
+
 class PieceOCake(TunesHeuristic):
     """Piece o' Cake (2–5 players): cut a cake, choose a piece, eat or collect each slice."""
 
@@ -245,6 +268,7 @@ class PieceOCake(TunesHeuristic):
         max_players=MAX_PLAYERS,
         summary="cut a cake into pieces, choose, eat for cream or collect for majorities",
         rules_doc="docs/rules/pieceocake.md",
+        balance=BALANCE,
     )
     data_limits: tuple[Limit, ...] = (*CAKE_LIMITS, *RULE_LIMITS)
     """The cake file's limits (``cake.CAKE_LIMITS``) and the rule options'

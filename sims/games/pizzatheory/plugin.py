@@ -37,7 +37,15 @@ import numpy as np
 import pyarrow as pa
 
 from sims.core.errors import SlicelabError
-from sims.core.game import ChunkArrays, GameInfo, GameOption, ResultSchema, StrategyInfo, Variant
+from sims.core.game import (
+    BalancePlan,
+    ChunkArrays,
+    GameInfo,
+    GameOption,
+    ResultSchema,
+    StrategyInfo,
+    Variant,
+)
 from sims.core.limits import Limit, checked_cast, column_type
 from sims.core.study import Arm
 from sims.games.pizzatheory.board import (
@@ -192,6 +200,23 @@ def _play_reference(arm: Arm, first: int, count: int, decisions: bool):
     return seats, games, recs
 
 
+BALANCE = BalancePlan(
+    study="studies/pizzatheory-balance.toml",
+    data="board",
+    default_data="sims/games/pizzatheory/data/boards/hex-37.toml",
+    robustness=(
+        "Robustness: Pizza Theory has no perturbation of a board (its balance study has no "
+        "plausible boards), so no block plays a perturbed copy of the variant's board; the "
+        "board-* blocks keep the shipped boards they name (hex-37-mid, round-31, hex-61): "
+        "comparisons of other boards with the variant's (the `seats` 3-player games), not the "
+        "variant. Its robustness is across fields of players (seats-random, seats-heuristic, "
+        "seats-greedy), on the variant."
+    ),
+    whatif=("seats",),
+)
+"""Pizza Theory's balance plan (``slicelab plan pizzatheory``)."""
+
+
 class PizzaTheory:
     """Pizza Theory (3 players; 2 with the neutral variant): place, cut simultaneously,
     majorities take over."""
@@ -203,6 +228,7 @@ class PizzaTheory:
         max_players=MAX_PLAYERS,
         summary="place toppings on a round board, cut it simultaneously, majorities take over",
         rules_doc="docs/rules/pizzatheory.md",
+        balance=BALANCE,
     )
     options = (
         GameOption(

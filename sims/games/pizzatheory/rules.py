@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sims.core.errors import SlicelabError
+from sims.core.errors import InertRuleError, SlicelabError
 from sims.core.limits import Limit
 from sims.games.pizzatheory.board import BOARD_LIMITS
 from sims.games.ruleopts import RuleOptions, check_bools, check_choices, check_limit
@@ -144,6 +144,7 @@ def check_rules_for(rules: Rules, n_players: int) -> None:
     Raises
     ------
     SlicelabError
+        InertRuleError for the rotation at 2 players.
     """
     if rules.first_seat >= n_players:
         raise SlicelabError(
@@ -151,7 +152,7 @@ def check_rules_for(rules: Rules, n_players: int) -> None:
             f"use 0 to {n_players - 1}"
         )
     if n_players == 2 and rules.rotation != "clockwise":
-        raise SlicelabError(
+        raise InertRuleError(
             f"rule option rotation={rules.rotation!r} changes nothing at 2 players (the first "
             "player alternates every round and the neutral colour keeps position 3); remove "
             "it from the 2-player arm, or play it at 3 players only (players = 3)"

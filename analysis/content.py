@@ -67,6 +67,22 @@ class Plot:
     width: float = 1.0
     caption: str = ""
 
+    @classmethod
+    def natural(cls, fig: Figure, caption: str = "") -> Plot:
+        """``fig`` printed at its own size (at most the text width), so that its type
+        prints at the size it was set in."""
+        return cls(fig, min(1.0, fig.get_figwidth() / TEXT_WIDTH), caption)
+
+
+TEXT_WIDTH = 7.28
+"""The text width of a report page, inches (A4 less the template's margins)."""
+
+
+def figure(width: float = TEXT_WIDTH, height: float = 3.0) -> Figure:
+    """A figure for a :class:`Plot`, its axes placed by matplotlib's constrained layout
+    (never by page coordinates); inches."""
+    return Figure(figsize=(width, height), layout="constrained")
+
 
 @dataclass(frozen=True)
 class Table:

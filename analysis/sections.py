@@ -14,6 +14,12 @@ builders below, which read only the core columns (``seat``, ``score``, ``win_sha
   player count;
 - :func:`ratings_section`: Plackett–Luce ratings of every strategy;
 - :func:`sample_size_section`: the games behind every headline cell.
+
+The page builders give content blocks (:func:`seat_blocks`, :func:`count_blocks`,
+:func:`count_table_blocks`, :func:`position_appendix_blocks`,
+:func:`count_appendix_blocks`); their drawn twins (:func:`seat_page`, :func:`count_page`,
+:func:`count_table_pages`, :func:`position_appendix`, :func:`count_appendix`) remain for
+the sections that still draw whole pages.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.figure import Figure
 
 from analysis import load, playercount, ratings, seats
 from analysis.content import Block, Heading, Plot, Prose, Table
@@ -163,6 +170,11 @@ class Section:
     appendix_blocks : callable, optional
         ``appendix_blocks(results, label) -> [Block]``: its appendix as content, instead of
         ``appendix``.
+    needs : tuple of str
+        The study blocks its question reads (any of them may be enough): a study without
+        them gets the question listed as unanswered, naming these blocks
+        (:func:`analysis.report.unanswered`). Empty: the block the analysis found missing
+        is named.
     """
 
     label: str
@@ -173,6 +185,7 @@ class Section:
     appendix: Callable[[PageSink | PdfPages, Results, str], None] | None = None
     blocks: Callable[[Results, int], list[Block]] | None = None
     appendix_blocks: Callable[[Results, str], list[Block]] | None = None
+    needs: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.draw is None and self.blocks is None:
@@ -380,6 +393,25 @@ def position_cells(tables: dict[str, pl.DataFrame], short: Callable[[str], str])
     ]
 
 
+def _position_frames(
+    r: Results, shown: Callable[[pl.DataFrame], pl.DataFrame], short: Callable[[str], str]
+) -> tuple[pl.DataFrame | None, pl.DataFrame | None]:
+    """The seats appendix's tables as printed: every field's win share by position (the
+    field first; ``None`` without ``positions``) and the main field's by seat (``None``
+    where every position is the seat, or without ``by_seat``)."""
+    tables = r.tables.get("positions")
+    if not tables:
+        return None, None
+    every = pl.concat(
+        [shown(t).with_columns(pl.lit(short(n)).alias("field")) for n, t in tables.items()]
+    )
+    every = every.select("field", *[c for c in every.columns if c != "field"])
+    by_seat = r.tables.get("by_seat")
+    if by_seat is None or bool(r.position_edges["same_as_seat"].all()):
+        return every, None
+    return every, shown(by_seat).rename({"position": "seat"})
+
+
 def position_appendix(
     pdf: PageSink,
     r: Results,
@@ -395,6 +427,9 @@ def position_appendix(
 ) -> None:
     """The seats appendix: every field's win share by position, then (where a position
     is not always the seat) the main field's win share by seat.
+
+    Replaced by :func:`position_appendix_blocks` (the same tables as blocks); kept for
+    the reports that still draw whole pages.
 
     Parameters
     ----------
@@ -421,13 +456,9 @@ def position_appendix(
     main : str
         The main field in prose, for the by-seat table's title: ``the heuristic field``.
     """
-    tables = r.tables.get("positions")
-    if not tables:
+    every, seat = _position_frames(r, shown, short)
+    if every is None:
         return
-    every = pl.concat(
-        [shown(t).with_columns(pl.lit(short(n)).alias("field")) for n, t in tables.items()]
-    )
-    every = every.select("field", *[c for c in every.columns if c != "field"])
     for fig in table_pages(
         f"{label} — Win share by {what} in every field",
         every,
@@ -437,16 +468,70 @@ def position_appendix(
         intro=intro,
     ):
         pdf.savefig(fig)
-    by_seat = r.tables.get("by_seat")
-    if by_seat is not None and not bool(r.position_edges["same_as_seat"].all()):
-        seat = shown(by_seat).rename({"position": "seat"})
+    if seat is not None:
         for fig in table_pages(f"{label} — Win share by seat, {main}", seat, seat_widths, size=7):
             pdf.savefig(fig)
 
 
+def position_appendix_blocks(
+    r: Results,
+    label: str,
+    shown: Callable[[pl.DataFrame], pl.DataFrame],
+    *,
+    short: Callable[[str], str],
+    what: str,
+    widths: list[float],
+    intro: str,
+    seat_widths: list[float],
+    main: str,
+) -> list[Block]:
+    """The seats appendix as content: every field's win share by position, then (where a
+    position is not always the seat) the main field's win share by seat (the tables of
+    :func:`position_appendix`, as blocks; the typesetter splits them over pages).
+
+    Parameters
+    ----------
+    r : Results
+        The report's tables: ``positions`` (position tables by field), optionally
+        ``by_seat`` (the main field's table by seat) and ``position_edges``
+        (:func:`analysis.seats.edges` of every field, stacked).
+    label : str
+        The appendix's label, which starts every heading.
+    shown : callable
+        The game's printed form of a position table (a ``position`` column among others).
+    short : callable
+        A field's short name, the first column: ``heuristic field`` to ``heuristic``.
+    what : str
+        What a position is in the game's words: ``turn position``, ``starting position``.
+    widths : list of float
+        The relative column widths of the every-field table (the field column first).
+    intro : str
+        The sentence under the every-field table's heading.
+    seat_widths : list of float
+        The relative column widths of the by-seat table.
+    main : str
+        The main field in prose, for the by-seat table's heading: ``the heuristic field``.
+
+    Returns
+    -------
+    list of Block
+        A level-1 heading, ``intro`` and the every-field table, then a level-2 heading and
+        the by-seat table; no blocks without ``positions``.
+    """
+    every, seat = _position_frames(r, shown, short)
+    if every is None:
+        return []
+    out: list[Block] = [Heading(f"{label} — Win share by {what} in every field"),
+                        Prose(intro), Table.of(every, widths, size=6.5)]  # fmt: skip
+    if seat is not None:
+        out += [Heading(f"{label} — Win share by seat, {main}", level=2),
+                Table.of(seat, seat_widths, size=7)]  # fmt: skip
+    return out
+
+
 def count_appendix(labels: dict | None = None) -> Callable[[PageSink, Results, str], None]:
     """The player-count appendix (:func:`count_table_pages` of ``r.count``), as a
-    :class:`Section`'s ``appendix``.
+    :class:`Section`'s ``appendix``. Replaced by :func:`count_appendix_blocks`.
 
     Parameters
     ----------
@@ -469,6 +554,60 @@ def count_appendix(labels: dict | None = None) -> Callable[[PageSink, Results, s
     return appendix
 
 
+def count_appendix_blocks(labels: dict | None = None) -> Callable[[Results, str], list[Block]]:
+    """The player-count appendix (:func:`count_table_blocks` of ``r.count``), as a
+    :class:`Section`'s ``appendix_blocks``.
+
+    Parameters
+    ----------
+    labels : dict, optional
+        The game's own measures' names (:func:`count_table`).
+
+    Returns
+    -------
+    callable
+        ``appendix_blocks(r, label) -> [Block]``: no blocks when the report has no
+        ``count`` table.
+    """
+
+    def appendix(r: Results, label: str) -> list[Block]:
+        if "count" not in r.tables:
+            return []
+        return count_table_blocks(f"{label} — Player count: every estimate", r.count, labels)
+
+    return appendix
+
+
+_SEAT_WIDTHS = (0.07, 0.07, 0.07, 0.04, 0.08, 0.1, 0.2, 0.25)
+"""The column widths of the goodness-of-fit table (:func:`_seat_table`)."""
+
+
+def _seat_text(field: str, fairness: pl.DataFrame, who: str = "The first seat (seat 0)") -> str:
+    """The seat page's paragraph: who plays, whether the seats are fair (χ²), the largest
+    seat edge and ``who``'s edge over the others, computed from ``fairness``
+    (:func:`analysis.seats.seat_fairness`)."""
+    worst = fairness.sort("max_edge_pp", descending=True).row(0, named=True)
+    return (
+        f"{field}; each game is the paired unit (all seats see the same deal). "
+        + fairness_sentence(fairness["players"], fairness["p_value"])
+        + f" The largest seat edge is {worst['max_edge_pp']:.1f} pp at {worst['players']} "
+        "players. Dashed lines are the fair shares. "
+        + first_seat_sentence(fairness["players"], fairness["first_edge_pp"],
+                              fairness["first_low"], fairness["first_high"], who)
+    )  # fmt: skip
+
+
+def _seat_table(fairness: pl.DataFrame) -> pl.DataFrame:
+    """The goodness-of-fit table of the seat page, as printed: per player count its games,
+    χ², degrees of freedom, p, the largest seat edge and seat 0's edge over the others."""
+    shown = ci_col(fairness, "first_edge_pp", "first_low", "first_high", "seat 0 − others (pp)")
+    return fmt(shown.select("players", "games", pl.col("chi2").alias("χ²"), "df",
+                            pl.col("p_value").alias("p"),
+                            pl.col("max_edge_pp").alias("largest seat edge (pp)"),
+                            "seat 0 − others (pp)", "warning"),
+               {"χ²": ".2f", "p": ".3g", "largest seat edge (pp)": ".2f"})  # fmt: skip
+
+
 def seat_page(
     title: str,
     field: str,
@@ -478,30 +617,58 @@ def seat_page(
     seat_label: str = "seat (0 = first to play)",
 ):
     """The seat page: a paragraph computed from the numbers, win share by seat and the
-    goodness-of-fit table. Returns the page and the height below the table."""
+    goodness-of-fit table. Returns the page and the height below the table.
+
+    Replaced by :func:`seat_blocks` (the same content as blocks); kept for the reports
+    that still draw whole pages."""
     fig = page(title)
-    worst = fairness.sort("max_edge_pp", descending=True).row(0, named=True)
-    text = (
-        f"{field}; each game is the paired unit (all seats see the same deal). "
-        + fairness_sentence(fairness["players"], fairness["p_value"])
-        + f" The largest seat edge is {worst['max_edge_pp']:.1f} pp at {worst['players']} "
-        "players. Dashed lines are the fair shares. "
-        + first_seat_sentence(fairness["players"], fairness["first_edge_pp"],
-                              fairness["first_low"], fairness["first_high"], who)
-    )  # fmt: skip
-    y = para(fig, TOP, text)
+    y = para(fig, TOP, _seat_text(field, fairness, who))
     ax = fig.add_axes([0.1, y - 0.36, 0.7, 0.32])
     seats.plot_seat_advantage(seat, ax, seat_label)
     y -= 0.43
-    shown = ci_col(fairness, "first_edge_pp", "first_low", "first_high", "seat 0 − others (pp)")
-    shown = fmt(shown.select("players", "games", pl.col("chi2").alias("χ²"), "df",
-                             pl.col("p_value").alias("p"),
-                             pl.col("max_edge_pp").alias("largest seat edge (pp)"),
-                             "seat 0 − others (pp)", "warning"),
-                {"χ²": ".2f", "p": ".3g", "largest seat edge (pp)": ".2f"})  # fmt: skip
     heading(fig, y, "Goodness of fit against fair shares")
-    y = table(fig, y - 0.01, shown, [0.07, 0.07, 0.07, 0.04, 0.08, 0.1, 0.2, 0.25], size=7)
+    y = table(fig, y - 0.01, _seat_table(fairness), list(_SEAT_WIDTHS), size=7)
     return fig, y
+
+
+def seat_blocks(
+    field: str,
+    seat: pl.DataFrame,
+    fairness: pl.DataFrame,
+    who: str = "The first seat (seat 0)",
+    seat_label: str = "seat (0 = first to play)",
+) -> list[Block]:
+    """The seat page as content: a paragraph computed from the numbers, win share by seat
+    and the goodness-of-fit table (what :func:`seat_page` draws, without its title).
+
+    Parameters
+    ----------
+    field : str
+        Who plays, the paragraph's first clause: ``Every seat plays 'greedy'``
+        (:func:`field_text`).
+    seat : pl.DataFrame
+        Win share by seat (:func:`analysis.seats.seat_advantage`).
+    fairness : pl.DataFrame
+        The goodness of fit per player count (:func:`analysis.seats.seat_fairness`).
+    who : str
+        Seat 0 in the game's words, for the sentence on its edge.
+    seat_label : str
+        The chart's x axis label.
+
+    Returns
+    -------
+    list of Block
+        A paragraph, the chart, a level-3 heading and the table; the caller puts the
+        section's level-1 heading before them.
+    """
+    fig = Figure(figsize=(7.4, 3.9), layout="constrained")
+    seats.plot_seat_advantage(seat, fig.add_subplot(), seat_label)
+    return [
+        Prose(_seat_text(field, fairness, who)),
+        Plot(fig),
+        Heading("Goodness of fit against fair shares", level=3),
+        Table.of(_seat_table(fairness), _SEAT_WIDTHS, size=7),
+    ]
 
 
 def seats_section(group: str | None = None) -> Section:
@@ -515,12 +682,11 @@ def seats_section(group: str | None = None) -> Section:
         return {"seat_block": g, "seat": seats.seat_advantage(r.out, g),
                 "fairness": seats.seat_fairness(r.out, g)}  # fmt: skip
 
-    def draw(pdf: PdfPages, r: Results, num: int) -> None:
+    def blocks(r: Results, num: int) -> list[Block]:
         if "fairness" not in r.tables:
-            return
-        fig, _ = seat_page(f"{num}  Is the first player favoured?",
-                           field_text(r, r.seat_block), r.seat, r.fairness)  # fmt: skip
-        pdf.savefig(fig)
+            return []
+        return [Heading(f"{num}  Is the first player favoured?"),
+                *seat_blocks(field_text(r, r.seat_block), r.seat, r.fairness)]  # fmt: skip
 
     def headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
         return seat_headlines(r.seat, r.fairness, q) if "fairness" in r.tables else []
@@ -528,7 +694,7 @@ def seats_section(group: str | None = None) -> Section:
     def cells(r: Results) -> list[Row]:
         return seat_cells(r.seat) if "seat" in r.tables else []
 
-    return Section("Seats", compute, draw, headlines, cells)
+    return Section("Seats", compute, headlines=headlines, cells=cells, blocks=blocks)
 
 
 # ----------------------------------------------------------------------------- player count
@@ -572,12 +738,59 @@ def count_table(count: pl.DataFrame, labels: dict | None = None) -> pl.DataFrame
     return fmt(shown.rename({"players": "player count"}), {})
 
 
+_COUNT_INTRO = ("Every measure of the player-count section with its 95% interval (shares "
+                "as fractions, points as points).")  # fmt: skip
+
+
+def _count_widths(shown: pl.DataFrame) -> list[float]:
+    """The player count's column, then the measures' columns sharing the rest."""
+    return [0.1] + [0.78 / (shown.width - 1)] * (shown.width - 1)
+
+
+def _count_warnings(count: pl.DataFrame, labels: dict | None = None) -> str:
+    """``Warnings: 2p winning margin: ...`` for every flagged estimate, each measure named
+    in words (:func:`count_table`'s names); empty when none is."""
+    warned = count.filter(pl.col("warning") != "")
+    if not warned.height:
+        return ""
+    names = {**playercount.LABELS, **(labels or {})}
+    notes = "; ".join(f"{p}p {names.get(m, m.replace('_', ' '))}: {w}" for p, m, w in
+                      zip(warned["players"], warned["measure"], warned["warning"],
+                          strict=True))  # fmt: skip
+    return "Warnings: " + notes
+
+
 def count_table_pages(title: str, count: pl.DataFrame, labels: dict | None = None):
-    """:func:`count_table` on its own page(s), for an appendix."""
+    """:func:`count_table` on its own page(s), for an appendix.
+
+    Replaced by :func:`count_table_blocks` (the same content as blocks); kept for the
+    reports that still draw whole pages."""
     shown = count_table(count, labels)
-    return table_pages(title, shown, [0.1] + [0.78 / (shown.width - 1)] * (shown.width - 1),
-                       size=7, intro="Every measure of the player-count section with its "
-                       "95% interval (shares as fractions, points as points).")  # fmt: skip
+    return table_pages(title, shown, _count_widths(shown), size=7, intro=_COUNT_INTRO)
+
+
+def count_table_blocks(title: str, count: pl.DataFrame, labels: dict | None = None) -> list[Block]:
+    """:func:`count_table` under its own title, for an appendix (what
+    :func:`count_table_pages` draws, as blocks; the typesetter splits it over pages).
+
+    Parameters
+    ----------
+    title : str
+        The appendix's title (a level-1 heading): ``Appendix A — Player count: every
+        estimate``.
+    count : pl.DataFrame
+        The player-count estimates (:func:`analysis.playercount.player_count`).
+    labels : dict, optional
+        The game's own measures' names (:func:`count_table`).
+
+    Returns
+    -------
+    list of Block
+        The heading, a sentence on what the table holds and the table.
+    """
+    shown = count_table(count, labels)
+    return [Heading(title), Prose(_COUNT_INTRO),
+            Table.of(shown, _count_widths(shown), size=7)]  # fmt: skip
 
 
 def count_page(
@@ -586,7 +799,10 @@ def count_page(
 ):  # fmt: skip
     """The player-count page: a paragraph, a panel per measure and (``with_table``) the
     table of estimates with their intervals (else put :func:`count_table_pages` in an
-    appendix). Returns the page."""
+    appendix). Returns the page.
+
+    Replaced by :func:`count_blocks` (the same content as blocks); kept for the reports
+    that still draw whole pages."""
     fig = page(title)
     y = para(fig, TOP, text)
     axes = np.array([[fig.add_axes([0.08 + 0.31 * j, y - 0.21 - 0.27 * i, 0.25, 0.17])
@@ -595,15 +811,49 @@ def count_page(
     y -= 0.58
     if with_table:
         shown = count_table(count, labels)
-        y = table(fig, y, shown, [0.1] + [0.78 / (shown.width - 1)] * (shown.width - 1),
-                  size=6.5)  # fmt: skip
-    warned = count.filter(pl.col("warning") != "")
-    if warned.height:
-        notes = "; ".join(f"{p}p {m}: {w}" for p, m, w in
-                          zip(warned["players"], warned["measure"], warned["warning"],
-                              strict=True))  # fmt: skip
-        para(fig, y, "Warnings: " + notes, 7.5, 130)
+        y = table(fig, y, shown, _count_widths(shown), size=6.5)
+    if warnings := _count_warnings(count, labels):
+        para(fig, y, warnings, 7.5, 130)
     return fig
+
+
+def count_blocks(
+    text: str, count: pl.DataFrame, labels: dict | None = None, with_table: bool = True
+) -> list[Block]:
+    """The player-count page as content: a paragraph, a panel per measure, (``with_table``)
+    the table of estimates with their intervals and the warnings (what :func:`count_page`
+    draws, without its title).
+
+    Parameters
+    ----------
+    text : str
+        The paragraph (computed by the caller: who plays, the ranges worth stating).
+    count : pl.DataFrame
+        The player-count estimates (:func:`analysis.playercount.player_count`).
+    labels : dict, optional
+        The game's own measures' names, for the panels' titles and the table's columns.
+    with_table : bool
+        Whether to list the estimates here; without it, put :func:`count_table_blocks` in
+        an appendix.
+
+    Returns
+    -------
+    list of Block
+        The paragraph, the panels, the table (if asked) and the warnings (if any); the
+        caller puts the section's level-1 heading before them.
+    """
+    measures = count["measure"].n_unique()
+    # a row of three panels per three measures: every measure gets its panel
+    rows = max(1, -(-measures // 3))
+    fig = Figure(figsize=(7.4, 2.45 * rows), layout="constrained")
+    playercount.plot_player_count(count, fig.subplots(rows, 3, squeeze=False), labels)
+    out: list[Block] = [Prose(text), Plot(fig)]
+    if with_table:
+        shown = count_table(count, labels)
+        out.append(Table.of(shown, _count_widths(shown), size=6.5))
+    if warnings := _count_warnings(count, labels):
+        out.append(Prose(warnings, size=7.5))
+    return out
 
 
 def count_title(count: pl.DataFrame, num: int) -> str:
@@ -620,9 +870,9 @@ def player_count_section(group: str | None = None) -> Section:
             return {}
         return {"count_block": g, "count": playercount.player_count(r.out, g)}
 
-    def draw(pdf: PdfPages, r: Results, num: int) -> None:
+    def blocks(r: Results, num: int) -> list[Block]:
         if "count" not in r.tables:
-            return
+            return []
         c = r.count
         text = (
             f"{field_text(r, r.count_block)}. Winning margin is the winner's total minus the "
@@ -631,12 +881,13 @@ def player_count_section(group: str | None = None) -> Section:
         )
         if appendix_label(r, "Player count"):
             text += f" Every estimate with its interval: {appendix_label(r, 'Player count')}."
-        pdf.savefig(count_page(count_title(c, num), text, c, with_table=False))
+        return [Heading(count_title(c, num)), *count_blocks(text, c, with_table=False)]
 
     def headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
         return count_headlines(r.count, q) if "count" in r.tables else []
 
-    return Section("Player count", compute, draw, headlines, appendix=count_appendix())
+    return Section("Player count", compute, headlines=headlines, blocks=blocks,
+                   appendix_blocks=count_appendix_blocks())  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- ratings
@@ -688,8 +939,6 @@ def ratings_section(
         return {"ratings": t, "rating_gaps": ratings.rating_gaps(t)}
 
     def blocks(r: Results, num: int) -> list[Block]:
-        from matplotlib.figure import Figure
-
         from sims.core.game import get_game
 
         t = r.ratings
@@ -739,7 +988,9 @@ def sample_size_section(order: tuple[str, ...] = ()) -> Section:
         return sorted(sections, key=lambda s: (rank.get(s.label, len(rank)), sections.index(s)))
 
     def compute(r: Results) -> dict[str, Any]:
-        return {}
+        # its cells come from the other sections when it is laid out; a section computing
+        # nothing is one whose blocks the study lacks (analysis.report.compute)
+        return {"sample_size_order": order}
 
     def frame(r: Results) -> pl.DataFrame:
         rows = [c for s in ordered(r) if s.cells for c in s.cells(r)]
@@ -748,8 +999,6 @@ def sample_size_section(order: tuple[str, ...] = ()) -> Section:
                                           "warning": pl.String})  # fmt: skip
 
     def blocks(r: Results, num: int) -> list[Block]:
-        from matplotlib.figure import Figure
-
         cells = frame(r)
         flagged = int((cells["warning"] != "").sum())
         where = appendix_label(r, "Sample size")

@@ -1,0 +1,262 @@
+"""The shared page builders of ``analysis.sections`` as content blocks.
+
+Each block builder (``seat_blocks``, ``count_blocks``, ``count_table_blocks``,
+``position_appendix_blocks``, ``count_appendix_blocks``) must say what its drawn page
+(``seat_page``, ``count_page``...) prints — the same numbers, the same columns — with its
+tables as :class:`~analysis.content.Table` blocks and its charts laid out by the figure's
+layout engine, never placed by page coordinates. The data: a small High Card study
+(``tests/toy_game.py``), played once for the module.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import re
+from collections import Counter
+
+import polars as pl
+import pytest
+from matplotlib.figure import Figure
+from pypdf import PdfReader
+
+import sims.core.game as core_game
+from analysis import seats, sections
+from analysis.content import Block, Document, Heading, Plot, Prose, Table, texts
+from analysis.pdf import Pages, ci_col, fmt
+from analysis.report import compute
+from analysis.typeset import typeset
+from sims.batch import run_study
+from sims.core.study import parse_study
+
+NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+"""A number as printed (its sign aside: a paragraph and a cell may spell it differently)."""
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    """A High Card study of 2 and 3 players (the seats block at 60 games, so that some
+    estimates carry a sample-size warning) and a rotated pair of strategies, computed."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(core_game.REGISTRY, "toy", "toy_game:GAME")
+        core_game.get_game.cache_clear()
+        arms = [
+            {"name": "seats", "game": "toy", "players": [2, 3], "strategies": "greedy",
+             "games": 60},
+            {"name": "ladder", "game": "toy", "players": 2, "strategies": ["greedy", "random"],
+             "rotate": True, "games": 30},
+        ]  # fmt: skip
+        study = parse_study({"name": "toy", "seed": 7, "chunk_size": 30, "arms": arms})
+        out = tmp_path_factory.mktemp("blocks") / "toy"
+        run_study(study, out)
+        yield compute(out)
+    core_game.get_game.cache_clear()
+
+
+def numbers(strings: list[str]) -> Counter:
+    """Every number in ``strings``, counted."""
+    return Counter(n for s in strings for n in NUMBER.findall(s))
+
+
+def drawn_texts(figures: list[Figure]) -> list[str]:
+    """The text a page drawer wrote on its pages (paragraphs, headings, table cells), the
+    pages' titles left out (the caller's heading holds them in a block version)."""
+    return [t.get_text() for fig in figures for t in fig.texts
+            if t.get_text() != fig.get_label()]  # fmt: skip
+
+
+def plots(blocks: list[Block]) -> list[Plot]:
+    return [b for b in blocks if isinstance(b, Plot)]
+
+
+def tables(blocks: list[Block]) -> list[Table]:
+    return [b for b in blocks if isinstance(b, Table)]
+
+
+def assert_laid_out(blocks: list[Block]) -> None:
+    """Every chart's axes are placed by its figure's layout engine (a subplot of its grid),
+    none by page coordinates (``add_axes``)."""
+    assert plots(blocks)
+    for p in plots(blocks):
+        assert p.figure.get_layout_engine() is not None
+        assert p.figure.axes and all(ax.get_subplotspec() is not None for ax in p.figure.axes)
+
+
+def shown(t: pl.DataFrame) -> pl.DataFrame:
+    """A game's printed form of a position table."""
+    t = ci_col(t, "win_share", "win_low", "win_high", "win share [95% CI]", ".3f")
+    return fmt(t.select("players", "position", "games", "win share [95% CI]", "warning"), {})
+
+
+POSITION_ARGS = {
+    "short": lambda name: name.removesuffix(" field"),
+    "what": "turn position",
+    "widths": [0.1, 0.1, 0.1, 0.1, 0.25, 0.35],
+    "intro": "Every field's win share by turn position, with its 95% interval over games.",
+    "seat_widths": [0.1, 0.1, 0.1, 0.3, 0.4],
+    "main": "the greedy field",
+}
+
+
+def with_positions(r: sections.Results, same_as_seat: bool) -> sections.Results:
+    """``r`` with the tables a game's seats section computes for its appendix: two fields'
+    position tables, the main field's by seat and the edges (``same_as_seat``: whether
+    every position is the seat, which leaves the by-seat table out)."""
+    t = seats.position_table(r.out, "seats", by="seat")
+    edges = seats.edges(t).with_columns(pl.lit(same_as_seat).alias("same_as_seat"))
+    extra = {"positions": {"greedy field": t, "other field": t.head(3)}, "by_seat": t,
+             "position_edges": edges}  # fmt: skip
+    return dataclasses.replace(r, tables={**r.tables, **extra})
+
+
+def test_block_versions_take_the_drawn_versions_arguments():
+    pairs = [
+        (sections.seat_page, sections.seat_blocks, {"title"}),
+        (sections.count_page, sections.count_blocks, {"title"}),
+        (sections.count_table_pages, sections.count_table_blocks, set()),
+        (sections.position_appendix, sections.position_appendix_blocks, {"pdf"}),
+        (sections.count_appendix, sections.count_appendix_blocks, set()),
+    ]
+    for drawn, blocks, dropped in pairs:
+        old = inspect.signature(drawn).parameters
+        new = inspect.signature(blocks).parameters
+        assert list(new) == [p for p in old if p not in dropped], blocks.__name__
+        assert all(new[p].default == old[p].default for p in new), blocks.__name__
+        assert f":func:`{blocks.__name__}`" in " ".join(drawn.__doc__.split())
+
+
+def test_seat_blocks_say_what_the_seat_page_draws(results):
+    r = results
+    field = sections.field_text(r, r.seat_block)
+    title = "1  Is the first player favoured?"
+    fig, _ = sections.seat_page(title, field, r.seat, r.fairness)
+    blocks = sections.seat_blocks(field, r.seat, r.fairness)
+    assert not any(isinstance(b, Heading) and b.level == 1 for b in blocks)
+    assert numbers(texts(blocks)) == numbers(drawn_texts([fig]))
+    assert isinstance(blocks[0], Prose) and blocks[0].text.startswith(field)
+    assert f"{r.fairness['max_edge_pp'].max():.1f} pp" in blocks[0].text
+    assert Heading("Goodness of fit against fair shares", level=3) in blocks
+    (table,) = tables(blocks)
+    assert table.columns == ["players", "games", "χ²", "df", "p", "largest seat edge (pp)",
+                             "seat 0 − others (pp)", "warning"]  # fmt: skip
+    assert len(table.rows) == r.fairness.height
+    assert [row[2] for row in table.rows] == [f"{x:.2f}" for x in r.fairness["chi2"]]
+    assert_laid_out(blocks)
+    # the game's words reach the paragraph and the chart
+    named = sections.seat_blocks(field, r.seat, r.fairness, "The dealer", "seat (0 = dealer)")
+    assert "The dealer" in named[0].text
+    assert plots(named)[0].figure.axes[0].get_xlabel() == "seat (0 = dealer)"
+
+
+@pytest.mark.parametrize("with_table", [False, True])
+def test_count_blocks_say_what_the_count_page_draws(results, with_table):
+    c = results.count
+    text = f"Every seat plays 'greedy'. Shared wins run from {sections.count_range(c, 'close')}."
+    fig = sections.count_page("2  Does it hold up?", text, c, with_table=with_table)
+    blocks = sections.count_blocks(text, c, with_table=with_table)
+    assert numbers(texts(blocks)) == numbers(drawn_texts([fig]))
+    assert blocks[0] == Prose(text)
+    # 60 games a count: every estimate is flagged, and the warnings line says so
+    warned = c.filter(pl.col("warning") != "")
+    assert warned.height and blocks[-1].text.startswith("Warnings: ")
+    assert all(f"{p}p {m}: {w}" in blocks[-1].text for p, m, w in warned.select(
+        "players", "measure", "warning").iter_rows())  # fmt: skip
+    if with_table:
+        (table,) = tables(blocks)
+        assert table.columns == ["player count", *sections.count_table(c).columns[1:]]
+        assert table.rows == [list(row) for row in sections.count_table(c).iter_rows()]
+    else:
+        assert not tables(blocks)
+    assert_laid_out(blocks)
+    # a panel for every measure (the drawn page has six places)
+    (plot,) = plots(blocks)
+    titled = [ax.get_title() for ax in plot.figure.axes if ax.get_title()]
+    assert len(titled) == c["measure"].n_unique()
+
+
+def test_count_blocks_give_every_measure_a_panel(results):
+    c = results.count
+    more = pl.concat([c, *(c.filter(pl.col("measure") == "score")
+                           .with_columns(pl.lit(f"extra_{k}").alias("measure"))
+                           for k in range(3))])  # fmt: skip
+    (plot,) = plots(sections.count_blocks("Eight measures.", more, {"extra_0": "crusts"}))
+    titles = [ax.get_title() for ax in plot.figure.axes if ax.axison]
+    assert len(titles) == 8 and "crusts" in titles
+
+
+def test_count_table_blocks_say_what_the_count_table_pages_draw(results):
+    title = "Appendix A — Player count: every estimate"
+    labels = {"margin": "how far ahead the winner ends"}
+    figs = sections.count_table_pages(title, results.count, labels)
+    blocks = sections.count_table_blocks(title, results.count, labels)
+    assert blocks[0] == Heading(title)
+    assert numbers(texts(blocks[1:])) == numbers(drawn_texts(figs))
+    (table,) = tables(blocks)
+    assert table.columns[0] == "player count" and "how far ahead the winner ends" in table.columns
+    assert len(table.rows) == results.count["players"].n_unique()
+
+
+def test_count_appendix_blocks_are_the_count_appendix(results):
+    sink = Pages()
+    sections.count_appendix()(sink, results, "Appendix B")
+    blocks = sections.count_appendix_blocks()(results, "Appendix B")
+    assert blocks[0] == Heading("Appendix B — Player count: every estimate")
+    assert numbers(texts(blocks[1:])) == numbers(drawn_texts(sink.figures))
+    assert len(tables(blocks)) == 1
+    # no count table, no appendix
+    bare = dataclasses.replace(results, tables={})
+    assert sections.count_appendix_blocks()(bare, "Appendix B") == []
+
+
+@pytest.mark.parametrize("same_as_seat", [False, True])
+def test_position_appendix_blocks_say_what_the_position_appendix_draws(results, same_as_seat):
+    r = with_positions(results, same_as_seat)
+    sink = Pages()
+    sections.position_appendix(sink, r, "Appendix C", shown, **POSITION_ARGS)
+    blocks = sections.position_appendix_blocks(r, "Appendix C", shown, **POSITION_ARGS)
+    assert blocks[0] == Heading("Appendix C — Win share by turn position in every field")
+    assert blocks[1] == Prose(POSITION_ARGS["intro"])
+    headings = [b.text for b in blocks if isinstance(b, Heading)]
+    assert numbers(t for t in texts(blocks) if t not in headings) == numbers(
+        drawn_texts(sink.figures)
+    )
+    every, *by_seat = tables(blocks)
+    assert every.columns == ["field", "players", "position", "games", "win share [95% CI]",
+                             "warning"]  # fmt: skip
+    assert every.widths == tuple(POSITION_ARGS["widths"])
+    assert {row[0] for row in every.rows} == {"greedy", "other"}
+    assert len(every.rows) == r.positions["greedy field"].height + 3
+    if same_as_seat:
+        assert by_seat == [] and len(headings) == 1
+    else:
+        (seat,) = by_seat
+        assert seat.columns[:2] == ["players", "seat"]
+        assert Heading("Appendix C — Win share by seat, the greedy field", level=2) in blocks
+    # a game without position tables has no appendix
+    assert sections.position_appendix_blocks(results, "Appendix C", shown, **POSITION_ARGS) == []
+
+
+def test_the_generic_sections_are_blocks(results, tmp_path):
+    seats_section = sections.seats_section()
+    count_section = sections.player_count_section()
+    assert seats_section.draw is None and count_section.draw is None
+    assert count_section.appendix is None and count_section.appendix_blocks is not None
+    first = seats_section.blocks(results, 1)
+    assert first[0] == Heading("1  Is the first player favoured?")
+    second = count_section.blocks(results, 2)
+    assert second[0] == Heading("2  Does the game hold up from 2 to 3 players?")
+    assert "Shared wins run from" in second[1].text
+    appendix = count_section.appendix_blocks(results, "Appendix A")
+    assert appendix[0] == Heading("Appendix A — Player count: every estimate")
+    # without their tables (no uniform block), the sections print nothing
+    bare = dataclasses.replace(results, tables={})
+    assert seats_section.blocks(bare, 1) == [] and count_section.blocks(bare, 2) == []
+    # laid out, every number of their tables is in the PDF
+    doc = Document("t", "t")
+    doc.add(first, second, appendix)
+    pdf = typeset(doc, tmp_path / "s.pdf")
+    printed = " ".join(p.extract_text() for p in PdfReader(pdf).pages)
+    for t in tables(first + second + appendix):
+        for row in t.rows:
+            for cell in row:
+                assert all(n in printed for n in NUMBER.findall(cell)), cell

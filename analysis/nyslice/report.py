@@ -21,9 +21,9 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
-from matplotlib.backends.backend_pdf import PdfPages
 
 from analysis import seats as generic_seats
+from analysis.content import Block, Heading, PageBreak, Plot, Prose, Table, figure
 from analysis.nyslice import (
     playercount,
     prose,
@@ -34,7 +34,7 @@ from analysis.nyslice import (
     verdicts,
     whatif,
 )
-from analysis.pdf import TOP, ci, ci_col, count_colour, fmt, heading, page, para, table, table_pages
+from analysis.pdf import ci, ci_col, count_colour, fmt
 from analysis.prose import effect as prose_effect
 from analysis.prose import listing
 from analysis.robust import conditions_table
@@ -45,17 +45,17 @@ from analysis.sections import (
     Section,
     appendix_label,
     block_strategies,
+    count_blocks,
     count_headlines,
-    count_page,
     count_range,
-    count_table_pages,
+    count_table_blocks,
     count_title,
     headline,
     ratings_section,
     sample_size_section,
+    seat_blocks,
     seat_cells,
     seat_headlines,
-    seat_page,
 )
 
 BLOCKS = ("seats", "seats-collect", "seats-greedy", "specials", "forfeit", "theta", "decisions",
@@ -258,60 +258,61 @@ def plot_conditions(found: dict, keys: list, ax, label: str, key_text=str) -> No
               bbox_to_anchor=(1.01, 1.0), frameon=False)  # fmt: skip
 
 
-def _seats_draw(pdf: PdfPages, r: Results, num: int) -> None:
-    fig, y = seat_page(f"{num}  Is the first slicer favoured?", _field(r), r.seat, r.fairness,
-                       who="The first slicer (seat 0)", seat_label=seats.SEAT_LABEL)  # fmt: skip
+def _seats_blocks(r: Results, num: int) -> list[Block]:
+    out: list[Block] = [
+        Heading(f"{num}  Is the first slicer favoured?"),
+        *seat_blocks(_field(r), r.seat, r.fairness, who="The first slicer (seat 0)",
+                     seat_label=seats.SEAT_LABEL),
+    ]  # fmt: skip
     if r.order_test.height:
-        para(fig, y, prose.order_test(r.order_test, r.seat))
-    pdf.savefig(fig)
-
-    fig = page(f"{num}  Does the first slicer's edge hold in other fields and on other decks?")
+        out.append(Prose(prose.order_test(r.order_test, r.seat)))
     judged = _judged_first(r)
     counts = sorted(r.first_conditions)
     lines = []
     for n in counts:
         j = judged.filter(pl.col("key") == str(n)).row(0, named=True)
         lines.append(f"{n} players: {j['label']} ({j['detail']})")
-    y = para(fig, TOP, "The first slicer's edge (seat 0 minus the mean of the other seats, pp, "
-             "95% interval over games) recomputed with other players in every seat — greedy "
-             f"({_greedy_sentence(r)}) and the search player (its playouts model the others as "
-             "the equilibrium heuristic; fewer games, wider intervals) — and with the "
-             "equilibrium heuristic on five plausible decks (the default deck's assumed "
-             "pepperoni, anchovies and combo pairs redrawn: studies/decks). A verdict is "
-             "robust only when every interval excludes 0 with the same sign. "
-             + "; ".join(lines) + ".", 8.5)  # fmt: skip
-    ax = fig.add_axes([0.12, 0.1, 0.62, y - 0.14])
-    plot_conditions(r.first_conditions, counts, ax, "first slicer's edge, pp (95% CI)",
-                    lambda n: f"{n} players")  # fmt: skip
-    pdf.savefig(fig)
+    fig = figure(height=5.8)
+    plot = Plot.natural(fig)
+    plot_conditions(r.first_conditions, counts, fig.add_subplot(),
+                    "first slicer's edge, pp (95% CI)", lambda n: f"{n} players")  # fmt: skip
+    # a page per part: each chart takes most of a page, and its part is read on its own
+    return out + [
+        PageBreak(),
+        Heading(f"{num}  Does the first slicer's edge hold in other fields and on other decks?",
+                level=2),
+        Prose("The first slicer's edge (seat 0 minus the mean of the other seats, pp, 95% "
+              "interval over games) recomputed with other players in every seat — greedy "
+              f"({_greedy_sentence(r)}) and the search player (its playouts model the others "
+              "as the equilibrium heuristic; fewer games, wider intervals) — and with the "
+              "equilibrium heuristic on five plausible decks (the default deck's assumed "
+              "pepperoni, anchovies and combo pairs redrawn: studies/decks). A verdict is "
+              "robust only when every interval excludes 0 with the same sign. "
+              + "; ".join(lines) + ".", size=8.5),
+        plot,
+    ]  # fmt: skip
 
 
-def _seats_appendix(pdf: PdfPages, r: Results, label: str) -> None:
+def _seats_appendix(r: Results, label: str) -> list[Block]:
     t = conditions_table({f"{n} players": c for n, c in sorted(r.first_conditions.items())})
     shown = ci_col(t, "estimate", "low", "high", "first slicer's edge [95% CI]")
     shown = fmt(shown.select("headline", "condition", "first slicer's edge [95% CI]", "n",
                              "unit"), {})  # fmt: skip
-    for fig in table_pages(f"{label} — The first slicer's edge in every field and deck",
-                           shown, [0.14, 0.24, 0.3, 0.1, 0.1], size=7):  # fmt: skip
-        pdf.savefig(fig)
     c = ci_col(r.contrasts, "estimate", "low", "high", "pp [95% CI]")
-    shown = fmt(c.select("players", "contrast", "pp [95% CI]", "games", "warning"), {})
-    for fig in table_pages(f"{label} — Raw seat contrasts (equilibrium field)", shown,
-                           [0.1, 0.2, 0.25, 0.1, 0.3], size=7,
-                           intro="Each seat's win share minus the mean of the other seats, "
-                           "and each step from one seat to the next, paired within games "
-                           "(t intervals over games)."):  # fmt: skip
-        pdf.savefig(fig)
+    contrasts = fmt(c.select("players", "contrast", "pp [95% CI]", "games", "warning"), {})
+    return [
+        Heading(f"{label} — The first slicer's edge in every field and deck"),
+        Table.of(shown, size=7),
+        Heading(f"{label} — Raw seat contrasts (equilibrium field)"),
+        Prose("Each seat's win share minus the mean of the other seats, and each step from "
+              "one seat to the next, paired within games (t intervals over games)."),
+        Table.of(contrasts, size=7),
+    ]  # fmt: skip
 
 
-SEATS = Section(
-    "Seats",
-    _seats_compute,
-    _seats_draw,
-    _seats_headlines,
-    lambda r: seat_cells(r.seat),
-    _seats_appendix,
-)
+SEATS = Section("Seats", _seats_compute, headlines=_seats_headlines,
+                cells=lambda r: seat_cells(r.seat), blocks=_seats_blocks,
+                appendix_blocks=_seats_appendix)  # fmt: skip
 """1: is the first slicer favoured?"""
 
 
@@ -441,7 +442,7 @@ def plot_estimands(t: pl.DataFrame, ax) -> None:
     ax.legend(fontsize=6, loc="lower right")
 
 
-def _heatmap(r: Results, ax, cax) -> None:
+def _heatmap(r: Results, ax) -> None:
     st = r.forfeit
     counts = sorted(st["players"].unique())
     names = specials.SPECIALS
@@ -465,86 +466,94 @@ def _heatmap(r: Results, ax, cax) -> None:
                 ax.text(j, i, "not in play", ha="center", va="center", fontsize=6, color="0.4")
     ax.set_xticks(range(len(counts)), [f"{c} players" for c in counts], fontsize=7)
     ax.set_yticks(range(len(names)), [n.replace("_", " ") for n in names], fontsize=7)
-    bar = ax.figure.colorbar(im, cax=cax)
+    bar = ax.figure.colorbar(im, ax=ax, fraction=0.03, pad=0.02, aspect=30)
     bar.set_label("worth, points a game in play", fontsize=7)
     bar.ax.tick_params(labelsize=6)
 
 
-def _specials_draw(pdf: PdfPages, r: Results, num: int) -> None:
+def _specials_blocks(r: Results, num: int) -> list[Block]:
     main = _main(r.forfeit)
     t = _estimands(r, main)
-    fig = page(f"{num}  How strong is each Today's Special?")
     top, bottom = t.row(-1, named=True), t.row(0, named=True)
     f = r.forfeit.filter(pl.col("players") == main)
-    y = para(fig, TOP, (
-        "A special's worth, as a designer means it: one seat never receives the special (it "
-        "takes portions as it likes, the tile is forfeited when it reaches it, and its "
-        "strategy values the tile as absent) and plays the unrestricted field on the same "
-        "deals, from every seat in turn; the unrestricted seat's score minus the forfeiting "
-        "seat's, over the deals where the special is in play (which specials appear is a "
-        "fact of the deal), is what being able to receive it is worth: its points and its "
-        "uses, with what players pay for it. "
-        f"At {main} players the worth is largest for {top['special'].replace('_', ' ')} "
-        f"({prose_effect(top['points'], top['points_low'], top['points_high'], 'points', '+.2f')}"
-        f", {top['in_play']:,} deals) and least for {bottom['special'].replace('_', ' ')} ("
-        + prose_effect(bottom["points"], bottom["points_low"], bottom["points_high"], "points",
-                       "+.2f")
-        + f"); {int((f['holm_sign'] > 0).sum())} of {f.height} are worth having and "
-        f"{int((f['holm_sign'] < 0).sum())} costly after Holm's correction over the "
-        f"{f.height} specials (* on the chart). The other estimands of "
-        f"{appendix_label(r, 'Specials') or 'the appendix'} answer other questions."
-    ), 8.5)  # fmt: skip
-    h = (y - 0.1) * 0.5
-    ax = fig.add_axes([0.25, y - h - 0.01, 0.7, h])
+    worth = figure(height=3.8)
+    worth_plot = Plot.natural(worth)
+    ax = worth.add_subplot()
     plot_worth(t, ax)
     ax.set_title(f"{main} players", fontsize=8)
-    y -= h + 0.06
-    heading(fig, y, "Worth by player count (points a game in play; * Holm-significant "
-            "within a count)", 9)  # fmt: skip
-    ax = fig.add_axes([0.25, 0.08, 0.6, y - 0.11])
-    cax = fig.add_axes([0.87, 0.08, 0.015, y - 0.11])
-    _heatmap(r, ax, cax)
-    pdf.savefig(fig)
-
-    fig = page(f"{num}  Specials at {main} players: the other estimands")
-    y = para(fig, TOP, (
-        "In win share, four estimands that answer different questions. Worth (forfeit): as "
-        "above, in win share. Value of being allowed to take the portion (the avoid "
-        "restriction: a seat that never takes the portion carrying the special while another "
-        "is free, on every deal): it also gives up what the slicer put with the tile to make "
-        "it acceptable, so a costly tile can come out positive; it is not what the special is "
-        "worth. Own points: the finished games re-scored without the special's scoring "
-        "effect, holdings fixed (0 by definition for Cut in Line, Dibs!, Sneak-a-Slice and "
-        "Mystery Slice). Value to the taker: the same deals with the special replaced by a "
-        "blank tile, for the seat that held it; it includes what the players gave up to get it."
-    ), 8.5)  # fmt: skip
-    ax = fig.add_axes([0.25, 0.08, 0.7, y - 0.12])
-    plot_estimands(t, ax)
-    pdf.savefig(fig)
-
-    fig = page(f"{num}  Specials at {main} players: does the worth hold in other fields and "
-               "on other decks?")  # fmt: skip
+    heat = figure(height=4.0)
+    heat_plot = Plot.natural(heat)
+    _heatmap(r, heat.add_subplot())
+    estimands = figure(height=8.7)
+    estimands_plot = Plot.natural(estimands)
+    plot_estimands(t, estimands.add_subplot())
     judged = robustness.judged(r.special_conditions, r.conditions_expected)
     robust = judged.filter(pl.col("robust"))
     order = t.sort("points", descending=True)["special"].to_list()
-    y = para(fig, TOP, (
-        f"Each special's worth at {main} players (points a game it is in play) in every "
-        "field (greedy, the equilibrium heuristic, the search player) and on the five "
-        "plausible decks. "
-        + ("Robust (same sign, interval clear of 0 everywhere): "
-           + listing(f"{k.replace('_', ' ')} ({'+' if s > 0 else '−'})"
-                     for k, s in zip(robust["key"], robust["sign"], strict=True)) + "."
-           if robust.height else "No special's worth is robust in every field and deck.")
-        + f" {judged.height - robust.height} of {judged.height} are not: their rows say why in "
-        f"{appendix_label(r, 'Specials') or 'the appendix'}."
-    ), 8.5)  # fmt: skip
-    ax = fig.add_axes([0.25, 0.07, 0.55, y - 0.1])
-    plot_conditions(r.special_conditions, order, ax, "worth, points a game in play (95% CI)",
+    found = figure(height=8.9)
+    found_plot = Plot.natural(found)
+    plot_conditions(r.special_conditions, order, found.add_subplot(),
+                    "worth, points a game in play (95% CI)",
                     lambda k: k.replace("_", " "))  # fmt: skip
-    pdf.savefig(fig)
+    where = appendix_label(r, "Specials") or "the appendix"
+
+    def points(x: dict) -> str:
+        return prose_effect(x["points"], x["points_low"], x["points_high"], "points", "+.2f")
+
+    return [
+        Heading(f"{num}  How strong is each Today's Special?"),
+        Prose(
+            "A special's worth, as a designer means it: one seat never receives the special "
+            "(it takes portions as it likes, the tile is forfeited when it reaches it, and its "
+            "strategy values the tile as absent) and plays the unrestricted field on the same "
+            "deals, from every seat in turn; the unrestricted seat's score minus the "
+            "forfeiting seat's, over the deals where the special is in play (which specials "
+            "appear is a fact of the deal), is what being able to receive it is worth: its "
+            "points and its uses, with what players pay for it. "
+            f"At {main} players the worth is largest for {top['special'].replace('_', ' ')} "
+            f"({points(top)}, {top['in_play']:,} deals) and least for "
+            f"{bottom['special'].replace('_', ' ')} ({points(bottom)}"
+            f"); {int((f['holm_sign'] > 0).sum())} of {f.height} are worth having and "
+            f"{int((f['holm_sign'] < 0).sum())} costly after Holm's correction over the "
+            f"{f.height} specials (* on the chart). The other estimands of {where} answer "
+            "other questions.", size=8.5),
+        worth_plot,
+        Heading("Worth by player count (points a game in play; * Holm-significant within a "
+                "count)", level=3),
+        heat_plot,
+        PageBreak(),
+        Heading(f"{num}  Specials at {main} players: the other estimands", level=2),
+        Prose(
+            "In win share, four estimands that answer different questions. Worth (forfeit): "
+            "as above, in win share. Value of being allowed to take the portion (the avoid "
+            "restriction: a seat that never takes the portion carrying the special while "
+            "another is free, on every deal): it also gives up what the slicer put with the "
+            "tile to make it acceptable, so a costly tile can come out positive; it is not "
+            "what the special is worth. Own points: the finished games re-scored without the "
+            "special's scoring effect, holdings fixed (0 by definition for Cut in Line, Dibs!, "
+            "Sneak-a-Slice and Mystery Slice). Value to the taker: the same deals with the "
+            "special replaced by a blank tile, for the seat that held it; it includes what "
+            "the players gave up to get it.", size=8.5),
+        estimands_plot,
+        PageBreak(),
+        Heading(f"{num}  Specials at {main} players: does the worth hold in other fields and "
+                "on other decks?", level=2),
+        Prose(
+            f"Each special's worth at {main} players (points a game it is in play) in every "
+            "field (greedy, the equilibrium heuristic, the search player) and on the five "
+            "plausible decks. "
+            + ("Robust (same sign, interval clear of 0 everywhere): "
+               + listing(f"{k.replace('_', ' ')} ({'+' if s > 0 else '−'})"
+                         for k, s in zip(robust["key"], robust["sign"], strict=True)) + "."
+               if robust.height else "No special's worth is robust in every field and deck.")
+            + f" {judged.height - robust.height} of {judged.height} are not: their rows say "
+            f"why in {where}.", size=8.5),
+        found_plot,
+    ]  # fmt: skip
 
 
-def _specials_appendix(pdf: PdfPages, r: Results, label: str) -> None:
+def _specials_appendix(r: Results, label: str) -> list[Block]:
+    out: list[Block] = []
     for n in sorted(r.forfeit["players"].unique()):
         t = _estimands(r, n).sort("points", descending=True)
         shown = ci_col(t, "points", "points_low", "points_high", "worth (points)", "+.2f")
@@ -561,15 +570,12 @@ def _specials_appendix(pdf: PdfPages, r: Results, label: str) -> None:
             "allowed to take (pp)", "own points (pp)", pl.col("own_points").alias("own pts"),
             "taker vs blank (pp)", pl.col("taker_games").alias("games")),
             {"own pts": "+.2f"})  # fmt: skip
-        for fig in table_pages(
-            f"{label} — Specials at {n} players: every estimand", shown,
-            [0.14, 0.15, 0.12, 0.06, 0.14, 0.13, 0.06, 0.13, 0.06], size=6.3, x=0.03,
-            intro="Worth (forfeit) counts the deals where the special is in play (every "
-            "rotation shares one), with its interval corrected over the specials of the count "
-            "(Bonferroni); allowed to take (avoid) counts every deal; own points and value to "
-            "the taker count the games where someone held the special.",
-        ):  # fmt: skip
-            pdf.savefig(fig)
+        out += [Heading(f"{label} — Specials at {n} players: every estimand"),
+                Prose("Worth (forfeit) counts the deals where the special is in play (every "
+                      "rotation shares one), with its interval corrected over the specials of "
+                      "the count (Bonferroni); allowed to take (avoid) counts every deal; own "
+                      "points and value to the taker count the games where someone held the "
+                      "special."), Table.of(shown, size=6.3)]  # fmt: skip
     tab = conditions_table(r.special_conditions)
     judged = robustness.judged(r.special_conditions, r.conditions_expected)
     shown = ci_col(tab, "estimate", "low", "high", "worth [95% CI]", "+.2f").join(
@@ -577,20 +583,14 @@ def _specials_appendix(pdf: PdfPages, r: Results, label: str) -> None:
     )
     shown = fmt(shown.select(pl.col("headline").str.replace_all("_", " ").alias("special"),
                              "condition", "worth [95% CI]", "n", "label"), {})  # fmt: skip
-    for fig in table_pages(f"{label} — Worth (points a game in play) at {MAIN_PLAYERS} "
-                           "players in every field and deck", shown,
-                           [0.18, 0.2, 0.24, 0.08, 0.22], size=6.5):  # fmt: skip
-        pdf.savefig(fig)
+    return out + [Heading(f"{label} — Worth (points a game in play) at {MAIN_PLAYERS} players "
+                          "in every field and deck"),
+                  Table.of(shown, size=6.5)]  # fmt: skip
 
 
-SPECIALS = Section(
-    "Specials",
-    _specials_compute,
-    _specials_draw,
-    _specials_headlines,
-    _specials_cells,
-    _specials_appendix,
-)
+SPECIALS = Section("Specials", _specials_compute, headlines=_specials_headlines,
+                   cells=_specials_cells, blocks=_specials_blocks,
+                   appendix_blocks=_specials_appendix)  # fmt: skip
 """2: how strong is each Today's Special?"""
 
 
@@ -662,8 +662,7 @@ def _eat_cells(r: Results) -> list[Row]:
     ]
 
 
-def _eat_draw(pdf: PdfPages, r: Results, num: int) -> None:
-    fig = page(f"{num}  When is eating better than collecting?")
+def _eat_blocks(r: Results, num: int) -> list[Block]:
     b = r.best_theta
     grid = sorted(r.theta["theta"].unique().to_list())
     rerun = (
@@ -694,14 +693,14 @@ def _eat_draw(pdf: PdfPages, r: Results, num: int) -> None:
         + (f" (not run: {listing(missing)})" if missing else "")
         + f". Tables: {appendix_label(r, 'Eat or collect') or 'the appendix'}."
     )  # fmt: skip
-    y = para(fig, TOP, text, 8.5)
-    ax = fig.add_axes([0.1, 0.1, 0.85, y - 0.16])
-    threshold.plot_theta_curve(r.theta, b, ax)
-    pdf.savefig(fig)
-    _eat_payoff_page(pdf, r, num)
+    fig = figure(height=6.8)
+    plot = Plot.natural(fig)
+    threshold.plot_theta_curve(r.theta, b, fig.add_subplot())
+    return [Heading(f"{num}  When is eating better than collecting?"), Prose(text, size=8.5),
+            plot, PageBreak(), *_eat_payoff_blocks(r, num)]  # fmt: skip
 
 
-def _eat_appendix(pdf: PdfPages, r: Results, label: str) -> None:
+def _eat_appendix(r: Results, label: str) -> list[Block]:
     b = r.best_theta
     shown = ci_col(b, "edge_pp", "edge_low", "edge_high", "held-out edge (pp)")
     shown = shown.rename({"edge_in_sample_pp": "in-sample edge (pp)"})
@@ -712,25 +711,23 @@ def _eat_appendix(pdf: PdfPages, r: Results, label: str) -> None:
                              "in-sample edge (pp)", "warning"),
                 {"best θ": "g", "not worse: from": "g", "to": "g", "win share": ".3f",
                  "in-sample edge (pp)": "+.1f"})  # fmt: skip
-    for fig in table_pages(f"{label} — The best θ per player count", shown,
-                           [0.07, 0.07, 0.09, 0.09, 0.09, 0.07, 0.17, 0.14, 0.17], size=7,
-                           x=0.05):  # fmt: skip
-        pdf.savefig(fig)
     sets, common, missing = r.theta_sets
-    shown = fmt(sets.with_columns(pl.col("set").list.eval(pl.element().round(2).cast(pl.String))
+    swept = fmt(sets.with_columns(pl.col("set").list.eval(pl.element().round(2).cast(pl.String))
                                   .list.join(", ")).select(
                     "condition", pl.col("best_theta").alias("best θ"),
                     pl.col("set").alias("θ not significantly worse"), "deals"),
                 {"best θ": "g"})  # fmt: skip
-    for fig in table_pages(f"{label} — The θ sweep at {MAIN_PLAYERS} players in every field "
-                           "and deck", shown, [0.25, 0.12, 0.4, 0.1], size=7.5,
-                           intro="The best θ and the θ not significantly worse than it in "
-                           "each condition (deals: the sweep's paired unit)."):  # fmt: skip
-        pdf.savefig(fig)
+    return [
+        Heading(f"{label} — The best θ per player count"),
+        Table.of(shown, size=7),
+        Heading(f"{label} — The θ sweep at {MAIN_PLAYERS} players in every field and deck"),
+        Prose("The best θ and the θ not significantly worse than it in each condition "
+              "(deals: the sweep's paired unit)."),
+        Table.of(swept, size=7.5),
+    ]  # fmt: skip
 
 
-def _eat_payoff_page(pdf: PdfPages, r: Results, num: int) -> None:
-    fig = page(f"{num}  The eat decision: payoff by pepperoni, type and majority race")
+def _eat_payoff_blocks(r: Results, num: int) -> list[Block]:
     pay = r.payoff_by
     o = r.payoff_pooled.row(0, named=True)
     text = (
@@ -744,10 +741,9 @@ def _eat_payoff_page(pdf: PdfPages, r: Results, num: int) -> None:
         "majority before the decision. Bottom right: how often the heuristic actually eats "
         "(observational, from the per-decision table)."
     )
-    y = para(fig, TOP, text)
-    h = (y - 0.06) / 2 - 0.05
-    axes = [fig.add_axes([0.08, y - h - 0.02, 0.4, h]), fig.add_axes([0.57, y - h - 0.02, 0.4, h]),
-            fig.add_axes([0.08, 0.05, 0.4, h]), fig.add_axes([0.57, 0.05, 0.4, h])]  # fmt: skip
+    fig = figure(height=8.6)
+    plot = Plot.natural(fig)
+    axes = fig.subplots(2, 2).ravel()
     for ax, by in zip(axes[:3], EAT_BY, strict=True):
         threshold.plot_eat(pay[by], by, "payoff_pp", ax)
         ax.set_ylabel("eat − collect, win share pp", fontsize=8)
@@ -755,11 +751,12 @@ def _eat_payoff_page(pdf: PdfPages, r: Results, num: int) -> None:
     threshold.plot_eat(r.eat_by["race"], "race", "eat_rate", axes[3])
     axes[3].set_ylabel("share of decisions eaten", fontsize=8)
     axes[3].legend(fontsize=6, ncols=2)
-    pdf.savefig(fig)
+    return [Heading(f"{num}  The eat decision: payoff by pepperoni, type and majority race",
+                    level=2), Prose(text), plot]  # fmt: skip
 
 
-EAT = Section("Eat or collect", _eat_compute, _eat_draw, _eat_headlines, _eat_cells,
-              _eat_appendix)  # fmt: skip
+EAT = Section("Eat or collect", _eat_compute, headlines=_eat_headlines, cells=_eat_cells,
+              blocks=_eat_blocks, appendix_blocks=_eat_appendix)  # fmt: skip
 """3: when is eating better than collecting?"""
 
 
@@ -772,7 +769,7 @@ COUNT_HEADLINES = (
 )
 
 
-def _count_draw(pdf: PdfPages, r: Results, num: int) -> None:
+def _count_blocks(r: Results, num: int) -> list[Block]:
     c = r.count
     counts = sorted(c["players"].unique())
     text = (
@@ -782,23 +779,18 @@ def _count_draw(pdf: PdfPages, r: Results, num: int) -> None:
         f"unscored majorities from {count_range(c, 'unclaimed', f='.2f')} per game (types in "
         "play: " + ", ".join(f"{playercount.types_in_play(n)} at {n}p" for n in counts) + ")."
     )
-    pdf.savefig(count_page(count_title(c, num), text, c, playercount.LABELS, with_table=False))
+    return [Heading(count_title(c, num)),
+            *count_blocks(text, c, playercount.LABELS, with_table=False)]  # fmt: skip
 
 
-def _count_appendix(pdf: PdfPages, r: Results, label: str) -> None:
-    for fig in count_table_pages(f"{label} — Player count: every measure", r.count,
-                                 playercount.LABELS):  # fmt: skip
-        pdf.savefig(fig)
+def _count_appendix(r: Results, label: str) -> list[Block]:
+    return count_table_blocks(f"{label} — Player count: every measure", r.count,
+                              playercount.LABELS)  # fmt: skip
 
 
-COUNT = Section(
-    "Player count",
-    lambda r: {"count": playercount.player_count(r.out)},
-    _count_draw,
-    lambda r, q, rows: count_headlines(r.count, q, COUNT_HEADLINES),
-    None,
-    _count_appendix,
-)
+COUNT = Section("Player count", lambda r: {"count": playercount.player_count(r.out)},
+                headlines=lambda r, q, rows: count_headlines(r.count, q, COUNT_HEADLINES),
+                blocks=_count_blocks, appendix_blocks=_count_appendix)  # fmt: skip
 """4: does the game hold up from 2 to 6 players?"""
 
 
@@ -842,17 +834,9 @@ def _dumbbell(ax, t: pl.DataFrame, label: str, unit: str = "pp") -> None:
         colour = count_colour(c["players"])
         for x, name, style in ((k - 0.12, "before", "o"), (k + 0.12, "after", "s")):
             v, lo, hi = c[f"{name}_{unit}"], c[f"{name}_low"], c[f"{name}_high"]
-            ax.errorbar(
-                [x],
-                [v],
-                yerr=[[v - lo], [hi - v]],
-                fmt=style,
-                color=colour,
-                ms=4,
-                mfc="white" if name == "before" else colour,
-                capsize=2,
-                zorder=3,
-            )
+            ax.errorbar([x], [v], yerr=[[v - lo], [hi - v]], fmt=style, color=colour, ms=4,
+                        mfc="white" if name == "before" else colour, capsize=2,
+                        zorder=3)  # fmt: skip
         ax.annotate("", (k + 0.12, c[f"after_{unit}"]), (k - 0.12, c[f"before_{unit}"]),
                     arrowprops={"arrowstyle": "->", "color": "0.5", "lw": 0.8})  # fmt: skip
     ax.axhline(0, color="black", lw=0.8)
@@ -862,11 +846,10 @@ def _dumbbell(ax, t: pl.DataFrame, label: str, unit: str = "pp") -> None:
     ax.set_title("open: printed rules; filled: with the change", fontsize=7)
 
 
-def _whatif_draw(pdf: PdfPages, r: Results, num: int) -> None:
+def _whatif_blocks(r: Results, num: int) -> list[Block]:
     comp, ssc = r.tables.get("comp_change"), r.tables.get("ssc_change")
     if comp is None and ssc is None:
-        return
-    fig = page(f"{num}  What would the candidate rule changes do?")
+        return []
     parts = []
     if comp is not None:
         parts.append(
@@ -887,16 +870,14 @@ def _whatif_draw(pdf: PdfPages, r: Results, num: int) -> None:
             f"{prose_effect(c['before_points'], c['before_low'], c['before_high'], 'points')} "
             f"to {prose_effect(c['after_points'], c['after_low'], c['after_high'], 'points')}."
         )
-    y = para(fig, TOP, "Each change is played on the same deals as the printed game (same "
-             "seed, the equilibrium heuristic in every seat, the default deck), so before and "
-             "after are paired by deal. " + " ".join(parts), 8.5)  # fmt: skip
     panels = [(t, lab, unit) for t, lab, unit in (
         (comp, "first slicer's edge, pp (95% CI)", "pp"),
         (ssc, "Super-Sized Combos' worth, points a game in play", "points"),
     ) if t is not None]  # fmt: skip
-    w = 0.8 / len(panels)
-    for k, (t, lab, unit) in enumerate(panels):
-        ax = fig.add_axes([0.1 + k * (w + 0.04), 0.45, w - 0.04, y - 0.52])
+    fig = figure(height=3.8)
+    plot = Plot.natural(fig)
+    for ax, (t, lab, unit) in zip(fig.subplots(1, len(panels), squeeze=False)[0], panels,
+                                  strict=True):  # fmt: skip
         _dumbbell(ax, t, lab, unit)
     rows = []
     for name, t, unit in (("compensation (pp)", comp, "pp"),
@@ -908,11 +889,18 @@ def _whatif_draw(pdf: PdfPages, r: Results, num: int) -> None:
         c = ci_col(c, f"change_{unit}", "change_low", "change_high", "change")
         rows.append(c.select(pl.lit(name).alias("change"), "players", "before", "after",
                              pl.col("change").alias("after − before"), "deals"))  # fmt: skip
-    table(fig, 0.38, fmt(pl.concat(rows), {}), [0.15, 0.08, 0.2, 0.2, 0.2, 0.08], size=7)
-    pdf.savefig(fig)
+    return [
+        Heading(f"{num}  What would the candidate rule changes do?"),
+        Prose("Each change is played on the same deals as the printed game (same seed, the "
+              "equilibrium heuristic in every seat, the default deck), so before and after are "
+              "paired by deal. " + " ".join(parts), size=8.5),
+        plot,
+        Table.of(fmt(pl.concat(rows), {}), size=7),
+    ]  # fmt: skip
 
 
-WHATIF = Section("What-if rule changes", _whatif_compute, _whatif_draw, _whatif_headlines)
+WHATIF = Section("What-if rule changes", _whatif_compute, headlines=_whatif_headlines,
+                 blocks=_whatif_blocks)  # fmt: skip
 """5: what would the candidate rule changes do?"""
 
 

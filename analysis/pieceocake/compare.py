@@ -16,7 +16,8 @@ comparison is paired by game.
   forgone, each under both rules with the difference and its interval;
 - :func:`nyslice_dataset`: the New York Slice dataset the report compares with (the
   report option ``nyslice``; by default the directory ``nyslice-balance`` beside the Piece
-  o' Cake dataset), or why there is none.
+  o' Cake dataset), or why there is none;
+- :func:`plot_exact_change`: the changes of :func:`exact_change`, a panel per measure.
 """
 
 from __future__ import annotations
@@ -210,9 +211,13 @@ def nyslice_dataset(out, manifest: dict, option: str | None) -> tuple[Path | Non
     from analysis.load import manifest as read_manifest
 
     reasons = []
+    here = Path(out).resolve().parent
     for path in candidates(out, manifest, option):
+        # a report names a dataset beside this one by its folder, not the machine's path
+        name = path.name if path.resolve().parent == here else str(path)
         if not (path / "manifest.json").is_file():
-            reasons.append(f"no dataset at {path}")
+            reasons.append(f"no dataset {name} beside this one" if name == path.name
+                           else f"no dataset at {name}")  # fmt: skip
             continue
         try:
             with warnings.catch_warnings():  # an incomplete one is named below, not read
@@ -220,14 +225,14 @@ def nyslice_dataset(out, manifest: dict, option: str | None) -> tuple[Path | Non
                 m = read_manifest(path, partial=True)
             game = study_game(m)
         except Exception as exc:  # any unreadable dataset: say why and carry on
-            reasons.append(f"{path} is not readable ({str(exc).splitlines()[0]})")
+            reasons.append(f"{name} is not readable ({str(exc).splitlines()[0]})")
             continue
         if game != "nyslice":
-            reasons.append(f"{path} is a {game} dataset, not New York Slice")
+            reasons.append(f"{name} is a {game} dataset, not New York Slice")
         elif not m.get("complete"):
-            reasons.append(f"{path} is not complete")
+            reasons.append(f"{name} is not complete")
         elif not any(a.get("group", a["name"]) == "seats" for a in m["study"]["arms"]):
-            reasons.append(f"{path} has no 'seats' block")
+            reasons.append(f"{name} has no 'seats' block")
         else:
             return path, ""
     return None, "; ".join(reasons)
@@ -238,3 +243,48 @@ def nyslice_seats(path: Path, counts=(2, 3, 4, 5), n_boot: int = 1000, seed: int
     with its study's name and the strategy of its seats."""
     table = seat_summary(path, "seats", n_boot, seed).filter(pl.col("players").is_in(list(counts)))
     return table
+
+
+PANEL_TITLES = {
+    "first_edge": "first server's edge\n(pp)",
+    "largest_edge": "largest seat edge\n(pp)",
+    "eaten": "slices eaten\n(% of slices taken)",
+    "forgone": "turns forgone\n(% of turns)",
+}
+"""The panels of :func:`plot_exact_change`: measure → title."""
+
+
+def plot_exact_change(axes, t: pl.DataFrame) -> None:
+    """One panel per measure of :data:`PANEL_TITLES`: per player count the measure under the
+    printed rule (open marker) and with exact-N cutting (filled), 95% intervals, an arrow
+    from one to the other.
+
+    Parameters
+    ----------
+    axes : sequence of matplotlib.axes.Axes
+        One per panel, in the order of :data:`PANEL_TITLES`.
+    t : pl.DataFrame
+        The paired changes (:func:`exact_change`).
+    """
+    from analysis.pdf import count_colour
+
+    for ax, (m, label) in zip(axes, PANEL_TITLES.items(), strict=False):
+        s = t.filter(pl.col("measure") == m).sort("players")
+        for k, x in enumerate(s.iter_rows(named=True)):
+            c = count_colour(x["players"])
+            for dx, name, mfc in ((-0.12, "poc", "white"), (0.12, "exact", c)):
+                v, lo, hi = x[name], x[f"{name}_low"], x[f"{name}_high"]
+                ax.errorbar([k + dx], [v], yerr=[[v - lo], [hi - v]], fmt="o", color=c, ms=4,
+                            mfc=mfc, capsize=2, elinewidth=0.9)  # fmt: skip
+            ax.annotate(
+                "",
+                (k + 0.12, x["exact"]),
+                (k - 0.12, x["poc"]),
+                arrowprops={"arrowstyle": "->", "color": "0.5", "lw": 0.8},
+            )
+        if m in ("first_edge",):
+            ax.axhline(0, color="black", lw=0.8)
+        ax.set_xticks(range(s.height), [f"{n}p" for n in s["players"]], fontsize=7)
+        ax.set_xlim(-0.5, s.height - 0.5)
+        ax.set_title(label, fontsize=7.5)
+        ax.tick_params(labelsize=7)

@@ -9,6 +9,7 @@ worth is measured by :mod:`analysis.pieceocake.restricted`.
 
 from __future__ import annotations
 
+import numpy as np
 import polars as pl
 
 from analysis.load import manifest, untreated
@@ -81,3 +82,31 @@ def piece_counts(out, group: str = "decisions") -> pl.DataFrame:
     return counts.with_columns(
         (pl.col("cuts") / pl.col("cuts").sum().over("players")).alias("share")
     ).sort("players", "pieces")
+
+
+def plot_piece_counts(pc: pl.DataFrame, ax) -> None:
+    """Per player count, the share of cuts of each piece count, one bar per piece count.
+
+    Parameters
+    ----------
+    pc : pl.DataFrame
+        The shares (:func:`piece_counts`).
+    ax : matplotlib.axes.Axes
+        Where to draw (the legend goes right of it).
+    """
+    counts = sorted(pc["players"].unique())
+    sizes = sorted(pc["pieces"].unique())
+    width = 0.8 / max(len(sizes), 1)
+    cmap = {k: c for k, c in zip(sizes, ("#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c",
+                                         "#08306b"), strict=False)}  # fmt: skip
+    for j, k in enumerate(sizes):
+        t = pc.filter(pl.col("pieces") == k)
+        share = {int(p): s for p, s in zip(t["players"], t["share"], strict=True)}
+        x = np.arange(len(counts)) - 0.4 + width * (j + 0.5)
+        ax.bar(x, [100 * share.get(n, 0.0) for n in counts], width, color=cmap.get(k, "0.5"),
+               label=f"{k} piece{'s' if k > 1 else ''}", edgecolor="0.3", lw=0.3)  # fmt: skip
+    ax.set_xticks(range(len(counts)), [f"{n} players" for n in counts], fontsize=7)
+    ax.set_ylabel("% of cuts", fontsize=8)
+    ax.set_title("Pieces per cut, as played", fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.legend(fontsize=6.5, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)

@@ -17,6 +17,7 @@ differs in its cake, not only in its forgo. What forgoing is worth is measured b
 
 from __future__ import annotations
 
+import numpy as np
 import polars as pl
 
 from analysis.load import game_ids, untreated
@@ -142,3 +143,66 @@ def forgo_association(out, group: str = "decisions") -> pl.DataFrame:
     # the difference rests on the rarer group: warn on the games behind it
     return annotate(table, "diff_pp", "diff_low", "diff_high", n="smaller_group_games",
                     share=False, pp=True)  # fmt: skip
+
+
+def plot_rates(rates: pl.DataFrame, ax) -> None:
+    """Per player count, the share of turns forgone with its 95% interval over games, split
+    into forced (hatched) and voluntary forgos.
+
+    Parameters
+    ----------
+    rates : pl.DataFrame
+        The forgo rates (:func:`forgo_rates`).
+    ax : matplotlib.axes.Axes
+        Where to draw.
+    """
+    from analysis.pdf import count_colour
+
+    counts = sorted(rates["players"].unique())
+    x = np.arange(len(counts))
+    vol = np.array([100 * rate(rates, n, "voluntary")["estimate"] for n in counts])
+    forced = np.array([100 * rate(rates, n, "forced")["estimate"] for n in counts])
+    tot = [rate(rates, n, "forgone") for n in counts]
+    colours = [count_colour(n) for n in counts]
+    ax.bar(x, forced, 0.6, color=colours, alpha=0.35, hatch="////", edgecolor=colours, lw=0,
+           label="forced")  # fmt: skip
+    ax.bar(x, vol, 0.6, bottom=forced, color=colours, alpha=0.9, label="voluntary")
+    y = np.array([100 * t["estimate"] for t in tot])
+    err = np.vstack([y - [100 * t["low"] for t in tot], [100 * t["high"] for t in tot] - y])
+    ax.errorbar(x, y, yerr=err, fmt="none", ecolor="black", elinewidth=0.8, capsize=2)
+    ax.set_xticks(x, [f"{n} players" for n in counts], fontsize=7)
+    ax.set_ylabel("% of turns forgone (95% CI)", fontsize=8)
+    ax.set_title("Forgone turns: forced (hatched) and voluntary", fontsize=8)
+    ax.tick_params(labelsize=7)
+
+
+def plot_association(assoc: pl.DataFrame, ax) -> None:
+    """Per player count, the win share of seats that forgo minus that of seats that do not,
+    with its 95% interval (an association, not an effect).
+
+    Parameters
+    ----------
+    assoc : pl.DataFrame
+        The association (:func:`forgo_association`).
+    ax : matplotlib.axes.Axes
+        Where to draw.
+    """
+    from analysis.pdf import count_colour
+
+    t = assoc.filter(pl.col("diff_pp").is_finite()).sort("players")
+    counts = t["players"].to_list()
+    x = np.arange(len(counts))
+    for k, row in enumerate(t.iter_rows(named=True)):
+        c = count_colour(row["players"])
+        y = row["diff_pp"]
+        if np.isfinite(row["diff_low"]):
+            ax.errorbar([k], [y], yerr=[[y - row["diff_low"]], [row["diff_high"] - y]],
+                        fmt="none", ecolor=c, capsize=2.5, elinewidth=1)  # fmt: skip
+        ax.plot([k], [y], "o", color=c, ms=4)
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xticks(x, [f"{n} players" for n in counts], fontsize=7)
+    ax.set_xlim(-0.5, max(len(counts) - 0.5, 0.5))
+    ax.set_ylabel("win share, pp (95% CI)", fontsize=8)
+    ax.set_title("Seats that forgo − seats that do not\n(association, not an effect)",
+                 fontsize=8)  # fmt: skip
+    ax.tick_params(labelsize=7)

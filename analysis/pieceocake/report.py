@@ -22,43 +22,24 @@ Every sentence of interpretation is computed from the numbers it states
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
 
+from analysis.content import TEXT_WIDTH, Block, Heading, PageBreak, Plot, Prose, Table, figure
 from analysis.load import manifest as read_manifest
-from analysis.pdf import (
-    EMPTY,
-    TOP,
-    PageSink,
-    ci,
-    ci_col,
-    count_colour,
-    fmt,
-    heading,
-    page,
-    para,
-    table,
-    table_pages,
-)
-from analysis.pieceocake import (
-    compare,
-    cuts,
-    forgo,
-    prose,
-    robustness,
-    sweeps,
-    varieties,
-    verdicts,
-)
+from analysis.pdf import EMPTY, ci, ci_col, fmt
+from analysis.pieceocake import compare, cuts, forgo, prose, robustness, sweeps, varieties, verdicts
 from analysis.pieceocake.common import (
     block_specs,
     cake_for,
     candidate_spec,
     describe,
-    field_spec,
+    field_spec,  # fmt: skip
     has_block,
     preset_status,
     rules_for,
@@ -76,10 +57,11 @@ from analysis.sections import (
     headline,
     player_count_section,
     ratings_section,
+    rules_row,
     sample_size_section,
+    seat_blocks,
     seat_cells,
-    seat_page,
-    seats_section,
+    seats_section,  # fmt: skip
 )
 from sims.games.pieceocake.cake import ROUNDS
 
@@ -94,14 +76,9 @@ SEAT_LABEL = "seat (0 = serves the first cake)"
 FIELD_STYLE = {"heuristic field": ("black", "o"), "greedy field": ("tab:purple", "s")}
 
 
-def _number(r: Results, label: str) -> int | None:
-    found = [i for i, s in enumerate(r.report.sections, 1) if s.label == label]
-    return found[0] if found else None
-
-
 def _see(r: Results, label: str) -> str:
-    n = _number(r, label)
-    return f" (section {n})" if n else ""
+    found = [i for i, s in enumerate(r.report.sections, 1) if s.label == label]
+    return f" (section {found[0]})" if found else ""
 
 
 def _lower(text: str) -> str:
@@ -139,25 +116,24 @@ def _judged_lines(found: dict[int, list[Condition]]) -> list[str]:
     return lines
 
 
+def _section(blocks: list[Block]) -> list[Block]:
+    """A section's parts (each under a level-2 heading) with the first heading raised to
+    level 1: a section opens with whichever part its data has."""
+    for k, b in enumerate(blocks):
+        if isinstance(b, Heading):
+            blocks[k] = dataclasses.replace(b, level=1)
+            break
+    return blocks
+
+
 # ----------------------------------------------------------------------------- notes
 
 
 def _provenance(m: dict) -> list[tuple[str, str]]:
-    fps = list(m["fingerprints"].values())
-    fp = fps[0] if fps else {}
-    arms = m["study"]["arms"]
-    rules = sorted({f"{a.get('group', a['name'])}: "
-                    + ", ".join(f"{k}={json.dumps(v)}"
-                                for k, v in sorted((a.get("rules") or {}).items()))
-                    for a in arms if a.get("rules")})  # fmt: skip
-    cakes = sorted({f"{f.get('cake', '?')} (digest {f.get('cake_digest', '?')})" for f in fps})
-    return [
-        ("Rules", f"{fp.get('rules_version', '?')}; the rulings' defaults"
-                  + (f" except {'; '.join(rules)}" if rules else "")
-                  + " (docs/rules/pieceocake.md)"),
-        ("Cake", "; ".join(cakes) or "?"),
-        ("Strategies", "docs/strategies/pieceocake.md"),
-    ]  # fmt: skip
+    cakes = sorted({f"{f.get('cake', '?')} (digest {f.get('cake_digest', '?')})"
+                    for f in m["fingerprints"].values()})  # fmt: skip
+    return [rules_row(m, "docs/rules/pieceocake.md"), ("Cake", "; ".join(cakes) or "?"),
+            ("Strategies", "docs/strategies/pieceocake.md")]  # fmt: skip
 
 
 def _notes(r: Results) -> list[str]:
@@ -223,51 +199,55 @@ def _seats_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
     return out
 
 
-def _seats_draw(pdf: PageSink, r: Results, num: int) -> None:
+def _seats_blocks(r: Results, num: int) -> list[Block]:
     if "fairness" not in r.tables:
-        return
-    fig, y = seat_page(f"{num}  Is the first server favoured?", _field(r), r.seat, r.fairness,
-                       who="The first server (seat 0)", seat_label=SEAT_LABEL)  # fmt: skip
+        return []
     counts = sorted(r.fairness["players"].unique())
     first = {a["players"]: rules_for(a).first_server for a in r.manifest["study"]["arms"]
              if a.get("group", a["name"]) == r.seat_block}  # fmt: skip
-    para(fig, y, "Five cakes are served whatever the count, the server passing to the left, "
-         "so the first server serves most often at some counts: "
-         + "; ".join(_servings(n, first.get(n, 0)) for n in counts)
-         + ". Seat 0's edge therefore mixes serving first with serving more often.",
-         8.5)  # fmt: skip
-    pdf.savefig(fig)
-
+    out: list[Block] = [
+        Heading(f"{num}  Is the first server favoured?"),
+        *seat_blocks(_field(r), r.seat, r.fairness, who="The first server (seat 0)",
+                     seat_label=SEAT_LABEL),
+        Prose("Five cakes are served whatever the count, the server passing to the left, "
+              "so the first server serves most often at some counts: "
+              + "; ".join(_servings(n, first.get(n, 0)) for n in counts)
+              + ". Seat 0's edge therefore mixes serving first with serving more often.",
+              size=8.5),
+    ]  # fmt: skip
     found = r.first_conditions
     if not found:
-        return
-    fig = page(f"{num}  Does the first server's edge hold with other players?")
+        return out
     greedy = listing(block_specs(r.manifest, "seats-greedy")) or "greedy"
-    y = para(fig, TOP, "The first server's edge (seat 0 minus the mean of the other seats, pp, "
-             "95% t interval over games) with the heuristic in every seat and with "
-             f"{greedy} in every seat (seats-greedy). A verdict is robust only when every "
-             "field's interval excludes 0 with the same sign. "
-             + "; ".join(_judged_lines(found)) + ".", 8.5)  # fmt: skip
-    ax = fig.add_axes([0.14, max(y - 0.45, 0.1), 0.6, min(0.4, y - 0.14)])
-    plot_conditions(found, ax, "first server's edge, pp (95% CI)")
-    pdf.savefig(fig)
+    fig = figure(6.2, 4.2)
+    plot_conditions(found, fig.add_subplot(), "first server's edge, pp (95% CI)")
+    # the part's text and chart do not fit under the seat table: a page of their own
+    return out + [
+        PageBreak(),
+        Heading(f"{num}  Does the first server's edge hold with other players?", level=2),
+        Prose("The first server's edge (seat 0 minus the mean of the other seats, pp, "
+              "95% t interval over games) with the heuristic in every seat and with "
+              f"{greedy} in every seat (seats-greedy). A verdict is robust only when every "
+              "field's interval excludes 0 with the same sign. "
+              + "; ".join(_judged_lines(found)) + ".", size=8.5),
+        Plot.natural(fig),
+    ]  # fmt: skip
 
 
-def _seats_appendix(pdf: PageSink, r: Results, label: str) -> None:
+def _seats_appendix(r: Results, label: str) -> list[Block]:
     if not r.tables.get("first_conditions"):
-        return
+        return []
     t = conditions_table({f"{n} players": c for n, c in sorted(r.first_conditions.items())})
     shown = ci_col(t, "estimate", "low", "high", "first server's edge [95% CI]")
     shown = fmt(shown.select("headline", "condition", "first server's edge [95% CI]", "n",
                              "unit"), {})  # fmt: skip
-    for fig in table_pages(f"{label} — The first server's edge in every field", shown,
-                           [0.14, 0.2, 0.3, 0.1, 0.1], size=7.5):  # fmt: skip
-        pdf.savefig(fig)
+    return [Heading(f"{label} — The first server's edge in every field"),
+            Table.of(shown, size=7.5)]  # fmt: skip
 
 
-SEATS = Section("Seats", _seats_compute, _seats_draw, _seats_headlines,
-                lambda r: seat_cells(r.seat) if "seat" in r.tables else [],
-                _seats_appendix)  # fmt: skip
+SEATS = Section("Seats", _seats_compute, headlines=_seats_headlines,
+                cells=lambda r: seat_cells(r.seat) if "seat" in r.tables else [],
+                blocks=_seats_blocks, appendix_blocks=_seats_appendix)  # fmt: skip
 """1: is the first server favoured?"""
 
 
@@ -341,11 +321,10 @@ def _sweep_cells(r: Results, param: str, symbol: str) -> list[Row]:
             for f in c.join(best, on=["players", param]).iter_rows(named=True)]  # fmt: skip
 
 
-def _theta_draw(pdf: PageSink, r: Results, num: int) -> None:
+def _theta_blocks(r: Results, num: int) -> list[Block]:
     b = r.tables.get("best_theta")
     if b is None:
-        return
-    fig = page(f"{num}  When is eating a slice better than collecting it?")
+        return []
     table_, common, missing = r.theta_sets
     text = (
         "One seat plays heuristic(theta=θ) at each θ of the grid — it eats a slice when its "
@@ -360,14 +339,18 @@ def _theta_draw(pdf: PageSink, r: Results, num: int) -> None:
         + prose.field_set_sentence(table_, common, missing, MAIN_PLAYERS)
         + f" Tables: {appendix_label(r, 'Eat or collect') or 'the appendix'}."
     )  # fmt: skip
-    y = para(fig, TOP, text, 8.5)
-    h = min(0.4, y - 0.35)
-    ax = fig.add_axes([0.1, y - h - 0.03, 0.58, h])
-    sweeps.plot_sweep(r.theta_curve, b, "theta", ax, "One seat's θ against the heuristic field")
-    y -= h + 0.11
-    heading(fig, y, "The best θ per player count")
-    table(fig, y - 0.01, _best_table(b, "theta", "θ"), BEST_WIDTHS, size=7, x=0.05)
-    pdf.savefig(fig)
+    return [Heading(f"{num}  When is eating a slice better than collecting it?"),
+            Prose(text, size=8.5),
+            *_sweep_parts(r, "theta", "θ", "One seat's θ against the heuristic field")]  # fmt: skip
+
+
+def _sweep_parts(r: Results, param: str, symbol: str, title: str) -> list[Block]:
+    """A sweep's chart and the table of its best value per player count."""
+    b = r.tables[f"best_{param}"]
+    fig = figure(6.4, 4.3)
+    sweeps.plot_sweep(r.tables[f"{param}_curve"], b, param, fig.add_subplot(), title)
+    return [Plot.natural(fig), Heading(f"The best {symbol} per player count", level=3),
+            Table.of(_best_table(b, param, symbol), size=7)]  # fmt: skip
 
 
 def _best_table(b: pl.DataFrame, param: str, symbol: str) -> pl.DataFrame:
@@ -383,16 +366,10 @@ def _best_table(b: pl.DataFrame, param: str, symbol: str) -> pl.DataFrame:
                 "in-sample edge (pp)": "+.1f"})  # fmt: skip
 
 
-BEST_WIDTHS = [0.07, 0.07, 0.08, 0.2, 0.07, 0.17, 0.1, 0.2]
-
-
-def _theta_appendix(pdf: PageSink, r: Results, label: str) -> None:
+def _theta_appendix(r: Results, label: str) -> list[Block]:
     b = r.tables.get("best_theta")
     if b is None:
-        return
-    for fig in table_pages(f"{label} — The best θ per player count", _best_table(b, "theta", "θ"),
-                           BEST_WIDTHS, size=7, x=0.05):  # fmt: skip
-        pdf.savefig(fig)
+        return []
     sets, _, _ = r.theta_sets
     shown = ci_col(sets, "edge_pp", "edge_low", "edge_high", "held-out edge (pp)")
     shown = fmt(shown.with_columns(pl.col("set").list.eval(pl.element().round(2).cast(pl.String))
@@ -400,16 +377,18 @@ def _theta_appendix(pdf: PageSink, r: Results, label: str) -> None:
                     "field", pl.col("best_theta").alias("best θ"),
                     pl.col("set").alias("θ not significantly worse"), "held-out edge (pp)",
                     "deals"), {"best θ": "g"})  # fmt: skip
-    for fig in table_pages(f"{label} — The θ sweep at {MAIN_PLAYERS} players in every field",
-                           shown, [0.18, 0.1, 0.3, 0.22, 0.1], size=7.5,
-                           intro="The best θ and the θ not significantly worse than it in "
-                           "each field (deals: the sweep's paired unit)."):  # fmt: skip
-        pdf.savefig(fig)
+    return [Heading(f"{label} — The best θ per player count"),
+            Table.of(_best_table(b, "theta", "θ"), size=7),
+            Heading(f"{label} — The θ sweep at {MAIN_PLAYERS} players in every field", level=2),
+            Prose("The best θ and the θ not significantly worse than it in each field (deals: "
+                  "the sweep's paired unit)."),
+            Table.of(shown, size=7.5)]  # fmt: skip
 
 
-THETA = Section("Eat or collect", _theta_compute, _theta_draw,
-                lambda r, q, rows: _sweep_headlines(r, q, "theta", "θ"),
-                lambda r: _sweep_cells(r, "theta", "θ"), _theta_appendix)  # fmt: skip
+THETA = Section("Eat or collect", _theta_compute,
+                headlines=lambda r, q, rows: _sweep_headlines(r, q, "theta", "θ"),
+                cells=lambda r: _sweep_cells(r, "theta", "θ"), blocks=_theta_blocks,
+                appendix_blocks=_theta_appendix)  # fmt: skip
 """2: when is eating better than collecting?"""
 
 
@@ -417,29 +396,19 @@ THETA = Section("Eat or collect", _theta_compute, _theta_draw,
 
 
 def _option_headlines(r: Results, q: str, key: str, what: str) -> list[Row]:
-    out = []
-    t = r.tables.get(f"{key}_value")
     conds = r.tables.get(f"{key}_conditions", {})
-    if t is not None:
-        for x in t.iter_rows(named=True):
-            j = judge(conds.get(x["players"], []), list(robustness.FIELDS))
-            label = "a handful of deals: exact sign test" if x.get("sparse") else j.label
-            out.append(headline(q, f"{x['players']} players: value of the option to {what} "
-                                f"(heuristic field; {label})", value_text(x), x["deals"],
-                                x["warning"], "deals"))  # fmt: skip
-    g = r.tables.get(f"{key}_value_greedy")
-    if g is not None:
-        for x in g.iter_rows(named=True):
-            out.append(headline(q, f"{x['players']} players: value of the option to {what} "
-                                "(greedy field)", value_text(x), x["deals"],
-                                x["warning"], "deals"))  # fmt: skip
-    o = r.tables.get(f"{key}_value_other")
-    if o is not None:
-        for x in o.iter_rows(named=True):
-            out.append(headline(q, f"{x['players']} players: value of the option to {what} "
-                                f"(heuristic field, {robustness.OTHER_RULE})", value_text(x),
-                                x["deals"], x["warning"], "deals"))  # fmt: skip
-    return out
+
+    def heuristic(x: dict) -> str:
+        j = judge(conds.get(x["players"], []), list(robustness.FIELDS))
+        return "heuristic field; " + ("a handful of deals: exact sign test" if x.get("sparse")
+                                      else j.label)  # fmt: skip
+
+    fields = (("", heuristic), ("_greedy", lambda x: "greedy field"),
+              ("_other", lambda x: f"heuristic field, {robustness.OTHER_RULE}"))  # fmt: skip
+    return [headline(q, f"{x['players']} players: value of the option to {what} ({name(x)})",
+                     value_text(x), x["deals"], x["warning"], "deals")
+            for suffix, name in fields if (t := r.tables.get(f"{key}_value{suffix}")) is not None
+            for x in t.iter_rows(named=True)]  # fmt: skip
 
 
 def _option_cells(r: Results, key: str, what: str) -> list[Row]:
@@ -452,18 +421,13 @@ def _option_cells(r: Results, key: str, what: str) -> list[Row]:
             for x in t.iter_rows(named=True)]  # fmt: skip
 
 
-def _value_panel(ax, r: Results, key: str, what: str) -> None:
-    found = r.tables.get(f"{key}_conditions", {})
-    plot_conditions(found, ax, f"value of the option to {what}, pp (95% CI over deals)")
-    ax.set_title("unrestricted − restricted seat's win share", fontsize=8)
-
-
-def _value_page(pdf: PageSink, r: Results, num: int, key: str, option: str, verb: str,
-                never: str) -> None:  # fmt: skip
+def _value_blocks(r: Results, num: int, key: str, option: str, verb: str,
+                  never: str) -> list[Block]:  # fmt: skip
+    """What the option to ``verb`` is worth: the restricted seat ``option`` against the
+    field, in every field, as a part of its section (a level-2 heading)."""
     t = r.tables.get(f"{key}_value")
     if t is None:
-        return
-    fig = page(f"{num}  What is the option to {verb} worth?")
+        return []
     restricted_spec = candidate_spec(r.manifest, option) or "?"
     g = r.tables.get(f"{key}_value_greedy")
     greedy = ""
@@ -505,11 +469,10 @@ def _value_page(pdf: PageSink, r: Results, num: int, key: str, option: str, verb
         + (f" Robustness (every field's interval on the same side of 0): {judged}."
            if judged else "")
     )  # fmt: skip
-    y = para(fig, TOP, text, 8.5)
-    h = 0.3
-    ax = fig.add_axes([0.14, y - h - 0.04, 0.58, h])
-    _value_panel(ax, r, key, verb)
-    y -= h + 0.12
+    fig = figure(6.2, 3.5)
+    ax = fig.add_subplot()
+    plot_conditions(conds, ax, f"value of the option to {verb}, pp (95% CI over deals)")
+    ax.set_title("unrestricted − restricted seat's win share", fontsize=8)
     rows = []
     for name, tt in (("heuristic field", t), ("greedy field", g),
                      (f"heuristic, {robustness.OTHER_RULE}", o)):  # fmt: skip
@@ -524,9 +487,10 @@ def _value_page(pdf: PageSink, r: Results, num: int, key: str, option: str, verb
                              "value (pp) [95% CI]", "warning"))  # fmt: skip
     shown = fmt(pl.concat(rows), {"unrestricted win share": ".3f",
                                   "restricted win share": ".3f"})  # fmt: skip
-    heading(fig, y, "The value of the option by field and player count")
-    table(fig, y - 0.01, shown, [0.13, 0.07, 0.07, 0.12, 0.12, 0.2, 0.17], size=7)
-    pdf.savefig(fig)
+    return [Heading(f"{num}  What is the option to {verb} worth?", level=2),
+            Prose(text, size=8.5), Plot.natural(fig),
+            Heading("The value of the option by field and player count", level=3),
+            Table.of(shown, size=7)]  # fmt: skip
 
 
 def _value_cell(x: dict) -> str:
@@ -539,12 +503,12 @@ def _value_cell(x: dict) -> str:
     return f"{x['value_pp']:+.2f}: {x['differ']} deals differ, sign test p {x['sign_p']:.2g}"
 
 
-def _sweep_page(pdf: PageSink, r: Results, num: int, param: str, title: str,
-                what: str) -> None:  # fmt: skip
+def _sweep_blocks(r: Results, num: int, param: str, title: str, what: str) -> list[Block]:
+    """The sweep of ``param`` (``what`` it does) as a part of its section (a level-2
+    heading)."""
     b = r.tables.get(f"best_{param}")
     if b is None:
-        return
-    fig = page(f"{num}  {title}")
+        return []
     text = (
         f"One seat plays heuristic({param}=x) at each value x of the grid ({what}) against "
         "the heuristic field, from every seat in turn on the same deals (block "
@@ -553,25 +517,21 @@ def _sweep_page(pdf: PageSink, r: Results, num: int, param: str, title: str,
         + " The held-out edge: the best value of the even-numbered deals measured on the odd "
         "ones and the reverse, averaged."
     )  # fmt: skip
-    y = para(fig, TOP, text, 8.5)
-    h = min(0.4, y - 0.35)
-    ax = fig.add_axes([0.1, y - h - 0.03, 0.58, h])
-    sweeps.plot_sweep(r.tables[f"{param}_curve"], b, param, ax,
-                      f"One seat's {param} against the heuristic field")  # fmt: skip
-    y -= h + 0.11
-    heading(fig, y, f"The best {param} per player count")
-    table(fig, y - 0.01, _best_table(b, param, param), BEST_WIDTHS, size=7, x=0.05)
-    pdf.savefig(fig)
+    return [
+        Heading(f"{num}  {title}", level=2),
+        Prose(text, size=8.5),
+        *_sweep_parts(r, param, param, f"One seat's {param} against the heuristic field"),
+    ]
 
 
 def _judge(conditions: list[Condition]):
     return judge(conditions, list(robustness.FIELDS))
 
 
-def _option_appendix(pdf: PageSink, r: Results, label: str, param: str) -> None:
+def _option_appendix(r: Results, label: str, param: str) -> list[Block]:
     c = r.tables.get(f"{param}_curve")
     if c is None:
-        return
+        return []
     shown = ci_col(c.with_columns((100 * pl.col("win_share")).alias("w"),
                                   (100 * pl.col("win_low")).alias("wl"),
                                   (100 * pl.col("win_high")).alias("wh")),
@@ -582,12 +542,11 @@ def _option_appendix(pdf: PageSink, r: Results, label: str, param: str) -> None:
                              pl.col("p_holm").alias("Holm p"),
                              pl.col("not_worse").alias("not worse")),
                 {param: "g", "Holm p": ".3g"})  # fmt: skip
-    for fig in table_pages(f"{label} — The {param} sweep: every value", shown,
-                           [0.08, 0.08, 0.08, 0.22, 0.22, 0.1, 0.1], size=7,
-                           intro=f"The swept seat's win share at each {param} (t over deals) "
-                           "and its paired shortfall behind the count's best value, with "
-                           "Holm-adjusted one-sided p-values."):  # fmt: skip
-        pdf.savefig(fig)
+    return [Heading(f"{label} — The {param} sweep: every value"),
+            Prose(f"The swept seat's win share at each {param} (t over deals) and its paired "
+                  "shortfall behind the count's best value, with Holm-adjusted one-sided "
+                  "p-values."),
+            Table.of(shown, size=7)]  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- 3 forgoing
@@ -628,10 +587,10 @@ def _forgo_rate_text(rates: pl.DataFrame) -> str:
     return "; ".join(parts)
 
 
-def _forgo_draw(pdf: PageSink, r: Results, num: int) -> None:
+def _forgo_blocks(r: Results, num: int) -> list[Block]:
+    out: list[Block] = []
     rates = r.tables.get("forgo_rates")
     if rates is not None:
-        fig = page(f"{num}  How often do players forgo a cake?")
         eaten = "; ".join(
             f"{n}p {_pct(forgo.rate(rates, n, 'forgo_eaten'))} of eaten slices "
             f"({forgo.rate(rates, n, 'forgo_eaten_per_game')['estimate']:.1f} a game)"
@@ -645,73 +604,21 @@ def _forgo_draw(pdf: PageSink, r: Results, num: int) -> None:
             + eaten + ". " + prose.association_sentence(r.forgo_assoc)
             + f" What forgoing is worth, as an effect: the next page{_see(r, 'Forgoing')}."
         )  # fmt: skip
-        y = para(fig, TOP, text, 8.5)
-        h = 0.22
-        ax1 = fig.add_axes([0.09, y - h - 0.03, 0.36, h])
-        ax2 = fig.add_axes([0.58, y - h - 0.03, 0.36, h])
-        _plot_forgo_rates(rates, ax1)
-        _plot_association(r.forgo_assoc, ax2)
-        y -= h + 0.1
-        shown = _forgo_table(rates, r.forgo_assoc)
-        heading(fig, y, "Forgoing by player count (95% intervals; games)")
-        table(fig, y - 0.01, shown, [0.07, 0.13, 0.13, 0.13, 0.13, 0.1, 0.19, 0.06], size=6.5)
-        pdf.savefig(fig)
-    _value_page(
-        pdf,
-        r,
-        num,
-        "forgo",
-        "noforgo",
-        "forgo",
-        "never forgoes while a piece is free (margin 1000)",
-    )
-    _sweep_page(
-        pdf,
-        r,
-        num,
-        "margin",
-        "The forgo margin swept",
+        fig = figure(TEXT_WIDTH, 3.0)
+        ax1, ax2 = fig.subplots(1, 2)
+        forgo.plot_rates(rates, ax1)
+        forgo.plot_association(r.forgo_assoc, ax2)
+        # the text sends the reader to "the next page" for the option's value
+        out = [Heading(f"{num}  How often do players forgo a cake?", level=2),
+               Prose(text, size=8.5), Plot.natural(fig),
+               Heading("Forgoing by player count (95% intervals; games)", level=3),
+               Table.of(_forgo_table(rates, r.forgo_assoc), size=6.5), PageBreak()]  # fmt: skip
+    return _section(out + _value_blocks(
+        r, num, "forgo", "noforgo", "forgo", "never forgoes while a piece is free (margin 1000)"
+    ) + _sweep_blocks(
+        r, num, "margin", "The forgo margin swept",
         "it forgoes only when forgoing is worth more than its best piece plus x points",
-    )
-
-
-def _plot_forgo_rates(rates: pl.DataFrame, ax) -> None:
-    counts = sorted(rates["players"].unique())
-    x = np.arange(len(counts))
-    vol = np.array([100 * forgo.rate(rates, n, "voluntary")["estimate"] for n in counts])
-    forced = np.array([100 * forgo.rate(rates, n, "forced")["estimate"] for n in counts])
-    tot = [forgo.rate(rates, n, "forgone") for n in counts]
-    colours = [count_colour(n) for n in counts]
-    ax.bar(x, forced, 0.6, color=colours, alpha=0.35, hatch="////", edgecolor=colours, lw=0,
-           label="forced")  # fmt: skip
-    ax.bar(x, vol, 0.6, bottom=forced, color=colours, alpha=0.9, label="voluntary")
-    y = np.array([100 * t["estimate"] for t in tot])
-    err = np.vstack([y - [100 * t["low"] for t in tot], [100 * t["high"] for t in tot] - y])
-    ax.errorbar(x, y, yerr=err, fmt="none", ecolor="black", elinewidth=0.8, capsize=2)
-    ax.set_xticks(x, [f"{n} players" for n in counts], fontsize=7)
-    ax.set_ylabel("% of turns forgone (95% CI)", fontsize=8)
-    ax.set_title("Forgone turns: forced (hatched) and voluntary", fontsize=8)
-    ax.tick_params(labelsize=7)
-
-
-def _plot_association(assoc: pl.DataFrame, ax) -> None:
-    t = assoc.filter(pl.col("diff_pp").is_finite()).sort("players")
-    counts = t["players"].to_list()
-    x = np.arange(len(counts))
-    for k, row in enumerate(t.iter_rows(named=True)):
-        c = count_colour(row["players"])
-        y = row["diff_pp"]
-        if np.isfinite(row["diff_low"]):
-            ax.errorbar([k], [y], yerr=[[y - row["diff_low"]], [row["diff_high"] - y]],
-                        fmt="none", ecolor=c, capsize=2.5, elinewidth=1)  # fmt: skip
-        ax.plot([k], [y], "o", color=c, ms=4)
-    ax.axhline(0, color="black", lw=0.8)
-    ax.set_xticks(x, [f"{n} players" for n in counts], fontsize=7)
-    ax.set_xlim(-0.5, max(len(counts) - 0.5, 0.5))
-    ax.set_ylabel("win share, pp (95% CI)", fontsize=8)
-    ax.set_title("Seats that forgo − seats that do not\n(association, not an effect)",
-                 fontsize=8)  # fmt: skip
-    ax.tick_params(labelsize=7)
+    ))  # fmt: skip
 
 
 def _forgo_table(rates: pl.DataFrame, assoc: pl.DataFrame) -> pl.DataFrame:
@@ -734,11 +641,11 @@ def _forgo_table(rates: pl.DataFrame, assoc: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-FORGO = Section("Forgoing", _forgo_compute, _forgo_draw,
-                lambda r, q, rows: _option_headlines(r, q, "forgo", "forgo")
+FORGO = Section("Forgoing", _forgo_compute,
+                headlines=lambda r, q, rows: _option_headlines(r, q, "forgo", "forgo")
                 + _assoc_headlines(r, q) + _sweep_headlines(r, q, "margin", "margin"),
-                lambda r: _option_cells(r, "forgo", "forgo"),
-                lambda pdf, r, label: _option_appendix(pdf, r, label, "margin"))  # fmt: skip
+                cells=lambda r: _option_cells(r, "forgo", "forgo"), blocks=_forgo_blocks,
+                appendix_blocks=lambda r, label: _option_appendix(r, label, "margin"))  # fmt: skip
 """3: how often does forgoing pay?"""
 
 
@@ -773,29 +680,10 @@ def _fewer_compute(r: Results) -> dict[str, Any]:
     return out
 
 
-def _plot_piece_counts(pc: pl.DataFrame, ax) -> None:
-    counts = sorted(pc["players"].unique())
-    sizes = sorted(pc["pieces"].unique())
-    width = 0.8 / max(len(sizes), 1)
-    cmap = {k: c for k, c in zip(sizes, ("#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c",
-                                         "#08306b"), strict=False)}  # fmt: skip
-    for j, k in enumerate(sizes):
-        t = pc.filter(pl.col("pieces") == k)
-        share = {int(p): s for p, s in zip(t["players"], t["share"], strict=True)}
-        x = np.arange(len(counts)) - 0.4 + width * (j + 0.5)
-        ax.bar(x, [100 * share.get(n, 0.0) for n in counts], width, color=cmap.get(k, "0.5"),
-               label=f"{k} piece{'s' if k > 1 else ''}", edgecolor="0.3", lw=0.3)  # fmt: skip
-    ax.set_xticks(range(len(counts)), [f"{n} players" for n in counts], fontsize=7)
-    ax.set_ylabel("% of cuts", fontsize=8)
-    ax.set_title("Pieces per cut, as played", fontsize=8)
-    ax.tick_params(labelsize=7)
-    ax.legend(fontsize=6.5, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-
-
-def _fewer_draw(pdf: PageSink, r: Results, num: int) -> None:
+def _fewer_blocks(r: Results, num: int) -> list[Block]:
+    out: list[Block] = []
     rates = r.tables.get("cut_rates")
     if rates is not None:
-        fig = page(f"{num}  How often do servers cut fewer pieces than allowed?")
         parts = "; ".join(
             f"{x['players']}p "
             f"{ci(100 * x['fewer_share'], 100 * x['fewer_low'], 100 * x['fewer_high'], '%', '.1f')}"
@@ -810,10 +698,8 @@ def _fewer_draw(pdf: PageSink, r: Results, num: int) -> None:
             f"treat the game (five cuts) as the unit. {parts}. What cutting fewer is worth, as "
             f"an effect: the next page{_see(r, 'Cutting fewer')}."
         )  # fmt: skip
-        y = para(fig, TOP, text, 8.5)
-        ax = fig.add_axes([0.1, y - 0.3, 0.62, 0.26])
-        _plot_piece_counts(r.piece_counts, ax)
-        y -= 0.38
+        fig = figure(6.4, 3.4)
+        cuts.plot_piece_counts(r.piece_counts, fig.add_subplot())
         shown = ci_col(rates.with_columns((100 * pl.col("fewer_share")).alias("f"),
                                           (100 * pl.col("fewer_low")).alias("fl"),
                                           (100 * pl.col("fewer_high")).alias("fh")),
@@ -822,33 +708,26 @@ def _fewer_draw(pdf: PageSink, r: Results, num: int) -> None:
         shown = fmt(shown.select("players", pl.col("most").alias("most allowed"),
                                  "cuts with fewer pieces (%)", "mean pieces", "cuts", "games"),
                     {})  # fmt: skip
-        heading(fig, y, "Cuts by player count (95% intervals over games)")
-        table(fig, y - 0.01, shown, [0.08, 0.1, 0.25, 0.2, 0.1, 0.1], size=7.5)
-        pdf.savefig(fig)
-    _value_page(
-        pdf,
-        r,
-        num,
-        "fewer",
-        "nofewer",
-        "cut fewer pieces",
+        # the text sends the reader to "the next page" for the option's value
+        out = [Heading(f"{num}  How often do servers cut fewer pieces than allowed?", level=2),
+               Prose(text, size=8.5), Plot.natural(fig),
+               Heading("Cuts by player count (95% intervals over games)", level=3),
+               Table.of(shown, size=7.5), PageBreak()]  # fmt: skip
+    return _section(out + _value_blocks(
+        r, num, "fewer", "nofewer", "cut fewer pieces",
         "never cuts fewer pieces than the most allowed (fewer −100)",
-    )
-    _sweep_page(
-        pdf,
-        r,
-        num,
-        "fewer",
-        "The preference for cutting fewer pieces swept",
+    ) + _sweep_blocks(
+        r, num, "fewer", "The preference for cutting fewer pieces swept",
         "as server it adds x points to a cut for each piece fewer than the most allowed",
-    )
+    ))  # fmt: skip
 
 
-FEWER = Section("Cutting fewer", _fewer_compute, _fewer_draw,
-                lambda r, q, rows: _option_headlines(r, q, "fewer", "cut fewer pieces")
+FEWER = Section("Cutting fewer", _fewer_compute,
+                headlines=lambda r, q, rows: _option_headlines(r, q, "fewer", "cut fewer pieces")
                 + _sweep_headlines(r, q, "fewer", "fewer"),
-                lambda r: _option_cells(r, "fewer", "cut fewer pieces"),
-                lambda pdf, r, label: _option_appendix(pdf, r, label, "fewer"))  # fmt: skip
+                cells=lambda r: _option_cells(r, "fewer", "cut fewer pieces"),
+                blocks=_fewer_blocks,
+                appendix_blocks=lambda r, label: _option_appendix(r, label, "fewer"))  # fmt: skip
 """4: what is cutting fewer pieces than players worth?"""
 
 
@@ -866,13 +745,11 @@ def _varieties_compute(r: Results) -> dict[str, Any]:
     return {"variety_shares": shares, "top_variety": varieties.top_variety(shares)}
 
 
-def _varieties_draw(pdf: PageSink, r: Results, num: int) -> None:
-    fig = page(f"{num}  Which varieties carry the winning scores?")
+def _varieties_blocks(r: Results, num: int) -> list[Block]:
+    title = Heading(f"{num}  Which varieties carry the winning scores?")
     missing = r.tables.get("varieties_missing")
     if missing:
-        para(fig, TOP, f"Not computed: {missing}.", 9)
-        pdf.savefig(fig)
-        return
+        return [title, Prose(f"Not computed: {missing}.")]
     s = r.variety_shares
     arms = [a for a in r.manifest["study"]["arms"] if a.get("group", a["name"]) == "seats"]
     cake = cake_for(arms[0]) if arms else None
@@ -891,10 +768,8 @@ def _varieties_draw(pdf: PageSink, r: Results, num: int) -> None:
         "carries more than its weight." + cake_text + " "
         + prose.top_variety_sentence(r.top_variety)
     )  # fmt: skip
-    y = para(fig, TOP, text, 8.5)
-    ax = fig.add_axes([0.1, y - 0.33, 0.85, 0.3])
-    varieties.plot_shares(s, ax)
-    y -= 0.41
+    fig = figure(TEXT_WIDTH, 3.8)
+    varieties.plot_shares(s, fig.add_subplot())
     wide = ci_col(s.with_columns((100 * pl.col("share")).alias("p"),
                                  (100 * pl.col("share_low")).alias("pl"),
                                  (100 * pl.col("share_high")).alias("ph")),
@@ -909,15 +784,9 @@ def _varieties_draw(pdf: PageSink, r: Results, num: int) -> None:
     games = ", ".join(f"{n}p {g:,}" for n, g in
                       s.group_by("players").agg(pl.col("games").first()).sort("players")
                       .iter_rows())  # fmt: skip
-    heading(fig, y, f"Share of the winners' points (%, 95% CI); games: {games}")
-    table(
-        fig,
-        y - 0.01,
-        fmt(shown, {}),
-        [0.13] + [0.62 / max(len(counts), 1)] * len(counts) + [0.13],
-        size=7,
-    )
-    pdf.savefig(fig)
+    return [title, Prose(text, size=8.5), Plot.natural(fig),
+            Heading(f"Share of the winners' points (%, 95% CI); games: {games}", level=3),
+            Table.of(fmt(shown, {}), size=7)]  # fmt: skip
 
 
 def _varieties_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
@@ -931,7 +800,8 @@ def _varieties_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
                      x["games"]) for x in top.iter_rows(named=True)]  # fmt: skip
 
 
-VARIETIES = Section("Varieties", _varieties_compute, _varieties_draw, _varieties_headlines)
+VARIETIES = Section("Varieties", _varieties_compute, headlines=_varieties_headlines,
+                    blocks=_varieties_blocks)  # fmt: skip
 """5: which varieties carry the winning scores?"""
 
 
@@ -959,41 +829,9 @@ def _nys_compute(r: Results) -> dict[str, Any]:
     return out
 
 
-PANEL_TITLES = {
-    "first_edge": "first server's edge\n(pp)",
-    "largest_edge": "largest seat edge\n(pp)",
-    "eaten": "slices eaten\n(% of slices taken)",
-    "forgone": "turns forgone\n(% of turns)",
-}
-
-
-def _dumbbells(axes, t: pl.DataFrame) -> None:
-    for ax, (m, label) in zip(axes, PANEL_TITLES.items(), strict=False):
-        s = t.filter(pl.col("measure") == m).sort("players")
-        for k, x in enumerate(s.iter_rows(named=True)):
-            c = count_colour(x["players"])
-            for dx, name, mfc in ((-0.12, "poc", "white"), (0.12, "exact", c)):
-                v, lo, hi = x[name], x[f"{name}_low"], x[f"{name}_high"]
-                ax.errorbar([k + dx], [v], yerr=[[v - lo], [hi - v]], fmt="o", color=c, ms=4,
-                            mfc=mfc, capsize=2, elinewidth=0.9)  # fmt: skip
-            ax.annotate(
-                "",
-                (k + 0.12, x["exact"]),
-                (k - 0.12, x["poc"]),
-                arrowprops={"arrowstyle": "->", "color": "0.5", "lw": 0.8},
-            )
-        if m in ("first_edge",):
-            ax.axhline(0, color="black", lw=0.8)
-        ax.set_xticks(range(s.height), [f"{n}p" for n in s["players"]], fontsize=7)
-        ax.set_xlim(-0.5, s.height - 0.5)
-        ax.set_title(label, fontsize=7.5)
-        ax.tick_params(labelsize=7)
-
-
-def _nys_draw(pdf: PageSink, r: Results, num: int) -> None:
+def _nys_blocks(r: Results, num: int) -> list[Block]:
     t = r.tables.get("exact_change")
-    fig = page(f"{num}  Side by side with New York Slice")
-    y = TOP
+    out: list[Block] = [Heading(f"{num}  Side by side with New York Slice")]
     if t is not None:
         rules = listing(r.exact_rules) or "exact_pieces=true"
         text = (
@@ -1009,21 +847,19 @@ def _nys_draw(pdf: PageSink, r: Results, num: int) -> None:
             + prose.exact_sentence(t, "eaten", "the share of slices eaten (%)", False)
             + " " + prose.exact_sentence(t, "forgone", "the share of turns forgone (%)", False)
         )  # fmt: skip
-        y = para(fig, y, text, 8)
-        h = 0.16
-        axes = [fig.add_axes([0.08 + 0.235 * k, y - h - 0.05, 0.18, h]) for k in range(4)]
-        _dumbbells(axes, t)
-        y -= h + 0.095
-    heading(fig, y, "Piece o' Cake, Piece o' Cake with exact-N cutting, and New York Slice")
-    y -= 0.012
+        fig = figure(TEXT_WIDTH, 2.4)
+        compare.plot_exact_change(fig.subplots(1, len(compare.PANEL_TITLES)), t)
+        out += [Prose(text, size=8), Plot.natural(fig)]
+    out.append(Heading("Piece o' Cake, Piece o' Cake with exact-N cutting, and New York Slice",
+                       level=3))  # fmt: skip
     nys = r.tables.get("nyslice_summary")
     three = _three_way(t, nys)
     if three is not None:
-        y = table(fig, y, three, [0.08, 0.14, 0.14, 0.14, 0.14, 0.14, 0.14], size=6.5)
+        out.append(Table.of(three, size=6.5))
     if nys is not None:
         games = ", ".join(f"{x['players']}p {x['games']:,}" for x in nys.iter_rows(named=True))
         text = (
-            f"New York Slice from {r.nyslice_path} (its 'seats' block: "
+            f"New York Slice from the dataset {Path(r.nyslice_path).name} (its 'seats' block: "
             f"{listing(repr(s) for s in r.nyslice_specs) or '?'} in every seat, New York "
             f"Slice's own strategy; games {games}); its first slicer is seat 0. Piece o' "
             "Cake → Piece o' Cake with exact-N isolates exact-N cutting: same game, same deals, "
@@ -1036,14 +872,13 @@ def _nys_draw(pdf: PageSink, r: Results, num: int) -> None:
         text = (
             f"New York Slice: no dataset to compare with ({r.tables.get('nyslice_reason')}). "
             "Make one with `make report` (it builds both studies), or `slicelab study "
-            "studies/nyslice-balance.toml --out <dir>/nyslice-balance` beside this dataset, or "
-            "pass the report option nyslice=PATH (analysis.report.write_report). Piece o' Cake → "
+            "studies/nyslice-balance.toml --out <dir>/nyslice-balance` beside this dataset. "
+            "Piece o' Cake → "
             "Piece o' Cake with exact-N above isolates exact-N cutting; a comparison with New "
             "York Slice would mix its specials with its other differences (pepperoni and "
             "anchovy slices, its deck, 2 to 6 players, its rounds)."
         )  # fmt: skip
-    para(fig, y, text, 8)
-    pdf.savefig(fig)
+    return [*out, Prose(text, size=8)]
 
 
 def _three_way(t: pl.DataFrame | None, nys: pl.DataFrame | None) -> pl.DataFrame | None:
@@ -1105,10 +940,10 @@ def _nys_cells(r: Results) -> list[Row]:
     ]
 
 
-def _nys_appendix(pdf: PageSink, r: Results, label: str) -> None:
+def _nys_appendix(r: Results, label: str) -> list[Block]:
     t = r.tables.get("exact_change")
     if t is None:
-        return
+        return []
     c = ci_col(t, "poc", "poc_low", "poc_high", "printed rule", ".2f")
     c = ci_col(c, "exact", "exact_low", "exact_high", "exact-N", ".2f")
     c = ci_col(c, "change", "change_low", "change_high", "change", "+.2f")
@@ -1124,16 +959,15 @@ def _nys_appendix(pdf: PageSink, r: Results, label: str) -> None:
         ),
         {},
     )
-    for fig in table_pages(f"{label} — Exact-N cutting: every measure", shown,
-                           [0.06, 0.22, 0.15, 0.15, 0.15, 0.06, 0.19], size=6.5, x=0.05,
-                           intro="Each measure under the printed rule and with exact-N "
-                           "cutting, on the same games (pp; 95% intervals: t over games, "
-                           "the largest seat edge by a bootstrap over games)."):  # fmt: skip
-        pdf.savefig(fig)
+    return [Heading(f"{label} — Exact-N cutting: every measure"),
+            Prose("Each measure under the printed rule and with exact-N cutting, on the same "
+                  "games (pp; 95% intervals: t over games, the largest seat edge by a "
+                  "bootstrap over games)."),
+            Table.of(shown, size=6.5)]  # fmt: skip
 
 
-NYSLICE = Section("New York Slice", _nys_compute, _nys_draw, _nys_headlines, _nys_cells,
-                  _nys_appendix)  # fmt: skip
+NYSLICE = Section("New York Slice", _nys_compute, headlines=_nys_headlines, cells=_nys_cells,
+                  blocks=_nys_blocks, appendix_blocks=_nys_appendix)  # fmt: skip
 """8: Piece o' Cake beside New York Slice."""
 
 

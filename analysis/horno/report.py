@@ -27,10 +27,12 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+from matplotlib.figure import Figure
 
 from analysis import playercount
 from analysis import seats as generic_seats
 from analysis.blocks import block_specs, has_block
+from analysis.content import Block, Heading, PageBreak, Plot, Prose, Table, figure
 from analysis.horno import cardsets, dishes, radioactive, sabotage, seats, verdicts
 from analysis.horno.common import (
     AVOID,
@@ -64,7 +66,7 @@ from analysis.horno.prose import (
     value_sentence,
     variant_sentence,
 )
-from analysis.pdf import TOP, PageSink, ci, ci_col, fmt, heading, page, para, table, table_pages
+from analysis.pdf import cell, ci, ci_col, fmt
 from analysis.prose import judged, listing, pct
 from analysis.robust import plot_conditions, sign
 from analysis.sections import (
@@ -73,12 +75,12 @@ from analysis.sections import (
     Row,
     Section,
     appendix_label,
-    count_appendix,
+    count_appendix_blocks,
+    count_blocks,
     count_headlines,
-    count_page,
     count_title,
     headline,
-    position_appendix,
+    position_appendix_blocks,
     position_cells,
     ratings_section,
     rules_row,
@@ -148,6 +150,26 @@ def _pct_col(frame: pl.DataFrame, est: str, lo: str, hi: str, name: str) -> pl.D
     return ci_col(scaled, f"_{est}", f"_{lo}", f"_{hi}", name, ".1f").drop(
         f"_{est}", f"_{lo}", f"_{hi}"
     )
+
+
+WRAP = 30
+"""Characters of a table cell beyond which its column wraps (:func:`_table`)."""
+
+
+def _figure(width: float, height: float, panels: int = 1) -> tuple[Figure, list[Any]]:
+    """A figure of ``panels`` side by side, ``width`` x ``height`` inches."""
+    fig = figure(width, height)
+    return fig, list(fig.subplots(1, panels, squeeze=False)[0])
+
+
+def _table(frame: pl.DataFrame, size: float) -> Table:
+    """``frame`` as a table, each column as wide as its longest cell (or its header's longest
+    word; text longer than :data:`WRAP` characters wrapped): sized by their headers, as Typst
+    sizes them, the columns of intervals would wrap."""
+    # a character of room besides: letters are wider than digits, bold than regular
+    widths = [1 + min(WRAP, max([len(w) + 1 for w in c.split()] + [len(cell(v)) for v in frame[c]]))
+              for c in frame.columns]  # fmt: skip
+    return Table.of(frame, widths, size)
 
 
 # ----------------------------------------------------------------------------- notes
@@ -239,19 +261,20 @@ def _position_table(t: pl.DataFrame) -> pl.DataFrame:
 
 
 POSITION_WIDTHS = [0.07, 0.07, 0.07, 0.2, 0.2, 0.08, 0.2]
+"""The relative column widths of the appendix's by-seat table (which
+:func:`analysis.sections.position_appendix_blocks` asks for)."""
 
 
-def _seats_draw(pdf: PageSink, r: Results, num: int) -> None:
+def _seats_blocks(r: Results, num: int) -> list[Block]:
     tables = r.tables.get("positions")
     if not tables or MAIN_FIELD not in tables:
-        return
+        return []
     main = tables[MAIN_FIELD]
     e = seats.edges(main)
     same = bool(e["same_as_seat"].all())
     shared = listing(
         f"{100 * x['shared']:.1f}% at {x['players']} players" for x in e.iter_rows(named=True)
     )
-    fig = page(f"{num}  Does the turn order favour a seat?")
     text = (
         f"The main field, {the_field()}: every seat plays {_specs(r, SEATS)} (block "
         f"{SEATS}), on assumed v1. A seat's turn position is its place in every round's "
@@ -270,24 +293,24 @@ def _seats_draw(pdf: PageSink, r: Results, num: int) -> None:
         + ". The same question with other players and on other card sets: the next page "
         "and the card-set section."
     )
-    y = para(fig, TOP, text, 8.5)
-    h = min(0.28, y - 0.42)
-    ax = fig.add_axes([0.1, y - h - 0.02, 0.62, h])
+    fig, (ax,) = _figure(6.6, 3.9)
     generic_seats.plot_seat_advantage(main.rename({"position": "seat"}), ax, POSITION_LABEL)
     ax.set_title("Win share by turn position (dashed: fair share)", fontsize=9)
     ax.tick_params(labelsize=7)
-    y -= h + 0.1
-    heading(fig, y, f"Win share by turn position, {the_field()} (95% intervals over games)")
-    table(fig, y - 0.01, _position_table(main), POSITION_WIDTHS, size=7)
-    pdf.savefig(fig)
-    _robust_page(pdf, r, num)
+    return [
+        Heading(f"{num}  Does the turn order favour a seat?"),
+        Prose(text, size=8.5),
+        Plot.natural(fig),
+        Heading(f"Win share by turn position, {the_field()} (95% intervals over games)", level=3),
+        _table(_position_table(main), 7),
+        *_robust_blocks(r, num),
+    ]
 
 
-def _robust_page(pdf: PageSink, r: Results, num: int) -> None:
+def _robust_blocks(r: Results, num: int) -> list[Block]:
     first, last = r.tables.get("first_conditions", {}), r.tables.get("last_conditions", {})
     if not first:
-        return
-    fig = page(f"{num}  Does the turn order's edge hold with other players?")
+        return []
     fields = listing(f"{short(n)} ({b})" for n, b in FIELDS.items() if has_block(r.manifest, b))
     lines = []
     for n in sorted(first):
@@ -305,19 +328,19 @@ def _robust_page(pdf: PageSink, r: Results, num: int) -> None:
         f"{fields}. A verdict is robust only when the interval of every field excludes 0 "
         "with the same sign: " + "; ".join(lines) + "."
     )
-    y = para(fig, TOP, text, 8.5)
-    h = min(0.26, y - 0.42)
-    for k, (found, what) in enumerate(
-        ((first, "first player's edge"), (last, "last player's edge"))
-    ):
-        ax = fig.add_axes([0.12 + 0.4 * k, y - h - 0.03, 0.25, h])
-        plot_conditions(found, ax, f"{what}, pp (95% CI)", list(FIELDS), FIELD_STYLE)
-        if k == 0:
-            ax.get_legend().remove()
-    y -= h + 0.11
-    heading(fig, y, "Turn-position edges over the fair share in every field (pp, 95% CI)")
-    table(fig, y - 0.01, _edges_table(r.position_edges), [0.1, 0.07, 0.08, 0.2, 0.2, 0.23], size=7)
-    pdf.savefig(fig)
+    fig, axes = _figure(6.5, 3.6, 2)
+    for ax, found, what in zip(axes, (first, last), ("first", "last"), strict=True):
+        plot_conditions(found, ax, f"{what} player's edge, pp (95% CI)", list(FIELDS), FIELD_STYLE)
+    axes[0].get_legend().remove()
+    # the seats part says this part is on "the next page"
+    return [
+        PageBreak(),
+        Heading(f"{num}  Does the turn order's edge hold with other players?", level=2),
+        Prose(text, size=8.5),
+        Plot.natural(fig),
+        Heading("Turn-position edges over the fair share in every field (pp, 95% CI)", level=3),
+        _table(_edges_table(r.position_edges), 7),
+    ]
 
 
 def _edges_table(e: pl.DataFrame, key: str = "field") -> pl.DataFrame:
@@ -364,9 +387,8 @@ def _seats_cells(r: Results) -> list[Row]:
     return position_cells(r.tables.get("positions") or {}, short)
 
 
-def _seats_appendix(pdf: PageSink, r: Results, label: str) -> None:
-    position_appendix(
-        pdf,
+def _seats_appendix(r: Results, label: str) -> list[Block]:
+    return position_appendix_blocks(
         r,
         label,
         _position_table,
@@ -380,7 +402,12 @@ def _seats_appendix(pdf: PageSink, r: Results, label: str) -> None:
 
 
 SEATS_SECTION = Section(
-    "Seats", _seats_compute, _seats_draw, _seats_headlines, _seats_cells, _seats_appendix
+    "Seats",
+    _seats_compute,
+    headlines=_seats_headlines,
+    cells=_seats_cells,
+    blocks=_seats_blocks,
+    appendix_blocks=_seats_appendix,
 )
 """1: does the turn order favour a seat?"""
 
@@ -462,13 +489,12 @@ def _strength(r: Results, n: int) -> str:
                              n)  # fmt: skip
 
 
-def _dishes_draw(pdf: PageSink, r: Results, num: int) -> None:
+def _dishes_blocks(r: Results, num: int) -> list[Block]:
     own = r.tables.get("own")
     if own is None:
-        return
+        return []
     avoid, rep = r.tables.get("avoid"), r.tables.get("replacement")
     n = _main_count([avoid, rep]) if avoid is not None or rep is not None else MAIN
-    fig = page(f"{num}  Is any dish type stronger than the others?")
     plain = int(rep["plain_points"][0]) if rep is not None and rep.height else None
     where = appendix_label(r, "Dish types")
     text = (
@@ -494,54 +520,28 @@ def _dishes_draw(pdf: PageSink, r: Results, num: int) -> None:
         + (value_sentence(rep, n, "replacement", "games") + " " if rep is not None else "")
         + (f"Every count and every dish card: {where}." if where else "")
     )
-    y = para(fig, TOP, text, 8)
-    h = min(0.17, y - 0.45)
-    panels = [
-        (
-            own,
-            "excess",
-            "excess_low",
-            "excess_high",
-            f"own points, {n} players",
-            "over the average dish taken, points",
-        )
-    ]
+    value = ("value_pp", "value_low", "value_high")
+    panels = [(own, ("excess", "excess_low", "excess_high"), "own points",
+               "over the average dish\ntaken, points")]  # fmt: skip
     if avoid is not None:
-        panels.append(
-            (
-                avoid,
-                "value_pp",
-                "value_low",
-                "value_high",
-                f"restricted play, {n} players",
-                "unrestricted − avoiding seat, pp",
-            )
-        )
+        panels.append((avoid, value, "restricted play", "unrestricted −\navoiding seat, pp"))
     if rep is not None:
-        panels.append(
-            (
-                rep,
-                "value_pp",
-                "value_low",
-                "value_high",
-                f"replacement, {n} players",
-                "takers: printed − average, pp",
-            )
-        )
-    w = 0.8 / len(panels)
-    for k, (t, est, lo, hi, title, label) in enumerate(panels):
-        ax = fig.add_axes([0.12 + w * k, y - h - 0.03, w - 0.09, h])
-        _plot_values(t, n, ax, est, lo, hi, title, label)
+        panels.append((rep, value, "replacement", "takers: printed −\naverage, pp"))
+    fig, axes = _figure(5.6, 1.9, len(panels))
+    for k, (ax, (t, cols, title, label)) in enumerate(zip(axes, panels, strict=True)):
+        _plot_values(t, n, ax, *cols, f"{title}, {n} players", label)
         if k:
             ax.set_yticklabels([])
-    y -= h + 0.1
-    heading(fig, y, f"Dish types at {n} players (95% intervals; rank by points per dish taken)")
-    shown = _type_table(r, n)
-    widths = [0.09, 0.04, 0.05, 0.1, 0.11, 0.11, 0.11]
-    widths += [0.13] * (shown.width - len(widths))
-    table(fig, y - 0.01, shown, widths, size=6.3, x=0.04)
-    pdf.savefig(fig)
-    _cards_page(pdf, r, num, n)
+    return [
+        Heading(f"{num}  Is any dish type stronger than the others?"),
+        Prose(text, size=8),
+        Plot.natural(fig),
+        Heading(
+            f"Dish types at {n} players (95% intervals; rank by points per dish taken)", level=3
+        ),
+        _table(_type_table(r, n), 6.3),
+        *_cards_blocks(r, num, n),
+    ]
 
 
 def _card_table(c: pl.DataFrame) -> pl.DataFrame:
@@ -563,18 +563,14 @@ def _card_table(c: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-CARD_WIDTHS = [0.06, 0.18, 0.11, 0.05, 0.06, 0.06, 0.06, 0.2, 0.18]
-
-
-def _cards_page(pdf: PageSink, r: Results, num: int, n: int) -> None:
+def _cards_blocks(r: Results, num: int, n: int) -> list[Block]:
     c = r.tables.get("cards")
     if c is None or c.is_empty():
-        return
+        return []
     sub = c.filter(pl.col("players") == n)
     best = sub.filter(pl.col("completed") > 0).sort("points").row(-1, named=True)
     easy = sub.filter(pl.col("taken") > 0).sort("completion").row(-1, named=True)
     hard = sub.filter(pl.col("taken") > 0).sort("completion").row(0, named=True)
-    fig = page(f"{num}  Each dish card")
     text = (
         f"Own points of every dish card at {n} players in {the_field()}: how often a seat "
         "that took it completed it, and what it scored then (its printed points, less the "
@@ -589,11 +585,14 @@ def _cards_page(pdf: PageSink, r: Results, num: int, n: int) -> None:
         f"of {hard['taken']:,}; {sub['games'][0]:,} games). Every count: "
         f"{appendix_label(r, 'Dish types') or 'the appendix'}."
     )
-    y = para(fig, TOP, text, 8.5)
-    y -= 0.02
-    heading(fig, y, f"Every dish card at {n} players (95% intervals over games)")
-    table(fig, y - 0.01, _card_table(sub), CARD_WIDTHS, size=6.8, x=0.04)
-    pdf.savefig(fig)
+    # a part filling most of a page: on its own, not a few of its rows left for the next
+    return [
+        PageBreak(),
+        Heading(f"{num}  Each dish card", level=2),
+        Prose(text, size=8.5),
+        Heading(f"Every dish card at {n} players (95% intervals over games)", level=3),
+        _table(_card_table(sub), 6.8),
+    ]
 
 
 def _dishes_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
@@ -655,10 +654,10 @@ def _dishes_cells(r: Results) -> list[Row]:
     return out
 
 
-def _dishes_appendix(pdf: PageSink, r: Results, label: str) -> None:
+def _dishes_appendix(r: Results, label: str) -> list[Block]:
     own = r.tables.get("own")
     if own is None:
-        return
+        return []
     shown = _pct_col(own, "completion", "completion_low", "completion_high", "completed (%)")
     shown = ci_col(shown, "yield", "yield_low", "yield_high", "per dish taken", ".1f")
     shown = ci_col(shown, "excess", "excess_low", "excess_high", "over average", "+.1f")
@@ -679,34 +678,33 @@ def _dishes_appendix(pdf: PageSink, r: Results, label: str) -> None:
         ),
         {"share of points": ".1%"},
     )
-    for fig in table_pages(
-        f"{label} — Own points of every dish type at every count",
-        shown,
-        [0.06, 0.1, 0.05, 0.1, 0.11, 0.11, 0.12, 0.07, 0.07, 0.13],
-        size=6.3,
-        x=0.04,
-        intro="Per type: dishes taken, the share completed, points per dish taken and its "
-        "excess over the average dish taken, points a seat scores from the type's completed "
-        "dishes per game, their share of all points, the seat-games with such a dish "
-        "(holders) and the holders' win share minus their win share re-scored without the "
-        "type's points (pp, clustered by game): what the points alone add to winning. 95% "
-        "intervals over games.",
-    ):
-        pdf.savefig(fig)
+    out: list[Block] = [
+        Heading(f"{label} — Own points of every dish type at every count"),
+        Prose(
+            "Per type: dishes taken, the share completed, points per dish taken and its "
+            "excess over the average dish taken, points a seat scores from the type's "
+            "completed dishes per game, their share of all points, the seat-games with such a "
+            "dish (holders) and the holders' win share minus their win share re-scored "
+            "without the type's points (pp, clustered by game): what the points alone add to "
+            "winning. 95% intervals over games."
+        ),
+        _table(shown, 6.3),
+    ]
     c = r.tables.get("cards")
     if c is not None:
-        for fig in table_pages(
-            f"{label} — Every dish card at every count",
-            _card_table(c),
-            CARD_WIDTHS,
-            size=6.5,
-            x=0.04,
-        ):
-            pdf.savefig(fig)
+        # on a page of its own, as the dish cards of section 2
+        out += [PageBreak(), Heading(f"{label} — Every dish card at every count", level=2),
+                _table(_card_table(c), 6.5)]  # fmt: skip
+    return out
 
 
 DISHES = Section(
-    "Dish types", _dishes_compute, _dishes_draw, _dishes_headlines, _dishes_cells, _dishes_appendix
+    "Dish types",
+    _dishes_compute,
+    headlines=_dishes_headlines,
+    cells=_dishes_cells,
+    blocks=_dishes_blocks,
+    appendix_blocks=_dishes_appendix,
 )
 """2: is any dish type (or card) stronger than the others?"""
 
@@ -729,11 +727,10 @@ def _spec_of(r: Results, name: str) -> str:
     return specs[0] if specs else RESTRICTED_SPECS[name]
 
 
-def _sabotage_draw(pdf: PageSink, r: Results, num: int) -> None:
+def _sabotage_blocks(r: Results, num: int) -> list[Block]:
     t, d = r.tables.get("restrictions"), r.tables.get("damage")
     if t is None and d is None:
-        return
-    fig = page(f"{num}  Does sabotage pay more than building?")
+        return []
     parts = []
     if t is not None:
         for (n,), sub in t.group_by("players", maintain_order=True):
@@ -758,90 +755,66 @@ def _sabotage_draw(pdf: PageSink, r: Results, num: int) -> None:
         "unfinished dish's bad cards are what sabotage took. "
         + (damage_sentence(d) if d is not None else "")
     )
-    y = para(fig, TOP, text, 8.5)
+    out: list[Block] = [Heading(f"{num}  Does sabotage pay more than building?"),
+                        Prose(text, size=8.5)]  # fmt: skip
     if t is not None and not t.is_empty():
-        h = min(0.16, y - 0.45)
-        ax = fig.add_axes([0.25, y - h - 0.03, 0.45, h])
-        sub = t.sort("players", "restriction")
-        labels = [f"{x['restriction']}, {x['players']}p" for x in sub.iter_rows(named=True)]
-        e = sub["edge_pp"].to_numpy()
-        err = np.vstack([e - sub["edge_low"].to_numpy(), sub["edge_high"].to_numpy() - e])
-        yy = np.arange(sub.height)
-        ax.errorbar(e, yy, xerr=err, fmt="o", color="black", ms=3.5, capsize=2)
-        ax.axvline(0, color="black", lw=0.7, ls="--")
-        ax.set_yticks(yy, labels, fontsize=7)
-        ax.set_ylim(sub.height - 0.5, -0.5)
-        ax.set_xlabel(
-            "restricted − unrestricted seat, win share pp (95% CI over deals)", fontsize=7
-        )
-        ax.tick_params(labelsize=7)
-        y -= h + 0.09
-        heading(fig, y, "Restricted seats against the unrestricted heuristic (same deals)")
-        shown = ci_col(t, "edge_pp", "edge_low", "edge_high", "win share (pp)")
-        shown = ci_col(shown, "points", "points_low", "points_high", "score (points)")
-        shown = ci_col(shown, "rivals", "rivals_low", "rivals_high", "others' score (points)")
-        shown = fmt(
-            shown.select(
-                "restriction",
-                "players",
-                "deals",
-                "win share (pp)",
-                "score (points)",
-                "others' score (points)",
-                pl.col("restricted_sabotages").alias("its sabotages / game"),
-                pl.col("unrestricted_sabotages").alias("field's sabotages / game"),
-                pl.col("restricted_steals").alias("its steals / game"),
-                pl.col("unrestricted_steals").alias("field's steals / game"),
-            ),
-            {
-                "its sabotages / game": ".2f",
-                "field's sabotages / game": ".2f",
-                "its steals / game": ".2f",
-                "field's steals / game": ".2f",
-            },
-        )
-        y = table(
-            fig,
-            y - 0.01,
-            shown,
-            [0.11, 0.06, 0.05, 0.14, 0.13, 0.13, 0.08, 0.08, 0.07, 0.07],
-            size=6.2,
-            x=0.04,
-        )
+        out += [_restricted_plot(t),
+                Heading("Restricted seats against the unrestricted heuristic (same deals)",
+                        level=3),
+                _table(_restricted_table(t), 6.2)]  # fmt: skip
     if d is not None:
-        y -= 0.02
-        heading(fig, y, f"Points lost to sabotage in {the_field()} (95% intervals over games)")
-        shown = ci_col(d, "lost", "lost_low", "lost_high", "points lost / seat-game", ".2f")
-        shown = _pct_col(shown, "share", "share_low", "share_high", "share of dish points (%)")
-        shown = fmt(
-            shown.select(
-                "players",
-                "games",
-                "points lost / seat-game",
-                "share of dish points (%)",
-                pl.col("completed_lost").alias("on completed dishes"),
-                pl.col("unfinished_lost").alias("on unfinished"),
-                pl.col("sabotages").alias("sabotages / seat-game"),
-                pl.col("steals").alias("steals / seat-game"),
-                pl.col("score").alias("mean score"),
-            ),
-            {
-                "on completed dishes": ".2f",
-                "on unfinished": ".2f",
-                "sabotages / seat-game": ".2f",
-                "steals / seat-game": ".2f",
-                "mean score": ".1f",
-            },
-        )
-        table(
-            fig,
-            y - 0.01,
-            shown,
-            [0.06, 0.06, 0.16, 0.16, 0.1, 0.09, 0.1, 0.09, 0.08],
-            size=6.5,
-            x=0.04,
-        )
-    pdf.savefig(fig)
+        out += [Heading(f"Points lost to sabotage in {the_field()} (95% intervals over games)",
+                        level=3),
+                _table(_damage_table(d), 6.5)]  # fmt: skip
+    return out
+
+
+def _restricted_plot(t: pl.DataFrame) -> Plot:
+    fig, (ax,) = _figure(5.0, 2.3)
+    sub = t.sort("players", "restriction")
+    labels = [f"{x['restriction']}, {x['players']}p" for x in sub.iter_rows(named=True)]
+    e = sub["edge_pp"].to_numpy()
+    err = np.vstack([e - sub["edge_low"].to_numpy(), sub["edge_high"].to_numpy() - e])
+    yy = np.arange(sub.height)
+    ax.errorbar(e, yy, xerr=err, fmt="o", color="black", ms=3.5, capsize=2)
+    ax.axvline(0, color="black", lw=0.7, ls="--")
+    ax.set_yticks(yy, labels, fontsize=7)
+    ax.set_ylim(sub.height - 0.5, -0.5)
+    ax.set_xlabel("restricted − unrestricted seat, win share pp (95% CI over deals)", fontsize=7)
+    ax.tick_params(labelsize=7)
+    return Plot.natural(fig)
+
+
+def _restricted_table(t: pl.DataFrame) -> pl.DataFrame:
+    shown = ci_col(t, "edge_pp", "edge_low", "edge_high", "win share (pp)")
+    shown = ci_col(shown, "points", "points_low", "points_high", "score (points)")
+    shown = ci_col(shown, "rivals", "rivals_low", "rivals_high", "others' score (points)")
+    counts = {
+        "its sabotages / game": "restricted_sabotages",
+        "field's sabotages / game": "unrestricted_sabotages",
+        "its steals / game": "restricted_steals",
+        "field's steals / game": "unrestricted_steals",
+    }
+    return fmt(shown.select("restriction", "players", "deals", "win share (pp)", "score (points)",
+                            "others' score (points)",
+                            *(pl.col(c).alias(name) for name, c in counts.items())),
+               dict.fromkeys(counts, ".2f"))  # fmt: skip
+
+
+def _damage_table(d: pl.DataFrame) -> pl.DataFrame:
+    shown = ci_col(d, "lost", "lost_low", "lost_high", "points lost / seat-game", ".2f")
+    shown = _pct_col(shown, "share", "share_low", "share_high", "share of dish points (%)")
+    means = {
+        "on completed dishes": "completed_lost",
+        "on unfinished": "unfinished_lost",
+        "sabotages / seat-game": "sabotages",
+        "steals / seat-game": "steals",
+    }
+    return fmt(shown.select("players", "games", "points lost / seat-game",
+                            "share of dish points (%)",
+                            *(pl.col(c).alias(name) for name, c in means.items()),
+                            pl.col("score").alias("mean score")),
+               {**dict.fromkeys(means, ".2f"), "mean score": ".1f"})  # fmt: skip
 
 
 def _sabotage_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
@@ -889,7 +862,11 @@ def _sabotage_cells(r: Results) -> list[Row]:
 
 
 SABOTAGE = Section(
-    "Sabotage and steals", _sabotage_compute, _sabotage_draw, _sabotage_headlines, _sabotage_cells
+    "Sabotage and steals",
+    _sabotage_compute,
+    headlines=_sabotage_headlines,
+    cells=_sabotage_cells,
+    blocks=_sabotage_blocks,
 )
 """3: does sabotage pay more than building?"""
 
@@ -935,11 +912,10 @@ def _changes_table(ch: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def _radio_draw(pdf: PageSink, r: Results, num: int) -> None:
+def _radio_blocks(r: Results, num: int) -> list[Block]:
     contrib, ch = r.tables.get("radio"), r.tables.get("radio_changes")
     if contrib is None and ch is None:
-        return
-    fig = page(f"{num}  What do the radioactive cards do?")
+        return []
     parts = []
     if contrib is not None:
         parts.append(
@@ -971,19 +947,12 @@ def _radio_draw(pdf: PageSink, r: Results, num: int) -> None:
         "first). Paired by deal, t intervals over deals (Wilson for the share of deals whose "
         "scores changed). " + " ".join(variant_sentence(ch, v, n) for v in variants for n in counts)
     )
-    y = para(fig, TOP, text, 8.5)
+    out: list[Block] = [Heading(f"{num}  What do the radioactive cards do?"),
+                        Prose(text, size=8.5)]  # fmt: skip
     if ch is not None and not ch.is_empty():
-        y -= 0.02
-        heading(fig, y, "Each variant against the default game on the same deals")
-        table(
-            fig,
-            y - 0.01,
-            _changes_table(ch),
-            [0.2, 0.06, 0.06, 0.27, 0.09, 0.1, 0.16],
-            size=6.8,
-            x=0.04,
-        )
-    pdf.savefig(fig)
+        out += [Heading("Each variant against the default game on the same deals", level=3),
+                _table(_changes_table(ch), 6.8)]  # fmt: skip
+    return out
 
 
 def _radio_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
@@ -1006,7 +975,8 @@ def _radio_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
     return out
 
 
-RADIO = Section("Radioactive cards", _radio_compute, _radio_draw, _radio_headlines)
+RADIO = Section("Radioactive cards", _radio_compute, headlines=_radio_headlines,
+                blocks=_radio_blocks)  # fmt: skip
 """4: what do the radioactive cards do?"""
 
 
@@ -1110,14 +1080,13 @@ def _sets_summary(r: Results, n: int) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def _sets_draw(pdf: PageSink, r: Results, num: int) -> None:
+def _sets_blocks(r: Results, num: int) -> list[Block]:
     tables = r.tables.get("set_positions")
     if not tables:
-        return
+        return []
     checks = r.set_checks
     e = r.set_edges
     names = list(tables)
-    fig = page(f"{num}  Do the answers hang on the assumed card list?")
     k = int(checks["robust"].sum())
     lines = "; ".join(
         f"{x['check']}: "
@@ -1137,41 +1106,35 @@ def _sets_draw(pdf: PageSink, r: Results, num: int) -> None:
         "when its interval is clear of 0 with the same sign on every alternative (assumed v1 "
         f"itself is the main field's estimate): {k} of {checks.height} are. {lines}."
     )
-    y = para(fig, TOP, text, 8)
-    h = min(0.2, y - 0.5)
+    fig, axes = _figure(6.8, 3.0, 2)
     styles = _set_styles(names)
-    for j, which in enumerate(("first", "last")):
-        ax = fig.add_axes([0.12 + 0.4 * j, y - h - 0.03, 0.25, h])
-        plot_conditions(
-            cardsets.conditions(tables, which),
-            ax,
-            f"{which} player's edge, pp (95% CI)",
-            names,
-            styles,
-        )
-        if j == 0:
-            ax.get_legend().remove()
-    y -= h + 0.1
-    heading(fig, y, "Every card set: what it changes, the dish types' ranking and sabotage")
-    y = table(fig, y - 0.01, _sets_summary(r, n), [0.11, 0.04, 0.36, 0.27, 0.14], size=6.3, x=0.04)
-    pdf.savefig(fig)
-    fig = page(f"{num}  The seat edges and dish types on every card set")
-    y = para(
-        fig,
-        TOP,
-        "Per card set and count, the first and last player's edges over the "
-        "fair share and the largest (pp, 95% intervals over games); then each dish "
-        f"type's points per dish taken over the average dish at {n} players (points, "
-        "95% intervals over games).",
-        8.5,
-    )
-    y = table(
-        fig,
-        y,
-        _edges_table(e, "card_set").rename({"card_set": "card set"}),
-        [0.14, 0.07, 0.07, 0.2, 0.2, 0.22],
-        size=6.5,
-    )
+    for ax, which in zip(axes, ("first", "last"), strict=True):
+        plot_conditions(cardsets.conditions(tables, which), ax,
+                        f"{which} player's edge, pp (95% CI)", names, styles)  # fmt: skip
+    axes[0].get_legend().remove()
+    return [
+        Heading(f"{num}  Do the answers hang on the assumed card list?"),
+        Prose(text, size=8),
+        Plot.natural(fig),
+        Heading("Every card set: what it changes, the dish types' ranking and sabotage", level=3),
+        _table(_sets_summary(r, n), 6.3),
+        PageBreak(),  # as the dish cards: a part filling most of a page starts its own
+        Heading(f"{num}  The seat edges and dish types on every card set", level=2),
+        Prose(
+            "Per card set and count, the first and last player's edges over the "
+            "fair share and the largest (pp, 95% intervals over games); then each dish "
+            f"type's points per dish taken over the average dish at {n} players (points, "
+            "95% intervals over games).",
+            size=8.5,
+        ),
+        _table(_edges_table(e, "card_set").rename({"card_set": "card set"}), 6.5),
+        Heading(f"Points per dish taken over the average dish, {n} players", level=3),
+        _table(_excess_table(r, n), 6.5),
+    ]
+
+
+def _excess_table(r: Results, n: int) -> pl.DataFrame:
+    """Each dish type's points per dish taken over the average dish on every card set."""
     types = list(dict.fromkeys(t for own in r.set_rankings.values() for t in own["type_name"]))
     rows = []
     for name, own in r.set_rankings.items():
@@ -1185,10 +1148,7 @@ def _sets_draw(pdf: PageSink, r: Results, num: int) -> None:
                 else "—"
             )
         rows.append(row)
-    y -= 0.02
-    heading(fig, y, f"Points per dish taken over the average dish, {n} players")
-    table(fig, y - 0.01, pl.DataFrame(rows), [0.14] + [0.15] * len(types), size=6.5)
-    pdf.savefig(fig)
+    return pl.DataFrame(rows)
 
 
 def _sets_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
@@ -1209,7 +1169,7 @@ def _sets_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
     ]
 
 
-SETS = Section("Card sets", _sets_compute, _sets_draw, _sets_headlines)
+SETS = Section("Card sets", _sets_compute, headlines=_sets_headlines, blocks=_sets_blocks)
 """5: do the answers hang on the assumed card list?"""
 
 
@@ -1245,10 +1205,10 @@ def _count_compute(r: Results) -> dict[str, Any]:
     }
 
 
-def _count_draw(pdf: PageSink, r: Results, num: int) -> None:
+def _count_blocks(r: Results, num: int) -> list[Block]:
     c = r.tables.get("count")
     if c is None:
-        return
+        return []
     where = appendix_label(r, "Player count")
 
     def rng(m: str, scale: float = 1.0, f: str = ".1f") -> str:
@@ -1265,7 +1225,7 @@ def _count_draw(pdf: PageSink, r: Results, num: int) -> None:
         f"{rng('dishes', f='.2f')}; points lost to sabotage per seat: {rng('lost', f='.2f')}."
         + (f" Every estimate with its interval: {where}." if where else "")
     )
-    pdf.savefig(count_page(count_title(c, num), text, c, COUNT_LABELS, with_table=False))
+    return [Heading(count_title(c, num)), *count_blocks(text, c, COUNT_LABELS, with_table=False)]
 
 
 def _count_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
@@ -1286,9 +1246,9 @@ def _count_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
 COUNT = Section(
     "Player count",
     _count_compute,
-    _count_draw,
-    _count_headlines,
-    appendix=count_appendix(COUNT_LABELS),
+    headlines=_count_headlines,
+    blocks=_count_blocks,
+    appendix_blocks=count_appendix_blocks(COUNT_LABELS),
 )
 """6: player count (the generic measures and Horno's)."""
 
@@ -1303,7 +1263,7 @@ GLOSSARY = {
     "type's dishes made average dishes; for the seats that completed a dish of the type in "
     "the real game (its takers), their win share (and score) there minus in the replay. It "
     "includes whatever they did differently, so what a seat gave up for the type counts.",
-    "turn position": "A seat's place in each round's turn order (players.position): 0 plays "
+    "turn position": "A seat's place in each round's turn order: 0 plays "
     "first. Seat s plays in position s unless the rule first_player changes who starts.",
     "first player / last player": "The seat in position 0 / in the last position (n − 1). "
     "Its edge is its win share minus the fair share.",

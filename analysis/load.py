@@ -20,6 +20,38 @@ from sims.core.errors import SlicelabError
 from sims.core.game import get_game
 
 
+class MissingBlock(KeyError):
+    """A study block an analysis reads is not in the dataset's study: the question it
+    answers cannot be answered from this study (a report lists it with the block).
+
+    Attributes
+    ----------
+    block : str
+        The study block's name.
+    """
+
+    def __init__(self, out: str | Path, block: str) -> None:
+        super().__init__(f"{out} has no study block {block!r}")
+        self.block = block
+
+    def __str__(self) -> str:  # KeyError would print the message quoted
+        return str(self.args[0])
+
+
+def require_block(out: str | Path, block: str, arms: pl.DataFrame) -> pl.DataFrame:
+    """``arms`` (an :func:`arms` frame) of study block ``block``.
+
+    Raises
+    ------
+    MissingBlock
+        If the study has no such block.
+    """
+    found = arms.filter(pl.col("group") == block)
+    if found.is_empty():
+        raise MissingBlock(out, block)
+    return found
+
+
 class IncompleteDatasetWarning(UserWarning):
     """Rows read from a dataset whose run has not finished (``partial=True``)."""
 
@@ -186,9 +218,7 @@ def rows(
     optionally only one study block (``partial``: see :func:`checked`)."""
     meta = arms(out, partial).drop("game", "players", "seed", "games", "strategies")
     if group is not None:
-        meta = meta.filter(pl.col("group") == group)
-        if meta.is_empty():
-            raise KeyError(f"{out} has no study block {group!r}")
+        meta = require_block(out, group, meta)
     lazy = scan(out, table, partial)
     if group is not None:
         # arm is a hive partition: filtering on it first reads only the block's files

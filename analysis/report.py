@@ -54,7 +54,7 @@ from analysis.content import (
     Title,
     VerdictCard,
 )
-from analysis.load import IncompleteDatasetWarning, manifest, study_game
+from analysis.load import IncompleteDatasetWarning, MissingBlock, manifest, study_game
 from analysis.pdf import Pages, clear_footer
 from analysis.sections import (
     GENERIC_SECTIONS,
@@ -67,6 +67,8 @@ from analysis.sections import (
     appendix_labels,
 )
 from analysis.typeset import typeset
+from analysis.variant import rule_change_section, variant_table
+from analysis.variant import verdict as rule_change_verdict
 from sims import dataset
 from sims.core.errors import SlicelabError
 from sims.core.game import get_game
@@ -155,30 +157,80 @@ def game_report(game: str) -> GameReport:
 def check_dataset(out: str | Path) -> None:
     """Refuse a dataset the report cannot read, naming what is missing.
 
+    A study without some of the blocks its game's report reads is not refused: the report
+    answers the questions its blocks support and lists the others
+    (:func:`unanswered`).
+
     Raises
     ------
     SlicelabError
-        When ``out`` is not a complete dataset of a study with the blocks its game's
-        report reads.
+        When ``out`` is not a complete dataset.
     """
-    with warnings.catch_warnings():  # an incomplete dataset is refused below, after blocks
+    with warnings.catch_warnings():  # an incomplete dataset is refused below
         warnings.simplefilter("ignore", IncompleteDatasetWarning)
         m = manifest(out, partial=True)
-    game = study_game(m)
-    report = game_report(game)
-    have = {a.get("group", a["name"]) for a in m["study"]["arms"]}
-    missing = [b for b in report.blocks if b not in have]
-    if missing:
-        example = f" (e.g. {report.example})" if report.example else ""
-        raise SlicelabError(
-            f"{out} lacks the study blocks {missing} the {get_game(game).info.title} report "
-            f"reads; run a study with them{example}"
-        )
+    study_game(m)
     if not m.get("complete"):
         raise SlicelabError(
             f"{out} is not complete; resume it (slicelab study {m.get('study_file')} --out "
             f"{out}) before reporting"
         )
+
+
+@dataclasses.dataclass(frozen=True)
+class Unanswered:
+    """A question of the game's report that the study cannot answer.
+
+    Attributes
+    ----------
+    section : str
+        The section's label (``Specials``).
+    block : str
+        The study blocks it reads that the study lacks (its :attr:`Section.needs`, else the
+        one its analysis found missing), or ``""`` when the section names none.
+    """
+
+    section: str
+    block: str
+
+
+def missing_blocks(r: Results) -> list[str]:
+    """The blocks the game's report reads that the study lacks, in the report's order."""
+    have = {a.get("group", a["name"]) for a in r.manifest["study"]["arms"]}
+    return [b for b in r.report.blocks if b not in have]
+
+
+def unanswered(r: Results) -> list[Unanswered]:
+    """The questions (sections) of the game's report the study cannot answer."""
+    return list(r.tables.get("unanswered", ()))
+
+
+def answered(r: Results) -> list[Verdict] | None:
+    """The game's page-1 verdicts, without those the study cannot answer.
+
+    A verdict reads the tables of its sections; when a section was left out for a missing
+    block (:func:`unanswered`), a verdict that reads it raises looking up a table that is
+    not there, and is left out too. With every section answered, such an error is a bug
+    and is raised.
+    """
+    report = r.report
+    if report.verdicts is None:
+        return None
+    first = [v] if (v := rule_change_verdict(r)) is not None else []
+    questions = getattr(report.verdicts, "questions", None)
+    if questions is None:
+        return first + report.verdicts(r)
+    found = first
+    for question in questions:
+        try:
+            v = question(r)
+        except (KeyError, AttributeError):
+            if not unanswered(r):
+                raise
+            continue
+        if v is not None:
+            found.append(v)
+    return found
 
 
 def compute(out: str | Path, **options: Any) -> Results:
@@ -199,10 +251,34 @@ def compute(out: str | Path, **options: Any) -> Results:
         m = manifest(out)
         game = study_game(m)
         report = game_report(game)
+        if variant_table(m).get("compare"):  # a variant's rules against the default's
+            report = dataclasses.replace(report, sections=(rule_change_section(),
+                                                           *report.sections))  # fmt: skip
         r = Results(out=out, manifest=m, game=game, report=report,
                     options={**report.options, **options})  # fmt: skip
+        have = {a.get("group", a["name"]) for a in m["study"]["arms"]}
+        repeats = variant_table(m).get("repeats") or {}
+        kept, left = [], []
         for section in report.sections:
-            r.tables.update(section.compute(r))
+            lacks = ", ".join(b for b in section.needs if b not in have)
+            moot = [f"{b} (the variant sets {repeats[b]} itself)" for b in section.needs
+                    if b in repeats]  # fmt: skip
+            if moot:  # its treatment block plays the variant: the question has no answer
+                left.append(Unanswered(section.label, "; ".join(moot)))
+                continue
+            try:
+                tables = section.compute(r)
+            except MissingBlock as exc:  # the study cannot answer this question
+                left.append(Unanswered(section.label, lacks or exc.block))
+                continue
+            if not tables:  # a section computes nothing when its blocks are not there
+                left.append(Unanswered(section.label, lacks))
+                continue
+            r.tables.update(tables)
+            kept.append(section)
+        if left:
+            r.report = dataclasses.replace(report, sections=tuple(kept))
+            r.tables["unanswered"] = tuple(left)
     return r
 
 
@@ -256,7 +332,7 @@ def regenerate_command(r: Results, pdf_path: str | Path) -> str:
     fixed = [f"{k}={r.options[k]}" for k in read
              if k not in CLI_OPTIONS and k in r.options and r.options[k] != read[k]]  # fmt: skip
     if fixed:
-        command += f"  (with {', '.join(fixed)}: options of analysis.report.write_report)"
+        command += f"  (and, in Python, the report options {', '.join(fixed)})"
     return command
 
 
@@ -328,7 +404,62 @@ def _title_block(r: Results, what: str) -> Title:
     line = (f"Study {m['study_name']} ({where}{size_}) · "
             f"{sum(b[1] for b in blocks.values()):,} simulated games in {len(study['arms'])} "
             f"arms · dataset written {str(m.get('created', '?'))[:10]}")  # fmt: skip
-    return Title(_title(r), f"{r.report.subtitle} — {what}", line)
+    label = variant_table(m).get("label")
+    subtitle = (
+        f"{r.report.subtitle} of a designer's variant ({label})" if label else (r.report.subtitle)
+    )
+    return Title(_title(r), f"{subtitle} — {what}", line)
+
+
+def _variant_prose(r: Results) -> list[Block]:
+    """Page 1's paragraph naming the variant the verdicts describe."""
+    v = variant_table(r.manifest)
+    if not v.get("label"):
+        return []
+    parts = [f"Every verdict below is measured on the variant ({v['label']}), not on the "
+             "published game"]  # fmt: skip
+    if v.get("derived"):
+        parts.append("; the robustness conditions perturb the variant's own data")
+    if v.get("compare"):
+        parts.append("; the rule change is measured against the default rules on the same "
+                     "deals (the what-if section)")  # fmt: skip
+    command = f" Study written by: {v['command']}." if v.get("command") else ""
+    return [Prose("".join(parts) + "." + command, style="bold", size=8.5)]
+
+
+def _unanswered_blocks(r: Results) -> list[Block]:
+    """Page 1's list of the questions this study cannot answer, with the blocks that would
+    answer them (and, when every question is answered, the blocks it lacks all the same:
+    conditions its verdicts are not checked in)."""
+    left = unanswered(r)
+    missing = missing_blocks(r)
+    if not left and not missing:
+        return []
+    example = f" (as in {r.report.example})" if r.report.example else ""
+    lacks = (f"This study lacks {len(missing)} of the {len(r.report.blocks)} study blocks the "
+             f"{_title(r)} report reads ({', '.join(missing)})")  # fmt: skip
+    fix = (f"Add the blocks{example}, or have slicelab plan write the full balance study of "
+           "your variant (see slicelab plan --help).")  # fmt: skip
+    if not left:
+        text = (
+            f"{lacks}. Every question is answered, but the verdicts that would check "
+            f"their answers in those blocks are checked in fewer conditions. {fix}"
+        )
+        return [Heading("Blocks this study lacks", level=3), Prose(text, size=8)]
+    frame = pl.DataFrame(
+        {"question (section of the full report)": [u.section for u in left],
+         "missing or moot study blocks": [u.block or "some of those above" for u in left]}
+    )  # fmt: skip
+    if missing:
+        text = (f"{lacks}, so the report leaves out the questions below and every verdict "
+                f"that reads them. {fix}")  # fmt: skip
+    else:
+        text = ("The questions below ask what a rule does by a block that changes it; the "
+                "variant already plays that rule, so the block plays the same games as the "
+                "variant and the question has no answer here (the variant's own rule change "
+                "is measured against the default rules in its own section).")  # fmt: skip
+    return [Heading("Questions this study cannot answer", level=3), Prose(text, size=8),
+            Table.of(frame, (0.45, 0.45), size=8)]  # fmt: skip
 
 
 def _verdict_cards(verdicts: list[Verdict], refs: dict[str, int]) -> list[VerdictCard]:
@@ -386,8 +517,9 @@ def _front_page(
     footnote = Footnote("Regenerate this report:", command)
     if verdicts is None:
         return [Heading("Every headline number", hidden=True),
-                _title_block(r, "every headline number"), footnote,
-                Prose(_headline_intro(r), size=8), _headline_table(headlines)]  # fmt: skip
+                _title_block(r, "every headline number"), footnote, *_variant_prose(r),
+                Prose(_headline_intro(r), size=8), _headline_table(headlines),
+                *_unanswered_blocks(r)]  # fmt: skip
     refs = {s.label: k for k, s in enumerate(r.report.sections, 1)}
     intro = Prose("Each answer is computed from this study's numbers, with its 95% interval, "
                   "its sample, whether it holds under every condition the study checked "
@@ -396,8 +528,8 @@ def _front_page(
     cards: list[Block] = list(_verdict_cards(verdicts, refs))
     if not verdicts:
         cards = [Prose("The game's report states no verdict for this study.")]
-    return [Heading("Verdicts", hidden=True), _title_block(r, "verdicts"), footnote, intro,
-            *cards]  # fmt: skip
+    return [Heading("Verdicts", hidden=True), _title_block(r, "verdicts"), footnote,
+            *_variant_prose(r), intro, *cards, *_unanswered_blocks(r)]  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- front matter
@@ -420,6 +552,7 @@ def _about(r: Results, command: str) -> list[Block]:
         ("Code version", m["code_version"]),
         ("Engines", ", ".join(sorted(set(m["engines"].values())))),
         *game_rows,
+        *([("Variant", variant_table(m)["label"])] if variant_table(m).get("label") else []),
         ("Dataset written", f"{m['created']} ({complete})"),
         ("Report built", datetime.now(UTC).isoformat(timespec="seconds")),
         ("Regenerate", command),
@@ -515,7 +648,7 @@ def layout(r: Results, pdf_path: str | Path = "report.pdf", command: str | None 
     report = r.report
     headlines = summary(r)
     command = command or regenerate_command(r, pdf_path)
-    verdicts = report.verdicts(r) if report.verdicts is not None else None
+    verdicts = answered(r)
     labels = appendix_labels(report)
     name = f"{_title(r)} — {r.manifest['study_name']}"
     doc = Document(f"{_title(r)} balance — {r.manifest['study_name']}", name)

@@ -30,7 +30,7 @@ import json
 
 import polars as pl
 
-from analysis.load import arm_options, manifest, treatment, untreated
+from analysis.load import MissingBlock, arm_options, manifest, treatment, untreated
 from analysis.load import rows as load_rows
 from analysis.prose import listing
 from analysis.samplesize import annotate
@@ -111,7 +111,7 @@ def check_paired(
             names = keys
     for name, per in found.items():
         if not per:
-            raise KeyError(f"{out} has no study block {name!r}")
+            raise MissingBlock(out, name)
     shared = ["seed", *(names or [])]
     either = ", ".join(shared[:-1]) + " or " + shared[-1] if len(shared) > 1 else shared[0]
     for n, keys in found[group].items():

@@ -9,7 +9,7 @@ count, who its main field is) and gets the :class:`~analysis.sections.Verdict` b
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import polars as pl
@@ -17,8 +17,25 @@ import polars as pl
 from analysis.pdf import ci
 from analysis.prose import chance, counts_text
 from analysis.robust import Robustness, sign
-from analysis.sections import Verdict
+from analysis.sections import Results, Verdict
 from analysis.stats import bonferroni_interval, holm, normal_p
+
+
+class Questions:
+    """A game's page-1 questions, in reading order: each ``question(results)`` returns a
+    :class:`~analysis.sections.Verdict`, or None where the study's data do not support it.
+
+    Called, it is the game's :attr:`~analysis.sections.GameReport.verdicts`; the report
+    (:func:`analysis.report.answered`) also reads :attr:`questions` one by one, to leave
+    out those a study without some blocks cannot answer.
+    """
+
+    def __init__(self, questions: Sequence[Callable[[Results], Verdict | None]]) -> None:
+        self.questions = tuple(questions)
+
+    def __call__(self, r: Results) -> list[Verdict]:
+        return [v for f in self.questions if (v := f(r)) is not None]
+
 
 SIGN_WORDS = {1: "above 0", -1: "below 0", 0: "not distinguishable from 0"}
 """Where a gap's interval lies, by :func:`analysis.robust.sign`."""

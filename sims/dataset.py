@@ -209,6 +209,18 @@ def read_manifest(out: str | Path, mending: bool = False) -> dict[str, Any]:
     return m
 
 
+ARM_KEYS: tuple[tuple[str, type | tuple[type, ...]], ...] = (
+    ("name", str), ("game", str), ("players", int), ("seed", int), ("games", int),
+    ("strategies", (list, str)),
+)  # fmt: skip
+"""The keys every arm of a manifest's study has, with their types."""
+
+
+def kind_names(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(k.__name__ for k in kinds)
+
+
 def _check_shape(m: dict) -> None:
     for key, kind in (("study", dict), ("chunks", list), ("study_hash", str),
                       ("study_name", str), ("fingerprints", dict)):  # fmt: skip
@@ -217,6 +229,10 @@ def _check_shape(m: dict) -> None:
     arms = m["study"].get("arms")
     if not isinstance(arms, list) or not all(isinstance(a, dict) for a in arms):
         raise ValueError("'study.arms' is not a list of arms")
+    for a in arms:  # what every reader takes from an arm
+        for key, kind in ARM_KEYS:
+            if not isinstance(a.get(key), kind) or isinstance(a.get(key), bool):
+                raise ValueError(f"arm {a.get('name')!r} has no {key!r} ({kind_names(kind)})")
     m["_arms"] = {a["name"]: a for a in arms}
     index = {}
     for c in m["chunks"]:

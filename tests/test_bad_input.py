@@ -947,7 +947,7 @@ add(
 
 # --- report: datasets and study files ------------------------------------------------
 M = "d/manifest.json"
-GOOD = json.loads(manifest("x", [ARM]))
+GOOD = json.loads(manifest("x", [{**ARM, "seed": 1}]))
 """A well-formed manifest that the cases below break one field of."""
 add(
     Case("report-missing-dir", ["report", "nope"],
@@ -975,9 +975,11 @@ add(
       ]),
     Case("report-manifest-is-dir", ["report", "d"], "manifest", files={M: DIR}),
     Case("report-manifest-unknown-game", ["report", "d"], "unknown game",
-         files={M: manifest("x", [{**ARM, "game": "chess"}])}),
-    Case("report-manifest-missing-blocks", ["report", "d"], "lacks",
+         files={M: manifest("x", [{**ARM, "seed": 1, "game": "chess"}])}),
+    Case("report-manifest-arm-without-seed", ["report", "d"], "arm 'a' has no 'seed'",
          files={M: manifest("x", [ARM])}),
+    Case("report-manifest-arm-players-not-int", ["report", "d"], "has no 'players' (int)",
+         files={M: manifest("x", [{**ARM, "seed": 1, "players": "4"}])}),
     Case("report-dataset-with-size", ["report", "d", "--size", "quick"], "--size",
          files={M: OTHER_MANIFEST}),
     Case("report-dataset-with-data", ["report", "d", "--data", "e"], "--data",

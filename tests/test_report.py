@@ -29,6 +29,7 @@ from analysis.report import (
 from analysis.sections import Verdict
 from sims.cli import cli
 from sims.core.errors import SlicelabError
+from tests.report_lint import lint
 
 # one worker runs this module (--dist loadgroup), so its report is computed once
 pytestmark = pytest.mark.xdist_group("nyslice-report")
@@ -145,6 +146,16 @@ def test_report_pdf_has_every_section(report_pdf):
     assert re.search(r"Appendix [A-Z]", pages[entries[sample] - 1])
 
 
+def test_the_report_text_shows_no_code(report_pdf, quick_dataset):
+    """No snake_case or dotted code names, Python literals or machine paths in the PDF,
+    and the sample-size counts agree between sections (tests/report_lint.py); the paths
+    the report names by design are the study's, the dataset's and the PDF's folder."""
+    pdf, pages = report_pdf
+    m = json.loads((quick_dataset / "manifest.json").read_text())
+    own = (str(m.get("study_file")), str(quick_dataset), str(pdf), str(pdf.parent))
+    assert lint(list(pages), "nyslice", own) == []
+
+
 def test_empty_cells_show_a_dash(report_pdf):
     _, pages = report_pdf
     assert not any(re.search(r"\bnan\b", p) for p in pages)
@@ -211,15 +222,17 @@ def test_bad_sources_are_named(quick_dataset, tmp_path):
         (partial / f["path"]).unlink()
     with pytest.raises(SlicelabError, match="is not complete; resume it"):
         check_dataset(partial)
+    fewer = tmp_path / "fewer"  # a complete study without one of the report's blocks
+    shutil.copytree(quick_dataset, fewer)
+    manifest = json.loads((fewer / "manifest.json").read_text())
     ladder = {a["name"] for a in manifest["study"]["arms"] if a.get("group") == "ladder"}
     manifest["study"]["arms"] = [a for a in manifest["study"]["arms"] if a["name"] not in ladder]
     manifest["chunks"] = [c for c in manifest["chunks"] if c["arm"] not in ladder]
-    (partial / "manifest.json").write_text(json.dumps(manifest))
+    (fewer / "manifest.json").write_text(json.dumps(manifest))
     for arm in ladder:
-        for d in partial.glob(f"*/game=*/players=*/arm={arm}"):
+        for d in fewer.glob(f"*/game=*/players=*/arm={arm}"):
             shutil.rmtree(d)
-    with pytest.raises(SlicelabError, match=r"lacks the study blocks \['ladder'\]"):
-        check_dataset(partial)
+    check_dataset(fewer)  # is reported, its unanswered questions listed (test_variant_report)
     assert "ladder" in REPORT.blocks
     res = CliRunner().invoke(cli, ["report", str(quick_dataset), "--size", "quick"])
     assert res.exit_code == 2 and "--size and --data apply to a study file" in res.output
@@ -310,8 +323,8 @@ def test_a_game_without_a_report_gets_the_generic_sections(tmp_path, monkeypatch
         report=dataclasses.replace(r.report, options={"payoff_games": 300, "n_boot": 1000}),
     )  # fmt: skip
     assert regenerate_command(made, "x.pdf") == (
-        f"slicelab report {out} --out x.pdf --payoff-games 7  (with n_boot=50: options of "
-        "analysis.report.write_report)"
+        f"slicelab report {out} --out x.pdf --payoff-games 7  (and, in Python, the report "
+        "options n_boot=50)"
     )
 
 

@@ -38,6 +38,7 @@ from analysis.pdf import ci
 from analysis.prose import listing, pct, side
 from analysis.robust import Condition, Robustness, judge
 from analysis.sections import Results, Verdict
+from analysis.verdicts import Questions
 
 BIG_EDGE = 2.0
 """A turn position's edge (pp) a designer should act on when it is robust."""
@@ -497,6 +498,5 @@ VERDICTS = (
 )
 
 
-def verdicts(r: Results) -> list[Verdict]:
-    """Every verdict the study's data supports, in reading order."""
-    return [v for f in VERDICTS if (v := f(r)) is not None]
+verdicts = Questions(VERDICTS)
+"""Every verdict the study's data supports, in reading order."""

@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from analysis.load import arm_options, manifest, treatment, untreated
+from analysis.load import MissingBlock, arm_options, manifest, treatment, untreated
 from analysis.load import rows as load_rows
 from analysis.restricted import check_paired
 from analysis.samplesize import annotate, holm_columns
@@ -479,7 +479,7 @@ def own_points(out, group: str = "seats", games: int = 5000) -> pl.DataFrame:
             )
         frames.append(table.with_columns(pl.lit(arm["players"], pl.Int64).alias("players")))
     if not frames:
-        raise KeyError(f"{out} has no study block {group!r}")
+        raise MissingBlock(out, group)
     rows = pl.concat(frames, how="vertical_relaxed")
     result = []
     for (n, slug), sub in rows.group_by("players", "special", maintain_order=True):

@@ -31,7 +31,7 @@ import polars as pl
 from scipy import stats
 
 from analysis import sweep
-from analysis.load import arm_options, arms, manifest, treatment
+from analysis.load import MissingBlock, arm_options, arms, manifest, treatment
 from analysis.load import rows as load_rows
 from analysis.samplesize import annotate
 from analysis.stats import (
@@ -247,7 +247,7 @@ def replay_payoffs(
             )
         )
     if not frames:
-        raise KeyError(f"{out} has no study block {group!r}")
+        raise MissingBlock(out, group)
     return pl.concat(frames, how="vertical_relaxed")
 
 

@@ -20,7 +20,8 @@ from analysis.pdf import ci
 from analysis.prose import chance, listing
 from analysis.robust import judge, sign
 from analysis.sections import Results, Verdict
-from analysis.verdicts import adjust_family, largest_claim, recommendation
+from analysis.variant import data_label
+from analysis.verdicts import Questions, adjust_family, largest_claim, recommendation
 
 MAIN = 4
 """The player count of the single-count verdicts (the game's usual table)."""
@@ -269,7 +270,8 @@ def overpay_verdict(r: Results) -> Verdict | None:
             else ""
         ),
         section="Specials",
-        detail="Value to the taker is measured in the equilibrium field on the default deck only.",
+        detail="Value to the taker is measured in the equilibrium field on "
+        f"{data_label(r.manifest, 'the default deck')} only.",
     )
 
 
@@ -453,7 +455,8 @@ def whatif_verdict(r: Results) -> Verdict | None:
         robustness="not checked",
         recommendation=rec,
         section="What-if rule changes",
-        detail="Each change is measured in the equilibrium field on the default deck.",
+        detail="Each change is measured in the equilibrium field on "
+        f"{data_label(r.manifest, 'the default deck')}.",
     )
 
 
@@ -506,6 +509,5 @@ VERDICTS = (
 )
 
 
-def verdicts(r: Results) -> list[Verdict]:
-    """Every verdict the study's data supports, in reading order."""
-    return [v for f in VERDICTS if (v := f(r)) is not None]
+verdicts = Questions(VERDICTS)
+"""Every verdict the study's data supports, in reading order."""

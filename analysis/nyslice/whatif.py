@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from analysis import seats as generic_seats
-from analysis.load import manifest, untreated
+from analysis.load import MissingBlock, manifest, untreated
 from analysis.load import rows as load_rows
 from analysis.nyslice.specials import restricted_deals
 from analysis.stats import mean_interval
@@ -31,7 +31,7 @@ def block_rules(out, group: str) -> dict:
     arms = [a for a in manifest(out)["study"]["arms"] if a.get("group", a["name"]) == group]
     found = {json.dumps(a.get("rules") or {}, sort_keys=True) for a in arms}
     if not found:
-        raise KeyError(f"{out} has no study block {group!r}")
+        raise MissingBlock(out, group)
     if len(found) > 1:
         raise SlicelabError(f"block {group!r} plays several rule sets; a what-if block sets one")
     return json.loads(found.pop())

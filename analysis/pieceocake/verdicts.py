@@ -22,7 +22,7 @@ from analysis.pieceocake.sweeps import field_sentence
 from analysis.prose import chance, counts_text, grouped, listing
 from analysis.robust import Robustness, judge, sign
 from analysis.sections import Results, Verdict
-from analysis.verdicts import adjust_family, largest_claim, recommendation
+from analysis.verdicts import Questions, adjust_family, largest_claim, recommendation
 
 MAIN = 4
 """The player count of the robustness checks in the greedy field (the study's 4-player
@@ -568,6 +568,5 @@ VERDICTS = (
 )
 
 
-def verdicts(r: Results) -> list[Verdict]:
-    """Every verdict the study's data supports, in reading order."""
-    return [v for f in VERDICTS if (v := f(r)) is not None]
+verdicts = Questions(VERDICTS)
+"""Every verdict the study's data supports, in reading order."""

@@ -48,6 +48,8 @@ from analysis.pizzatheory.seats import edges
 from analysis.prose import listing, side
 from analysis.robust import Condition, Robustness, judge, sign
 from analysis.sections import Results, Verdict
+from analysis.variant import data_label
+from analysis.verdicts import Questions
 
 BIG_EDGE = 2.0
 """A starting position's edge (pp) a designer should act on when it is robust."""
@@ -567,13 +569,19 @@ def board_verdict(r: Results) -> Verdict | None:
     )
     changed = [y["board"] for y in sub.iter_rows(named=True) if y["changed_positions"]]
     raw = [y["board"] for y in sub.iter_rows(named=True) if y["raw_changed"]]
+    own = data_label(r.manifest, "hex-37")
     answer = (
-        "The real board's layout is not published: hex-37 is slicelab's assumption, and the "
-        f"three shipped alternatives test how much the answers hang on it. In the "
-        f"{_short(field)} field the largest position edge over the fair share is position "
+        (
+            "The real board's layout is not published: hex-37 is slicelab's assumption, and "
+            "the three shipped alternatives test how much the answers hang on it. In the "
+            if own == "hex-37"
+            else f"This study's board is {own}; the three shipped boards test how much the answers "
+            "hang on it. In the "
+        )
+        + f"{_short(field)} field the largest position edge over the fair share is position "
         f"{base['base_largest_position']}'s "
         f"{ci(base['base_largest_pp'], base['base_largest_low'], base['base_largest_high'])} "
-        f"on hex-37 ({base['base_games']:,} games); {largest}. "
+        f"on {own} ({base['base_games']:,} games); {largest}. "
         + (
             f"A starting position's win share changes (its interval, corrected for picking "
             f"from the {m} board positions, clear of 0) on {listing(changed)}; the largest "
@@ -612,9 +620,9 @@ def board_verdict(r: Results) -> Verdict | None:
         robustness=label,
         recommendation=rec,
         section="Board shape",
-        detail=f"Position {big['position']} on {big['board']} against hex-37 in every field "
+        detail=f"Position {big['position']} on {big['board']} against {own} in every field "
         f"with chance that played both ({int(big['games']):,} games on the board, "
-        f"{int(big['base_games']):,} on hex-37 in the {_short(field)} field), each field's "
+        f"{int(big['base_games']):,} on {own} in the {_short(field)} field), each field's "
         f"interval corrected over its {m} board positions: {detail}.",
     )
 
@@ -693,6 +701,5 @@ VERDICTS = (
 )
 
 
-def verdicts(r: Results) -> list[Verdict]:
-    """Every verdict the study's data supports, in reading order."""
-    return [v for f in VERDICTS if (v := f(r)) is not None]
+verdicts = Questions(VERDICTS)
+"""Every verdict the study's data supports, in reading order."""

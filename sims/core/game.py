@@ -271,12 +271,22 @@ class ResultSchema:
         the components and the win keys among them).
     game_columns : tuple of str
         Every per-game column it returns, in table order.
+    turn_order : str
+        The per-seat column giving each seat's turn position in its game (0 = the first to
+        play), where the first to play is not always seat 0 (``position``,
+        ``start_position``); ``"seat"`` when seat 0 always plays first. The generic
+        analyses of who starts read it.
     """
 
     components: tuple[str, ...]
     win_keys: tuple[str, ...]
     seat_columns: tuple[str, ...]
     game_columns: tuple[str, ...]
+    turn_order: str = "seat"
+
+    def __post_init__(self) -> None:
+        if self.turn_order != "seat" and self.turn_order not in self.seat_columns:
+            raise ValueError(f"turn_order {self.turn_order!r} is not a per-seat column")
 
 
 @dataclass

@@ -20,7 +20,8 @@ options, either or both. :func:`plan_study` reads the game's shipped balance stu
   its copy; the shipped what-if blocks try their candidate changes on top of the variant;
 - a header comment naming the variant, the command that wrote it and the study's seed,
   and a ``[variant]`` table (label, data, rules, the files derived, the what-if pairs, the
-  command) that the core passes to the dataset's manifest for the report.
+  blocks whose treatment the variant already plays, the command) that the core passes to
+  the dataset's manifest for the report.
 
 Every path in the written study is relative to the study's folder, so the study and its
 data folder can be moved together. The study is validated like any study file before
@@ -56,6 +57,7 @@ WHATIF_PREFIX = "whatif-default-"
 """A what-if copy of a block under the default rules is named ``whatif-default-<block>``."""
 _BARE = re.compile(r"^[A-Za-z0-9_-]+$")
 _RULE = "# " + "-" * 64
+_NONE = object()  # a rule a block does not set
 
 
 @dataclass(frozen=True)
@@ -419,6 +421,12 @@ def _plan_blocks(
     playing: list[list[int]] = []  # the player counts where each plays the variant's rules
     shown: set[str] = set()
     kept: list[str] = []
+    repeats: dict[str, str] = {}  # blocks whose own rules are the variant's: no treatment left
+    # rules every block sets alike are the study's setting, not a block's treatment
+    common = dict(blocks[0].get(key, {})) if blocks else {}
+    for block in blocks[1:]:
+        own = block.get(key, {})
+        common = {k: v for k, v in common.items() if own.get(k, _NONE) == v}
     for i, block in enumerate(blocks):
         name = block["name"]
         own_rules = dict(block.get(key, {}))
@@ -465,6 +473,9 @@ def _plan_blocks(
                 f"The variant already sets {rules_text(same)}, which this block's own rules "
                 "set: it plays what its paired block plays."
             )
+            treatment = {k for k, v in own_rules.items() if common.get(k, _NONE) != v}
+            if treatment and treatment <= set(same):  # its treatment is the variant itself
+                repeats[name] = rules_text(same)
         merged = {**rules, **own_rules}
         if merged:
             b = _with(b, key, merged)
@@ -519,6 +530,7 @@ def _plan_blocks(
         "rules": rules,
         "derived": [f"{sub}/{d.name}" for d in derived.values()],
         "compare": compare,
+        **({"repeats": repeats} if repeats else {}),
         "seed": seed,
         "command": command,
     }

@@ -396,6 +396,7 @@ class Horno(TunesHeuristic):
         win_keys=("score", "tiebreak"),
         seat_columns=(*TABLE_SEAT_COLUMNS, *DISH_COLUMNS),
         game_columns=(*GAME_COLUMNS, "decisions"),
+        turn_order="position",
     )
 
     # ------------------------------------------------------------------ variants

@@ -245,6 +245,7 @@ class PizzaTheory:
         win_keys=("won",),
         seat_columns=SEAT_COLUMNS,
         game_columns=(*GAME_COLUMNS, "decisions"),
+        turn_order="start_position",
     )
     data_limits: tuple[Limit, ...] = LIMITS
     """The board file's and the rule options' declared limits (``rules.LIMITS``; listed in

@@ -16,12 +16,13 @@ import polars as pl
 import pytest
 from analysis_fixtures import SyntheticDataset, one_hot
 
+from analysis.content import texts
 from analysis.load import manifest
-from analysis.pdf import Pages
 from analysis.pieceocake import varieties
 from analysis.pieceocake.report import NYSLICE, REPORT
 from analysis.report import check_dataset, compute, game_report, summary, write_report
 from analysis.sections import Results
+from tests.report_lint import lint
 
 SECTIONS = ["Seats", "Eat or collect", "Forgoing", "Cutting fewer", "Varieties",
             "Player count", "Ratings", "New York Slice", "Sample size"]  # fmt: skip
@@ -165,9 +166,7 @@ def test_without_a_new_york_slice_dataset_the_page_says_how_to_make_one(results,
                 dict(results.tables))  # fmt: skip
     r.tables.update(NYSLICE.compute(r))
     assert r.nyslice_path is None and "no dataset at" in r.nyslice_reason
-    sink = Pages()
-    NYSLICE.draw(sink, r, 8)
-    text = " ".join(" ".join(t.get_text().split()) for f in sink.figures for t in f.texts)
+    text = " ".join(" ".join(t.split()) for t in texts(NYSLICE.blocks(r, 8)))
     assert "no dataset to compare with" in text and "make report" in text
     assert "isolates exact-N cutting" in text
 
@@ -185,3 +184,12 @@ def test_the_variety_page_shows_every_varietys_share(results, pages):
     x = top.filter(pl.col("players") == 2).row(0, named=True)
     assert f"2p {x['variety']} {100 * x['share']:.1f} %" in page
     assert "Which variety carries the winning scores?" in " ".join(pages[:2])
+
+
+def test_the_report_text_shows_no_code(pages, dataset, built):
+    """No snake_case or dotted code names, Python literals or machine paths in the PDF,
+    and the sample-size counts agree between sections (tests/report_lint.py); the paths
+    the report names by design are the study's, the dataset's and the test's folders."""
+    m = manifest(dataset)
+    own = (str(m.get("study_file")), str(dataset), str(built), str(built.parent))
+    assert lint(pages, "pieceocake", own) == []

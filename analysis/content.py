@@ -84,6 +84,13 @@ def figure(width: float = TEXT_WIDTH, height: float = 3.0) -> Figure:
     return Figure(figsize=(width, height), layout="constrained")
 
 
+def panels(width: float, height: float, n: int = 1, **kw: Any) -> tuple[Figure, list[Any]]:
+    """A :func:`figure` of ``n`` axes side by side (``kw``: those of
+    :meth:`matplotlib.figure.Figure.subplots`, e.g. ``width_ratios``)."""
+    fig = figure(width, height)
+    return fig, list(fig.subplots(1, n, squeeze=False, **kw)[0])
+
+
 @dataclass(frozen=True)
 class Table:
     """A ruled table of text cells.
@@ -116,11 +123,26 @@ class Table:
         size: float = 8.0,
         caption: str = "",
     ) -> Table:
-        """A table of a polars frame, each value printed by :func:`analysis.pdf.cell`."""
-        from analysis.pdf import cell
+        """A table of a polars frame, each value printed by :func:`analysis.formats.cell`."""
+        from analysis.formats import cell
 
         rows = [[cell(v) for v in row] for row in frame.iter_rows()]
         return cls(list(frame.columns), rows, tuple(widths) if widths else None, size, caption)
+
+    @classmethod
+    def fitted(
+        cls, frame: pl.DataFrame, size: float = 8.0, wrap: int = 30, caption: str = ""
+    ) -> Table:
+        """A table of a polars frame, each column's share of the width its longest cell (at
+        least its header's longest word and half its header; at most ``wrap`` characters,
+        beyond which it wraps): sized by their headers alone, as Typst sizes columns,
+        columns of intervals would wrap."""
+        from analysis.formats import cell
+
+        widths = [1 + min(wrap, max([len(c) / 2] + [len(w) + 1 for w in c.split()]
+                                    + [len(cell(v)) for v in frame[c]]))
+                  for c in frame.columns]  # fmt: skip
+        return cls.of(frame, widths, size, caption)
 
 
 @dataclass(frozen=True)

@@ -85,11 +85,11 @@ SHARES = ("shared_win", "close")
 def plot_player_count(table: pl.DataFrame, axes=None, labels: dict[str, str] | None = None):
     """Small panels, one per measure, against the player count (``labels``: panel titles
     of a game's own measures). Each count's point is in its colour
-    (:func:`analysis.pdf.count_colour`), its 95% interval drawn over the small marker;
+    (:func:`analysis.formats.count_colour`), its 95% interval drawn over the small marker;
     shares of games are shown as percentages."""
     import matplotlib.pyplot as plt
 
-    from analysis.pdf import count_colour
+    from analysis.formats import count_colour
 
     measures = table["measure"].unique(maintain_order=True).to_list()
     if axes is None:

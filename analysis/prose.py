@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from analysis.pdf import ci
+from analysis.formats import ci
 from analysis.robust import Condition, judge
 
 EDGE_WORDS = {

@@ -29,6 +29,7 @@ blocks (:mod:`analysis.content`) and :func:`write_report` has the one typesetter
 from __future__ import annotations
 
 import dataclasses
+import math
 import shlex
 import tomllib
 import warnings
@@ -38,7 +39,6 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-from matplotlib.figure import Figure
 
 from analysis.content import (
     Block,
@@ -47,7 +47,6 @@ from analysis.content import (
     Document,
     Footnote,
     Heading,
-    Page,
     Pairs,
     Prose,
     Table,
@@ -55,7 +54,6 @@ from analysis.content import (
     VerdictCard,
 )
 from analysis.load import IncompleteDatasetWarning, MissingBlock, manifest, study_game
-from analysis.pdf import Pages, clear_footer
 from analysis.sections import (
     GENERIC_SECTIONS,
     HEADLINES_APPENDIX,
@@ -206,12 +204,14 @@ def unanswered(r: Results) -> list[Unanswered]:
 
 
 def answered(r: Results) -> list[Verdict] | None:
-    """The game's page-1 verdicts, without those the study cannot answer.
+    """The game's page-1 verdicts, without those the study cannot answer, largest
+    imbalance first (:func:`by_size`).
 
     A verdict reads the tables of its sections; when a section was left out for a missing
     block (:func:`unanswered`), a verdict that reads it raises looking up a table that is
     not there, and is left out too. With every section answered, such an error is a bug
-    and is raised.
+    and is raised. A designer's variant's rule change (:mod:`analysis.variant`) is
+    answered first: it is the question the study was written for.
     """
     report = r.report
     if report.verdicts is None:
@@ -219,8 +219,8 @@ def answered(r: Results) -> list[Verdict] | None:
     first = [v] if (v := rule_change_verdict(r)) is not None else []
     questions = getattr(report.verdicts, "questions", None)
     if questions is None:
-        return first + report.verdicts(r)
-    found = first
+        return first + by_size(report.verdicts(r))
+    found = []
     for question in questions:
         try:
             v = question(r)
@@ -230,7 +230,16 @@ def answered(r: Results) -> list[Verdict] | None:
             continue
         if v is not None:
             found.append(v)
-    return found
+    return first + by_size(found)
+
+
+def by_size(verdicts: list[Verdict]) -> list[Verdict]:
+    """Verdicts with a :attr:`~analysis.sections.Verdict.size` (an imbalance in pp),
+    largest first, then the others in reading order."""
+    has = [v.size is not None and math.isfinite(v.size) for v in verdicts]
+    sized = [v for v, h in zip(verdicts, has, strict=True) if h]
+    rest = [v for v, h in zip(verdicts, has, strict=True) if not h]
+    return sorted(sized, key=lambda v: -v.size) + rest
 
 
 def compute(out: str | Path, **options: Any) -> Results:
@@ -581,56 +590,18 @@ def _glossary(terms: dict[str, str]) -> list[Block]:
 # ----------------------------------------------------------------------------- layout
 
 
-def _page_label(fig: Figure) -> str:
-    return fig.get_label() or ""
-
-
-def _drawn(figures: list[Figure], first: str, key: str = "", level: int = 1) -> list[Block]:
-    """Pages a section drew on matplotlib figures, as :class:`Page` blocks listed in the
-    contents: the first under ``first`` (the title it drew), each later page with a new
-    title one level down."""
-    blocks: list[Block] = []
-    seen = {first}
-    for k, fig in enumerate(figures):
-        clear_footer(fig)
-        label = _page_label(fig)
-        if k == 0:
-            heads = (Heading(first, level, key, hidden=True),)
-        elif label and label not in seen and not label.endswith("(continued)"):
-            heads = (Heading(label, level + 1, hidden=True),)
-            seen.add(label)
-        else:
-            heads = ()
-        blocks.append(Page(fig, heads))
-    return blocks
-
-
 def _section_blocks(section: Section, r: Results, num: int) -> list[Block]:
-    """A section's blocks, its first level-1 heading keyed for page 1's references; a
-    section that still draws pages gets them as whole pages."""
-    key = section_key(num)
-    if section.blocks is not None:
-        out = list(section.blocks(r, num))
-        for k, b in enumerate(out):
-            if isinstance(b, Heading) and b.level == 1:
-                out[k] = dataclasses.replace(b, key=key)
-                break
-        return out
-    sink = Pages()
-    section.draw(sink, r, num)
-    first = _page_label(sink.figures[0]) if sink.figures else ""
-    return _drawn(sink.figures, first or f"{num}  {section.label}", key)
+    """A section's blocks, its first level-1 heading keyed for page 1's references."""
+    out = list(section.blocks(r, num))
+    for k, b in enumerate(out):
+        if isinstance(b, Heading) and b.level == 1:
+            out[k] = dataclasses.replace(b, key=section_key(num))
+            break
+    return out
 
 
 def _appendix_blocks(section: Section, r: Results, label: str) -> list[Block]:
-    if section.appendix_blocks is not None:
-        return list(section.appendix_blocks(r, label))
-    if section.appendix is None:
-        return []
-    sink = Pages()
-    section.appendix(sink, r, label)
-    first = _page_label(sink.figures[0]) if sink.figures else ""
-    return _drawn(sink.figures, first or f"{label} — {section.label}")
+    return list(section.appendix_blocks(r, label)) if section.appendix_blocks else []
 
 
 def layout(r: Results, pdf_path: str | Path = "report.pdf", command: str | None = None) -> Document:

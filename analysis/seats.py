@@ -179,12 +179,12 @@ def rotated_seat_advantage(out, group: str = "ladder") -> pl.DataFrame:
 
 def plot_seat_advantage(table: pl.DataFrame, ax=None, seat_label: str = "seat (0 = first to play)"):
     """Win share by seat with 95% intervals, one line per player count in its colour
-    (:func:`analysis.pdf.count_colour`), fair shares dashed (``seat_label``: the x axis
+    (:func:`analysis.formats.count_colour`), fair shares dashed (``seat_label``: the x axis
     label, naming seat 0 in the game's terms). The intervals are drawn over the small
     markers, so none is hidden; the legend sits outside the axes, right of them."""
     import matplotlib.pyplot as plt
 
-    from analysis.pdf import count_colour
+    from analysis.formats import count_colour
 
     ax = ax or plt.subplots(figsize=(7, 4))[1]
     counts = sorted(table["players"].unique())

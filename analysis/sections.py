@@ -2,12 +2,12 @@
 
 A report (:class:`GameReport`) is a list of :class:`Section` objects, each computing its
 tables into the shared :class:`Results`, adding its headline rows to the table of every
-headline number, its cells to the sample-size page, drawing its pages and, optionally, its
-appendix pages (dense tables); the game may also state its :class:`Verdict` objects, the
-answers page 1 gives a designer. :mod:`analysis.report` assembles them; a game declares
-its own in ``analysis/<game>/report.py`` and may reuse the generic sections and page
-builders below, which read only the core columns (``seat``, ``score``, ``win_share``,
-``n_winners`` and the game's declared win rule):
+headline number, its cells to the sample-size page, and giving its content and,
+optionally, its appendix (dense tables) as blocks; the game may also state its
+:class:`Verdict` objects, the answers page 1 gives a designer. :mod:`analysis.report`
+assembles them; a game declares its own in ``analysis/<game>/report.py`` and may reuse
+the generic sections and page builders below, which read only the core columns
+(``seat``, ``score``, ``win_share``, ``n_winners`` and the game's declared win rule):
 
 - :func:`seats_section`: is the first seat favoured (win share by seat, χ², seat 0's edge);
 - :func:`player_count_section`: score, spread, margin, shared wins and close games by
@@ -17,9 +17,7 @@ builders below, which read only the core columns (``seat``, ``score``, ``win_sha
 
 The page builders give content blocks (:func:`seat_blocks`, :func:`count_blocks`,
 :func:`count_table_blocks`, :func:`position_appendix_blocks`,
-:func:`count_appendix_blocks`); their drawn twins (:func:`seat_page`, :func:`count_page`,
-:func:`count_table_pages`, :func:`position_appendix`, :func:`count_appendix`) remain for
-the sections that still draw whole pages.
+:func:`count_appendix_blocks`).
 """
 
 from __future__ import annotations
@@ -32,23 +30,15 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
 from analysis import load, playercount, ratings, seats
 from analysis.content import Block, Heading, Plot, Prose, Table
-from analysis.pdf import (
+from analysis.formats import (
     A4,
-    TOP,
-    PageSink,
     ci,
     ci_col,
     fmt,
-    heading,
-    page,
-    para,
-    table,
-    table_pages,
 )
 from analysis.prose import chance, fairness_sentence, first_seat_sentence, listing
 from analysis.samplesize import warning
@@ -87,6 +77,11 @@ class Verdict:
     detail : str
         One sentence on the robustness check (which conditions, which flips); may be
         empty.
+    size : float or None
+        How large the imbalance the answer is about is, in pp (the absolute edge of a seat
+        or the value of a component, every player count considered): page 1 puts the
+        largest first. None for an answer that measures no imbalance in pp (a game's
+        length, ratings, a candidate change), which follows in reading order.
     """
 
     question: str
@@ -98,6 +93,7 @@ class Verdict:
     recommendation: str = ""
     section: str = ""
     detail: str = ""
+    size: float | None = None
 
 
 @dataclass
@@ -147,29 +143,21 @@ class Section:
     compute : callable
         ``compute(results) -> dict``: the tables it adds to ``results.tables`` (it may
         read the options, the manifest and the tables of earlier sections).
-    draw : callable, optional
-        ``draw(pdf, results, number)``: its pages drawn as whole matplotlib pages, titled
-        with its number (``pdf`` has ``savefig(figure)``: a
-        :class:`~analysis.pdf.PageSink`) — the older way; a section that has ``blocks``
-        does not need it.
     headlines : callable, optional
         ``headlines(results, question, rows) -> list of rows`` for the summary
         (``question``: ``"1 Seats"``; ``rows``: the rows of the sections before it).
     cells : callable, optional
         ``cells(results) -> list of dict``: its numbers for the sample-size page
         (``number, games, ± (pp), games for ±1 pp, warning``).
-    appendix : callable, optional
-        ``appendix(pdf, results, label)``: its appendix pages (dense tables), placed after
-        every section; ``label`` is ``"Appendix B"``: title them ``f"{label} — ..."``
-        (:func:`appendix_label` gives it to the section's own pages, to cite it).
-    blocks : callable, optional
+    blocks : callable
         ``blocks(results, number) -> [Block]``: its content (:mod:`analysis.content`),
         starting with a level-1 :class:`~analysis.content.Heading` titled with its number
-        (``"3  Eat or collect"``); laid out by :mod:`analysis.typeset`. Used instead of
-        ``draw`` when given.
+        (``"3  Eat or collect"``); laid out by :mod:`analysis.typeset`, the one typesetter
+        (no section places anything on a page).
     appendix_blocks : callable, optional
-        ``appendix_blocks(results, label) -> [Block]``: its appendix as content, instead of
-        ``appendix``.
+        ``appendix_blocks(results, label) -> [Block]``: its appendix (dense tables), placed
+        after every section; ``label`` is ``"Appendix B"``: title it ``f"{label} — ..."``
+        (:func:`appendix_label` gives it to the section's own pages, to cite it).
     needs : tuple of str
         The study blocks its question reads (any of them may be enough): a study without
         them gets the question listed as unanswered, naming these blocks
@@ -179,17 +167,15 @@ class Section:
 
     label: str
     compute: Callable[[Results], dict[str, Any]]
-    draw: Callable[[PageSink | PdfPages, Results, int], None] | None = None
     headlines: Callable[[Results, str, list[Row]], list[Row]] | None = None
     cells: Callable[[Results], list[Row]] | None = None
-    appendix: Callable[[PageSink | PdfPages, Results, str], None] | None = None
     blocks: Callable[[Results, int], list[Block]] | None = None
     appendix_blocks: Callable[[Results, str], list[Block]] | None = None
     needs: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.draw is None and self.blocks is None:
-            raise TypeError(f"section {self.label!r} has neither blocks nor draw")
+        if self.blocks is None:
+            raise TypeError(f"section {self.label!r} has no blocks")
 
 
 @dataclass(frozen=True)
@@ -283,9 +269,7 @@ def appendix_labels(report: GameReport) -> dict[str, str]:
     when the report has verdicts, then each section's appendix (by its label), in page
     order."""
     names = [HEADLINES_APPENDIX] if report.verdicts is not None else []
-    names += [
-        s.label for s in report.sections if s.appendix is not None or s.appendix_blocks is not None
-    ]
+    names += [s.label for s in report.sections if s.appendix_blocks is not None]
     return {name: f"Appendix {chr(ord('A') + k)}" for k, name in enumerate(names)}
 
 
@@ -412,67 +396,6 @@ def _position_frames(
     return every, shown(by_seat).rename({"position": "seat"})
 
 
-def position_appendix(
-    pdf: PageSink,
-    r: Results,
-    label: str,
-    shown: Callable[[pl.DataFrame], pl.DataFrame],
-    *,
-    short: Callable[[str], str],
-    what: str,
-    widths: list[float],
-    intro: str,
-    seat_widths: list[float],
-    main: str,
-) -> None:
-    """The seats appendix: every field's win share by position, then (where a position
-    is not always the seat) the main field's win share by seat.
-
-    Replaced by :func:`position_appendix_blocks` (the same tables as blocks); kept for
-    the reports that still draw whole pages.
-
-    Parameters
-    ----------
-    pdf : PageSink
-        Where the pages go.
-    r : Results
-        The report's tables: ``positions`` (position tables by field), optionally
-        ``by_seat`` (the main field's table by seat) and ``position_edges``
-        (:func:`analysis.seats.edges` of every field, stacked).
-    label : str
-        The appendix's label, which starts every page title.
-    shown : callable
-        The game's printed form of a position table (a ``position`` column among others).
-    short : callable
-        A field's short name, the first column: ``heuristic field`` to ``heuristic``.
-    what : str
-        What a position is in the game's words: ``turn position``, ``starting position``.
-    widths : list of float
-        The column widths of the every-field table (the field column first).
-    intro : str
-        The sentence under the every-field table's title.
-    seat_widths : list of float
-        The column widths of the by-seat table.
-    main : str
-        The main field in prose, for the by-seat table's title: ``the heuristic field``.
-    """
-    every, seat = _position_frames(r, shown, short)
-    if every is None:
-        return
-    for fig in table_pages(
-        f"{label} — Win share by {what} in every field",
-        every,
-        widths,
-        size=6.5,
-        x=0.04,
-        intro=intro,
-    ):
-        pdf.savefig(fig)
-    if seat is not None:
-        for fig in table_pages(f"{label} — Win share by seat, {main}", seat, seat_widths, size=7):
-            pdf.savefig(fig)
-
-
 def position_appendix_blocks(
     r: Results,
     label: str,
@@ -529,31 +452,6 @@ def position_appendix_blocks(
     return out
 
 
-def count_appendix(labels: dict | None = None) -> Callable[[PageSink, Results, str], None]:
-    """The player-count appendix (:func:`count_table_pages` of ``r.count``), as a
-    :class:`Section`'s ``appendix``. Replaced by :func:`count_appendix_blocks`.
-
-    Parameters
-    ----------
-    labels : dict, optional
-        The game's own measures' names (:func:`count_table`).
-
-    Returns
-    -------
-    callable
-        ``appendix(pdf, r, label)``: draws nothing when the report has no ``count`` table.
-    """
-
-    def appendix(pdf: PageSink, r: Results, label: str) -> None:
-        if "count" in r.tables:
-            for fig in count_table_pages(
-                f"{label} — Player count: every estimate", r.count, labels
-            ):
-                pdf.savefig(fig)
-
-    return appendix
-
-
 def count_appendix_blocks(labels: dict | None = None) -> Callable[[Results, str], list[Block]]:
     """The player-count appendix (:func:`count_table_blocks` of ``r.count``), as a
     :class:`Section`'s ``appendix_blocks``.
@@ -606,29 +504,6 @@ def _seat_table(fairness: pl.DataFrame) -> pl.DataFrame:
                             pl.col("max_edge_pp").alias("largest seat edge (pp)"),
                             "seat 0 − others (pp)", "warning"),
                {"χ²": ".2f", "p": ".3g", "largest seat edge (pp)": ".2f"})  # fmt: skip
-
-
-def seat_page(
-    title: str,
-    field: str,
-    seat: pl.DataFrame,
-    fairness: pl.DataFrame,
-    who: str = "The first seat (seat 0)",
-    seat_label: str = "seat (0 = first to play)",
-):
-    """The seat page: a paragraph computed from the numbers, win share by seat and the
-    goodness-of-fit table. Returns the page and the height below the table.
-
-    Replaced by :func:`seat_blocks` (the same content as blocks); kept for the reports
-    that still draw whole pages."""
-    fig = page(title)
-    y = para(fig, TOP, _seat_text(field, fairness, who))
-    ax = fig.add_axes([0.1, y - 0.36, 0.7, 0.32])
-    seats.plot_seat_advantage(seat, ax, seat_label)
-    y -= 0.43
-    heading(fig, y, "Goodness of fit against fair shares")
-    y = table(fig, y - 0.01, _seat_table(fairness), list(_SEAT_WIDTHS), size=7)
-    return fig, y
 
 
 def seat_blocks(
@@ -760,15 +635,6 @@ def _count_warnings(count: pl.DataFrame, labels: dict | None = None) -> str:
     return "Warnings: " + notes
 
 
-def count_table_pages(title: str, count: pl.DataFrame, labels: dict | None = None):
-    """:func:`count_table` on its own page(s), for an appendix.
-
-    Replaced by :func:`count_table_blocks` (the same content as blocks); kept for the
-    reports that still draw whole pages."""
-    shown = count_table(count, labels)
-    return table_pages(title, shown, _count_widths(shown), size=7, intro=_COUNT_INTRO)
-
-
 def count_table_blocks(title: str, count: pl.DataFrame, labels: dict | None = None) -> list[Block]:
     """:func:`count_table` under its own title, for an appendix (what
     :func:`count_table_pages` draws, as blocks; the typesetter splits it over pages).
@@ -791,30 +657,6 @@ def count_table_blocks(title: str, count: pl.DataFrame, labels: dict | None = No
     shown = count_table(count, labels)
     return [Heading(title), Prose(_COUNT_INTRO),
             Table.of(shown, _count_widths(shown), size=7)]  # fmt: skip
-
-
-def count_page(
-    title: str, text: str, count: pl.DataFrame, labels: dict | None = None,
-    with_table: bool = True,
-):  # fmt: skip
-    """The player-count page: a paragraph, a panel per measure and (``with_table``) the
-    table of estimates with their intervals (else put :func:`count_table_pages` in an
-    appendix). Returns the page.
-
-    Replaced by :func:`count_blocks` (the same content as blocks); kept for the reports
-    that still draw whole pages."""
-    fig = page(title)
-    y = para(fig, TOP, text)
-    axes = np.array([[fig.add_axes([0.08 + 0.31 * j, y - 0.21 - 0.27 * i, 0.25, 0.17])
-                      for j in range(3)] for i in range(2)])  # fmt: skip
-    playercount.plot_player_count(count, axes, labels)
-    y -= 0.58
-    if with_table:
-        shown = count_table(count, labels)
-        y = table(fig, y, shown, _count_widths(shown), size=6.5)
-    if warnings := _count_warnings(count, labels):
-        para(fig, y, warnings, 7.5, 130)
-    return fig
 
 
 def count_blocks(

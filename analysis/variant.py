@@ -20,9 +20,9 @@ import numpy as np
 import polars as pl
 
 from analysis.content import Block, Heading, Plot, Prose, Table
+from analysis.formats import ci_col
 from analysis.load import rows as load_rows
 from analysis.load import uniform_blocks, untreated
-from analysis.pdf import ci_col
 from analysis.samplesize import annotate
 from analysis.seats import by_game
 from analysis.sections import Results, Row, Section, Verdict

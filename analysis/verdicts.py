@@ -9,16 +9,32 @@ count, who its main field is) and gets the :class:`~analysis.sections.Verdict` b
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import polars as pl
 
-from analysis.pdf import ci
+from analysis.formats import ci
 from analysis.prose import chance, counts_text
 from analysis.robust import Robustness, sign
 from analysis.sections import Results, Verdict
 from analysis.stats import bonferroni_interval, holm, normal_p
+
+
+def clear_size(low: float, high: float) -> float:
+    """How far an interval lies from 0, in its unit: the end nearer 0 when it excludes 0,
+    else 0 (a noisy estimate with a wide interval is not a large imbalance). The size by
+    which page 1 orders its verdicts (:attr:`~analysis.sections.Verdict.size`)."""
+    lo, hi = float(low), float(high)
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return 0.0
+    return lo if lo > 0 else -hi if hi < 0 else 0.0
+
+
+def largest_clear(lows, highs) -> float:
+    """The largest :func:`clear_size` of several intervals (every player count)."""
+    return max((clear_size(lo, hi) for lo, hi in zip(lows, highs, strict=True)), default=0.0)
 
 
 class Questions:
@@ -390,6 +406,7 @@ def count_verdict(
         answer=answer,
         estimate=f"{worst} players, position {x['largest_position']}: "
         f"{ci(x['largest_pp'], x['largest_low'], x['largest_high'])}",
+        size=clear_size(x["largest_low"], x["largest_high"]),
         n=int(x["games"]),
         n_unit="games",
         robustness="not checked",

@@ -161,9 +161,8 @@ def test_empty_cells_show_a_dash(report_pdf):
     assert not any(re.search(r"\bnan\b", p) for p in pages)
     # the sample-size row of the headline table has no estimate and no games
     assert re.search(r"7 Sample size headline numbers flagged .*? — — —", " ".join(pages))
-    from matplotlib.figure import Figure
-
-    from analysis.pdf import EMPTY, cell, ci, fmt, table
+    from analysis.content import Table
+    from analysis.formats import EMPTY, cell, ci, fmt
 
     frame = pl.DataFrame({"a": [1.5, None, float("nan")], "b": ["x", "", None],
                           "n": [0, None, 3]})  # fmt: skip
@@ -172,10 +171,8 @@ def test_empty_cells_show_a_dash(report_pdf):
     assert shown["b"].to_list() == ["x", "", EMPTY] and shown["n"].to_list() == ["0", EMPTY, "3"]
     assert [cell(v) for v in ("", None, float("nan"), "nan", 0, "0")] == [EMPTY] * 4 + ["0"] * 2
     assert ci(float("nan"), 0, 1) == EMPTY
-    fig = Figure()
-    table(fig, 0.9, shown, [0.2, 0.2, 0.2])
-    assert [t.get_text() for t in fig.texts][3:] == ["1.5", "x", "0", EMPTY, EMPTY, EMPTY,
-                                                      EMPTY, EMPTY, "3"]  # fmt: skip
+    assert Table.of(shown).rows == [["1.5", "x", "0"], [EMPTY, EMPTY, EMPTY],
+                                    [EMPTY, EMPTY, "3"]]  # fmt: skip
 
 
 def test_cli_report_from_dataset_and_from_study(quick_dataset, tmp_path, monkeypatch):
@@ -439,7 +436,7 @@ def test_a_count_has_one_colour_everywhere():
     from matplotlib.colors import same_color
     from matplotlib.figure import Figure
 
-    from analysis.pdf import COUNT_COLOURS, count_colour
+    from analysis.formats import COUNT_COLOURS, count_colour
     from analysis.playercount import plot_player_count
     from analysis.seats import plot_seat_advantage
 
@@ -538,6 +535,28 @@ NEGATIVE_ZERO = [
 
 @pytest.mark.parametrize("args, text", NEGATIVE_ZERO)
 def test_intervals_never_print_negative_zero(args, text):
-    from analysis.pdf import ci
+    from analysis.formats import ci
 
     assert ci(*args) == text
+
+
+def test_page_one_puts_the_largest_imbalance_first():
+    """Verdicts with a size (pp) come first, largest first; the others keep their order."""
+    from analysis.report import by_size
+
+    v = [Verdict(q, "a", "e", 1, "games", size=s)
+         for q, s in [("small", 1.0), ("length", None), ("big", 5.0), ("odd", float("nan")),
+                      ("ratings", None), ("mid", 2.5)]]  # fmt: skip
+    assert [x.question for x in by_size(v)] == ["big", "mid", "small", "length", "odd", "ratings"]
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "size"),
+    [(0.4, 4.1, 0.4), (-6.0, -1.5, 1.5), (-2.0, 9.0, 0.0), (float("nan"), 3.0, 0.0)],
+)
+def test_a_verdicts_size_is_how_far_its_interval_lies_from_zero(low, high, size):
+    """A wide interval around a large noisy estimate is not a large imbalance."""
+    from analysis.verdicts import clear_size, largest_clear
+
+    assert clear_size(low, high) == size
+    assert largest_clear([low, -2.0], [high, 9.0]) == size

@@ -1,29 +1,27 @@
 """The shared page builders of ``analysis.sections`` as content blocks.
 
 Each block builder (``seat_blocks``, ``count_blocks``, ``count_table_blocks``,
-``position_appendix_blocks``, ``count_appendix_blocks``) must say what its drawn page
-(``seat_page``, ``count_page``...) prints — the same numbers, the same columns — with its
-tables as :class:`~analysis.content.Table` blocks and its charts laid out by the figure's
-layout engine, never placed by page coordinates. The data: a small High Card study
-(``tests/toy_game.py``), played once for the module.
+``position_appendix_blocks``, ``count_appendix_blocks``) prints the numbers of its tables,
+with its tables as :class:`~analysis.content.Table` blocks and its charts laid out by the
+figure's layout engine, never placed by page coordinates (the drawn twins they were
+checked against, number for number, when the reports moved to blocks are gone). The data:
+a small High Card study (``tests/toy_game.py``), played once for the module.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import re
 from collections import Counter
 
 import polars as pl
 import pytest
-from matplotlib.figure import Figure
 from pypdf import PdfReader
 
 import sims.core.game as core_game
-from analysis import seats, sections
+from analysis import playercount, seats, sections
 from analysis.content import Block, Document, Heading, Plot, Prose, Table, texts
-from analysis.pdf import Pages, ci_col, fmt
+from analysis.formats import ci_col, fmt
 from analysis.report import compute
 from analysis.typeset import typeset
 from sims.batch import run_study
@@ -56,13 +54,6 @@ def results(tmp_path_factory):
 def numbers(strings: list[str]) -> Counter:
     """Every number in ``strings``, counted."""
     return Counter(n for s in strings for n in NUMBER.findall(s))
-
-
-def drawn_texts(figures: list[Figure]) -> list[str]:
-    """The text a page drawer wrote on its pages (paragraphs, headings, table cells), the
-    pages' titles left out (the caller's heading holds them in a block version)."""
-    return [t.get_text() for fig in figures for t in fig.texts
-            if t.get_text() != fig.get_label()]  # fmt: skip
 
 
 def plots(blocks: list[Block]) -> list[Plot]:
@@ -109,30 +100,11 @@ def with_positions(r: sections.Results, same_as_seat: bool) -> sections.Results:
     return dataclasses.replace(r, tables={**r.tables, **extra})
 
 
-def test_block_versions_take_the_drawn_versions_arguments():
-    pairs = [
-        (sections.seat_page, sections.seat_blocks, {"title"}),
-        (sections.count_page, sections.count_blocks, {"title"}),
-        (sections.count_table_pages, sections.count_table_blocks, set()),
-        (sections.position_appendix, sections.position_appendix_blocks, {"pdf"}),
-        (sections.count_appendix, sections.count_appendix_blocks, set()),
-    ]
-    for drawn, blocks, dropped in pairs:
-        old = inspect.signature(drawn).parameters
-        new = inspect.signature(blocks).parameters
-        assert list(new) == [p for p in old if p not in dropped], blocks.__name__
-        assert all(new[p].default == old[p].default for p in new), blocks.__name__
-        assert f":func:`{blocks.__name__}`" in " ".join(drawn.__doc__.split())
-
-
-def test_seat_blocks_say_what_the_seat_page_draws(results):
+def test_seat_blocks_print_the_fairness_table(results):
     r = results
     field = sections.field_text(r, r.seat_block)
-    title = "1  Is the first player favoured?"
-    fig, _ = sections.seat_page(title, field, r.seat, r.fairness)
     blocks = sections.seat_blocks(field, r.seat, r.fairness)
     assert not any(isinstance(b, Heading) and b.level == 1 for b in blocks)
-    assert numbers(texts(blocks)) == numbers(drawn_texts([fig]))
     assert isinstance(blocks[0], Prose) and blocks[0].text.startswith(field)
     assert f"{r.fairness['max_edge_pp'].max():.1f} pp" in blocks[0].text
     assert Heading("Goodness of fit against fair shares", level=3) in blocks
@@ -149,18 +121,20 @@ def test_seat_blocks_say_what_the_seat_page_draws(results):
 
 
 @pytest.mark.parametrize("with_table", [False, True])
-def test_count_blocks_say_what_the_count_page_draws(results, with_table):
+def test_count_blocks_print_every_measure(results, with_table):
     c = results.count
     text = f"Every seat plays 'greedy'. Shared wins run from {sections.count_range(c, 'close')}."
-    fig = sections.count_page("2  Does it hold up?", text, c, with_table=with_table)
     blocks = sections.count_blocks(text, c, with_table=with_table)
-    assert numbers(texts(blocks)) == numbers(drawn_texts([fig]))
     assert blocks[0] == Prose(text)
     # 60 games a count: every estimate is flagged, and the warnings line says so
     warned = c.filter(pl.col("warning") != "")
     assert warned.height and blocks[-1].text.startswith("Warnings: ")
-    assert all(f"{p}p {m}: {w}" in blocks[-1].text for p, m, w in warned.select(
-        "players", "measure", "warning").iter_rows())  # fmt: skip
+    names = playercount.LABELS  # each measure in words, never its column's name
+    assert all(
+        f"{p}p {names.get(m, m.replace('_', ' '))}: {w}" in blocks[-1].text
+        for p, m, w in warned.select("players", "measure", "warning").iter_rows()
+    )
+    assert "shared_win" not in blocks[-1].text  # fmt: skip
     if with_table:
         (table,) = tables(blocks)
         assert table.columns == ["player count", *sections.count_table(c).columns[1:]]
@@ -168,7 +142,7 @@ def test_count_blocks_say_what_the_count_page_draws(results, with_table):
     else:
         assert not tables(blocks)
     assert_laid_out(blocks)
-    # a panel for every measure (the drawn page has six places)
+    # a panel for every measure (the drawn page had six places)
     (plot,) = plots(blocks)
     titled = [ax.get_title() for ax in plot.figure.axes if ax.get_title()]
     assert len(titled) == c["measure"].n_unique()
@@ -184,24 +158,24 @@ def test_count_blocks_give_every_measure_a_panel(results):
     assert len(titles) == 8 and "crusts" in titles
 
 
-def test_count_table_blocks_say_what_the_count_table_pages_draw(results):
+def test_count_table_blocks_print_the_count_table(results):
     title = "Appendix A — Player count: every estimate"
     labels = {"margin": "how far ahead the winner ends"}
-    figs = sections.count_table_pages(title, results.count, labels)
     blocks = sections.count_table_blocks(title, results.count, labels)
     assert blocks[0] == Heading(title)
-    assert numbers(texts(blocks[1:])) == numbers(drawn_texts(figs))
+    shown = sections.count_table(results.count, labels)
+    assert numbers(texts(blocks[2:])) == numbers([c for row in shown.iter_rows() for c in row]
+                                                 + list(shown.columns))  # fmt: skip
     (table,) = tables(blocks)
     assert table.columns[0] == "player count" and "how far ahead the winner ends" in table.columns
     assert len(table.rows) == results.count["players"].n_unique()
 
 
-def test_count_appendix_blocks_are_the_count_appendix(results):
-    sink = Pages()
-    sections.count_appendix()(sink, results, "Appendix B")
+def test_count_appendix_blocks_are_the_count_table(results):
     blocks = sections.count_appendix_blocks()(results, "Appendix B")
-    assert blocks[0] == Heading("Appendix B — Player count: every estimate")
-    assert numbers(texts(blocks[1:])) == numbers(drawn_texts(sink.figures))
+    assert blocks == sections.count_table_blocks(
+        "Appendix B — Player count: every estimate", results.count
+    )
     assert len(tables(blocks)) == 1
     # no count table, no appendix
     bare = dataclasses.replace(results, tables={})
@@ -209,17 +183,12 @@ def test_count_appendix_blocks_are_the_count_appendix(results):
 
 
 @pytest.mark.parametrize("same_as_seat", [False, True])
-def test_position_appendix_blocks_say_what_the_position_appendix_draws(results, same_as_seat):
+def test_position_appendix_blocks_print_every_fields_table(results, same_as_seat):
     r = with_positions(results, same_as_seat)
-    sink = Pages()
-    sections.position_appendix(sink, r, "Appendix C", shown, **POSITION_ARGS)
     blocks = sections.position_appendix_blocks(r, "Appendix C", shown, **POSITION_ARGS)
     assert blocks[0] == Heading("Appendix C — Win share by turn position in every field")
     assert blocks[1] == Prose(POSITION_ARGS["intro"])
     headings = [b.text for b in blocks if isinstance(b, Heading)]
-    assert numbers(t for t in texts(blocks) if t not in headings) == numbers(
-        drawn_texts(sink.figures)
-    )
     every, *by_seat = tables(blocks)
     assert every.columns == ["field", "players", "position", "games", "win share [95% CI]",
                              "warning"]  # fmt: skip
@@ -239,8 +208,7 @@ def test_position_appendix_blocks_say_what_the_position_appendix_draws(results, 
 def test_the_generic_sections_are_blocks(results, tmp_path):
     seats_section = sections.seats_section()
     count_section = sections.player_count_section()
-    assert seats_section.draw is None and count_section.draw is None
-    assert count_section.appendix is None and count_section.appendix_blocks is not None
+    assert count_section.appendix_blocks is not None
     first = seats_section.blocks(results, 1)
     assert first[0] == Heading("1  Is the first player favoured?")
     second = count_section.blocks(results, 2)

@@ -26,7 +26,7 @@ from analysis.content import (
     VerdictCard,
     texts,
 )
-from analysis.pdf import page
+from analysis.formats import A4
 from analysis.typeset import typeset
 from sims.core.errors import SlicelabError
 
@@ -40,7 +40,8 @@ def pages(pdf) -> list[str]:
 def document() -> Document:
     fig = Figure(figsize=(5, 2))
     fig.add_subplot().plot([0, 1], [1, 0])
-    drawn = page("5 A page drawn whole")
+    drawn = Figure(figsize=A4)
+    drawn.text(0.06, 0.96, "5 A page drawn whole", fontsize=13, weight="bold", va="top")
     drawn.text(0.1, 0.5, "drawn body")
     rows = [[str(k), f"row {k}"] for k in range(120)]  # more than a page
     return Document("T", "Game — study", [

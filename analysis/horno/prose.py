@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 import polars as pl
 
-from analysis.pdf import ci
+from analysis.formats import ci
 from analysis.prose import EDGE_WORDS, VALUE_WORDS, listing, pct, side
 from analysis.stats import SPARSE_UNITS, SignTest
 

@@ -27,12 +27,13 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from matplotlib.figure import Figure
 
 from analysis import playercount
 from analysis import seats as generic_seats
 from analysis.blocks import block_specs, has_block
-from analysis.content import Block, Heading, PageBreak, Plot, Prose, Table, figure
+from analysis.content import Block, Heading, PageBreak, Plot, Prose, Table
+from analysis.content import panels as _figure
+from analysis.formats import ci, ci_col, fmt
 from analysis.horno import cardsets, dishes, radioactive, sabotage, seats, verdicts
 from analysis.horno.common import (
     AVOID,
@@ -66,7 +67,6 @@ from analysis.horno.prose import (
     value_sentence,
     variant_sentence,
 )
-from analysis.pdf import cell, ci, ci_col, fmt
 from analysis.prose import judged, listing, pct
 from analysis.robust import plot_conditions, sign
 from analysis.sections import (
@@ -150,26 +150,6 @@ def _pct_col(frame: pl.DataFrame, est: str, lo: str, hi: str, name: str) -> pl.D
     return ci_col(scaled, f"_{est}", f"_{lo}", f"_{hi}", name, ".1f").drop(
         f"_{est}", f"_{lo}", f"_{hi}"
     )
-
-
-WRAP = 30
-"""Characters of a table cell beyond which its column wraps (:func:`_table`)."""
-
-
-def _figure(width: float, height: float, panels: int = 1) -> tuple[Figure, list[Any]]:
-    """A figure of ``panels`` side by side, ``width`` x ``height`` inches."""
-    fig = figure(width, height)
-    return fig, list(fig.subplots(1, panels, squeeze=False)[0])
-
-
-def _table(frame: pl.DataFrame, size: float) -> Table:
-    """``frame`` as a table, each column as wide as its longest cell (or its header's longest
-    word; text longer than :data:`WRAP` characters wrapped): sized by their headers, as Typst
-    sizes them, the columns of intervals would wrap."""
-    # a character of room besides: letters are wider than digits, bold than regular
-    widths = [1 + min(WRAP, max([len(w) + 1 for w in c.split()] + [len(cell(v)) for v in frame[c]]))
-              for c in frame.columns]  # fmt: skip
-    return Table.of(frame, widths, size)
 
 
 # ----------------------------------------------------------------------------- notes
@@ -302,7 +282,7 @@ def _seats_blocks(r: Results, num: int) -> list[Block]:
         Prose(text, size=8.5),
         Plot.natural(fig),
         Heading(f"Win share by turn position, {the_field()} (95% intervals over games)", level=3),
-        _table(_position_table(main), 7),
+        Table.fitted(_position_table(main), 7),
         *_robust_blocks(r, num),
     ]
 
@@ -339,7 +319,7 @@ def _robust_blocks(r: Results, num: int) -> list[Block]:
         Prose(text, size=8.5),
         Plot.natural(fig),
         Heading("Turn-position edges over the fair share in every field (pp, 95% CI)", level=3),
-        _table(_edges_table(r.position_edges), 7),
+        Table.fitted(_edges_table(r.position_edges), 7),
     ]
 
 
@@ -539,7 +519,7 @@ def _dishes_blocks(r: Results, num: int) -> list[Block]:
         Heading(
             f"Dish types at {n} players (95% intervals; rank by points per dish taken)", level=3
         ),
-        _table(_type_table(r, n), 6.3),
+        Table.fitted(_type_table(r, n), 6.3),
         *_cards_blocks(r, num, n),
     ]
 
@@ -591,7 +571,7 @@ def _cards_blocks(r: Results, num: int, n: int) -> list[Block]:
         Heading(f"{num}  Each dish card", level=2),
         Prose(text, size=8.5),
         Heading(f"Every dish card at {n} players (95% intervals over games)", level=3),
-        _table(_card_table(sub), 6.8),
+        Table.fitted(_card_table(sub), 6.8),
     ]
 
 
@@ -688,13 +668,13 @@ def _dishes_appendix(r: Results, label: str) -> list[Block]:
             "without the type's points (pp, clustered by game): what the points alone add to "
             "winning. 95% intervals over games."
         ),
-        _table(shown, 6.3),
+        Table.fitted(shown, 6.3),
     ]
     c = r.tables.get("cards")
     if c is not None:
         # on a page of its own, as the dish cards of section 2
         out += [PageBreak(), Heading(f"{label} — Every dish card at every count", level=2),
-                _table(_card_table(c), 6.5)]  # fmt: skip
+                Table.fitted(_card_table(c), 6.5)]  # fmt: skip
     return out
 
 
@@ -761,11 +741,11 @@ def _sabotage_blocks(r: Results, num: int) -> list[Block]:
         out += [_restricted_plot(t),
                 Heading("Restricted seats against the unrestricted heuristic (same deals)",
                         level=3),
-                _table(_restricted_table(t), 6.2)]  # fmt: skip
+                Table.fitted(_restricted_table(t), 6.2)]  # fmt: skip
     if d is not None:
         out += [Heading(f"Points lost to sabotage in {the_field()} (95% intervals over games)",
                         level=3),
-                _table(_damage_table(d), 6.5)]  # fmt: skip
+                Table.fitted(_damage_table(d), 6.5)]  # fmt: skip
     return out
 
 
@@ -951,7 +931,7 @@ def _radio_blocks(r: Results, num: int) -> list[Block]:
                         Prose(text, size=8.5)]  # fmt: skip
     if ch is not None and not ch.is_empty():
         out += [Heading("Each variant against the default game on the same deals", level=3),
-                _table(_changes_table(ch), 6.8)]  # fmt: skip
+                Table.fitted(_changes_table(ch), 6.8)]  # fmt: skip
     return out
 
 
@@ -1117,7 +1097,7 @@ def _sets_blocks(r: Results, num: int) -> list[Block]:
         Prose(text, size=8),
         Plot.natural(fig),
         Heading("Every card set: what it changes, the dish types' ranking and sabotage", level=3),
-        _table(_sets_summary(r, n), 6.3),
+        Table.fitted(_sets_summary(r, n), 6.3),
         PageBreak(),  # as the dish cards: a part filling most of a page starts its own
         Heading(f"{num}  The seat edges and dish types on every card set", level=2),
         Prose(
@@ -1127,9 +1107,9 @@ def _sets_blocks(r: Results, num: int) -> list[Block]:
             "95% intervals over games).",
             size=8.5,
         ),
-        _table(_edges_table(e, "card_set").rename({"card_set": "card set"}), 6.5),
+        Table.fitted(_edges_table(e, "card_set").rename({"card_set": "card set"}), 6.5),
         Heading(f"Points per dish taken over the average dish, {n} players", level=3),
-        _table(_excess_table(r, n), 6.5),
+        Table.fitted(_excess_table(r, n), 6.5),
     ]
 
 

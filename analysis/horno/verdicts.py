@@ -15,6 +15,7 @@ from __future__ import annotations
 import polars as pl
 
 from analysis import verdicts as shared
+from analysis.formats import ci
 from analysis.horno import cardsets
 from analysis.horno.common import (
     LADDER_COUNT,
@@ -34,11 +35,10 @@ from analysis.horno.prose import (
     variant_sentence,
 )
 from analysis.horno.seats import conditions, edges
-from analysis.pdf import ci
 from analysis.prose import listing, pct, side
 from analysis.robust import Condition, Robustness, judge
 from analysis.sections import Results, Verdict
-from analysis.verdicts import Questions
+from analysis.verdicts import Questions, clear_size
 
 BIG_EDGE = 2.0
 """A turn position's edge (pp) a designer should act on when it is robust."""
@@ -122,6 +122,7 @@ def seats_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="Does the turn order favour a seat?",
         answer=answer,
+        size=clear_size(big["adj_low"], big["adj_high"]),
         estimate=f"position {p} at {n} players "
         f"{ci(big['edge_pp'], big['adj_low'], big['adj_high'])} over the fair share "
         f"({short(MAIN_FIELD)} field, assumed v1; corrected for picking the largest of "
@@ -266,6 +267,7 @@ def dishes_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="Is any dish type stronger than the others?",
         answer=answer,
+        size=clear_size(x["adj_low"], x["adj_high"]) if key != "own points" else None,
         estimate=f"{x['type_name']} {ci(x[est], x['adj_low'], x['adj_high'], unit)}: {what} "
         f"at {n} players, the strongest of {x['family']} (interval corrected for the pick)",
         n=int(x["deals"] if key == "restricted play" else x["games"]),
@@ -319,6 +321,7 @@ def sabotage_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="Does sabotage pay more than building?",
         answer=answer,
+        size=clear_size(first["edge_low"], first["edge_high"]),
         estimate=f"never sabotaging: {ci(first['edge_pp'], first['edge_low'], first['edge_high'])}"
         f" against the unrestricted seat at {n} players",
         n=int(first["deals"]),

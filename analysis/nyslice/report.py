@@ -24,6 +24,7 @@ import polars as pl
 
 from analysis import seats as generic_seats
 from analysis.content import Block, Heading, PageBreak, Plot, Prose, Table, figure
+from analysis.formats import ci, ci_col, count_colour, fmt
 from analysis.nyslice import (
     playercount,
     prose,
@@ -34,7 +35,6 @@ from analysis.nyslice import (
     verdicts,
     whatif,
 )
-from analysis.pdf import ci, ci_col, count_colour, fmt
 from analysis.prose import effect as prose_effect
 from analysis.prose import listing
 from analysis.robust import conditions_table

@@ -412,7 +412,7 @@ def plot_theta_curve(table: pl.DataFrame, best: pl.DataFrame | None = None, ax=N
     from matplotlib.lines import Line2D
     from matplotlib.ticker import NullLocator
 
-    from analysis.pdf import count_colour
+    from analysis.formats import count_colour
 
     ax = ax or plt.subplots(figsize=(7, 4.5))[1]
     counts = sorted(table["players"].unique())
@@ -490,7 +490,7 @@ def plot_eat(table: pl.DataFrame, by: str, value: str = "eat_rate", ax=None):
     player count (nudged sideways), with its 95% interval."""
     import matplotlib.pyplot as plt
 
-    from analysis.pdf import count_colour
+    from analysis.formats import count_colour
 
     ax = ax or plt.subplots(figsize=(7, 4))[1]
     low, high = {

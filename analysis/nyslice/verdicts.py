@@ -15,13 +15,20 @@ from pathlib import Path
 
 import polars as pl
 
+from analysis.formats import ci
 from analysis.nyslice.robustness import seat_edge
-from analysis.pdf import ci
 from analysis.prose import chance, listing
 from analysis.robust import judge, sign
 from analysis.sections import Results, Verdict
 from analysis.variant import data_label
-from analysis.verdicts import Questions, adjust_family, largest_claim, recommendation
+from analysis.verdicts import (
+    Questions,
+    adjust_family,
+    clear_size,
+    largest_claim,
+    largest_clear,
+    recommendation,
+)
 
 MAIN = 4
 """The player count of the single-count verdicts (the game's usual table)."""
@@ -108,6 +115,7 @@ def first_slicer_verdict(r: Results) -> Verdict | None:
         question="Is the first slicer favoured?",
         answer=answer,
         estimate=f"{ci(x['first_edge_pp'], x['first_low'], x['first_high'])} at {main} players",
+        size=largest_clear(f["first_low"], f["first_high"]),
         n=int(x["games"]),
         n_unit="games",
         robustness=label,
@@ -261,6 +269,7 @@ def overpay_verdict(r: Results) -> Verdict | None:
             f"{_name(x['special'])}: {ci(x['effect_pp'], x['adj_low'], x['adj_high'])} "
             f"(corrected for {x['family']})"
         ),
+        size=clear_size(x["adj_low"], x["adj_high"]),
         n=int(x["games"]),
         n_unit="games",
         robustness="not checked",
@@ -391,6 +400,7 @@ def count_verdict(r: Results) -> Verdict | None:
         question="Does the game hold up from 2 to 6 players?",
         answer=answer,
         estimate=f"{claim['players']} players, seat {claim['seat']}: {size}",
+        size=clear_size(claim["adj_low"], claim["adj_high"]),
         n=int(claim["games"]),
         n_unit="games",
         robustness=robust.label if robust is not None else "not checked",

@@ -266,7 +266,7 @@ def plot_exact_change(axes, t: pl.DataFrame) -> None:
     t : pl.DataFrame
         The paired changes (:func:`exact_change`).
     """
-    from analysis.pdf import count_colour
+    from analysis.formats import count_colour
 
     for ax, (m, label) in zip(axes, PANEL_TITLES.items(), strict=False):
         s = t.filter(pl.col("measure") == m).sort("players")

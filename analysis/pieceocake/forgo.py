@@ -156,7 +156,7 @@ def plot_rates(rates: pl.DataFrame, ax) -> None:
     ax : matplotlib.axes.Axes
         Where to draw.
     """
-    from analysis.pdf import count_colour
+    from analysis.formats import count_colour
 
     counts = sorted(rates["players"].unique())
     x = np.arange(len(counts))
@@ -187,7 +187,7 @@ def plot_association(assoc: pl.DataFrame, ax) -> None:
     ax : matplotlib.axes.Axes
         Where to draw.
     """
-    from analysis.pdf import count_colour
+    from analysis.formats import count_colour
 
     t = assoc.filter(pl.col("diff_pp").is_finite()).sort("players")
     counts = t["players"].to_list()

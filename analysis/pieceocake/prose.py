@@ -9,7 +9,7 @@ import math
 
 import polars as pl
 
-from analysis.pdf import ci
+from analysis.formats import ci
 from analysis.pieceocake.restricted import claim_key, value_text
 from analysis.prose import counts_text, grouped, listing  # noqa: F401 (re-exported)
 

@@ -31,8 +31,8 @@ import numpy as np
 import polars as pl
 
 from analysis.content import TEXT_WIDTH, Block, Heading, PageBreak, Plot, Prose, Table, figure
+from analysis.formats import EMPTY, ci, ci_col, fmt
 from analysis.load import manifest as read_manifest
-from analysis.pdf import EMPTY, ci, ci_col, fmt
 from analysis.pieceocake import compare, cuts, forgo, prose, robustness, sweeps, varieties, verdicts
 from analysis.pieceocake.common import (
     block_specs,
@@ -967,7 +967,8 @@ def _nys_appendix(r: Results, label: str) -> list[Block]:
 
 
 NYSLICE = Section("New York Slice", _nys_compute, headlines=_nys_headlines, cells=_nys_cells,
-                  blocks=_nys_blocks, appendix_blocks=_nys_appendix)  # fmt: skip
+                  blocks=_nys_blocks, appendix_blocks=_nys_appendix,
+                  needs=("seats-exact",))  # fmt: skip
 """8: Piece o' Cake beside New York Slice."""
 
 

@@ -24,7 +24,7 @@ import math
 
 import polars as pl
 
-from analysis.pdf import ci
+from analysis.formats import ci
 from analysis.restricted import deal_values, option_value
 from analysis.robust import sign
 from analysis.stats import SignTest, sign_test

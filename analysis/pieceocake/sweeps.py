@@ -112,7 +112,7 @@ def field_sentence(x: dict, param: str) -> str:
     :func:`field_check`): ``The field's own θ (1.327) is the best`` / ``... is in the
     not-worse set, +0.4 pp [-0.6, +1.4] behind the best`` / ``... is significantly worse
     than the best, by ...`` / the grid note when the grid lacks it."""
-    from analysis.pdf import ci
+    from analysis.formats import ci
 
     symbol = PARAMS[param].symbol if param in PARAMS else param
     f = x.get(f"field_{param}")
@@ -141,7 +141,7 @@ def plot_sweep(curve: pl.DataFrame, best: pl.DataFrame, param: str, ax, title: s
     dashed: the fair share 1/n."""
     from matplotlib.lines import Line2D
 
-    from analysis.pdf import count_colour
+    from analysis.formats import count_colour
 
     grid = sorted(float(v) for v in curve[param].unique())
     pos = {v: i for i, v in enumerate(grid)}

@@ -181,7 +181,7 @@ def plot_shares(table: pl.DataFrame, ax) -> None:
     count in its colour, the cream part hatched, with the 95% interval of the total."""
     from matplotlib.patches import Patch
 
-    from analysis.pdf import count_colour
+    from analysis.formats import count_colour
 
     names = table.sort("order")["variety"].unique(maintain_order=True).to_list()
     counts = sorted(table["players"].unique())

@@ -14,7 +14,7 @@ import math
 
 import polars as pl
 
-from analysis.pdf import ci
+from analysis.formats import ci
 from analysis.pieceocake.prose import value_grouped
 from analysis.pieceocake.restricted import claim_key, sign_sentence, value_text
 from analysis.pieceocake.robustness import FIELDS, OTHER_RULE
@@ -22,7 +22,14 @@ from analysis.pieceocake.sweeps import field_sentence
 from analysis.prose import chance, counts_text, grouped, listing
 from analysis.robust import Robustness, judge, sign
 from analysis.sections import Results, Verdict
-from analysis.verdicts import Questions, adjust_family, largest_claim, recommendation
+from analysis.verdicts import (
+    Questions,
+    adjust_family,
+    clear_size,
+    largest_claim,
+    largest_clear,
+    recommendation,
+)
 
 MAIN = 4
 """The player count of the robustness checks in the greedy field (the study's 4-player
@@ -99,6 +106,7 @@ def first_server_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="Is the first server favoured?",
         answer=answer,
+        size=largest_clear(f["first_low"], f["first_high"]),
         estimate=f"{ci(x['first_edge_pp'], x['first_low'], x['first_high'])} at {top} players; "
         f"{_picked(claim, 'first_edge_pp')}",
         n=int(x["games"]),
@@ -289,6 +297,7 @@ def _option_verdict(r: Results, key: str, question: str, verb: str, section: str
         question=question,
         answer=answer,
         estimate=f"{value_text(x)} at {top} players",
+        size=clear_size(x["value_low"], x["value_high"]),
         n=int(x["deals"]),
         n_unit="deals",
         robustness=j.label,
@@ -439,6 +448,7 @@ def count_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question=f"Does the game hold up from {lo} to {hi} players?",
         answer=answer,
+        size=clear_size(claim["adj_low"], claim["adj_high"]),
         estimate=f"{n} players, seat {claim['seat']}: "
         f"{ci(claim['edge_pp'], claim['edge_low'], claim['edge_high'])} (corrected for the "
         f"pick: {ci(claim['edge_pp'], claim['adj_low'], claim['adj_high'])})",

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 import polars as pl
 
-from analysis.pdf import ci
+from analysis.formats import ci
 from analysis.prose import (  # noqa: F401 (the shared ones, re-exported)
     EDGE_WORDS,
     VALUE_WORDS,

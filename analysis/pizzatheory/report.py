@@ -27,23 +27,14 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+from matplotlib.figure import Figure
 
 from analysis import playercount
 from analysis import seats as generic_seats
 from analysis.blocks import block_specs, has_block
-from analysis.pdf import (
-    EMPTY,
-    TOP,
-    PageSink,
-    ci,
-    ci_col,
-    fmt,
-    heading,
-    page,
-    para,
-    table,
-    table_pages,
-)
+from analysis.content import Block, Heading, PageBreak, Plot, Prose, Table
+from analysis.content import panels as _figure
+from analysis.formats import EMPTY, ci, ci_col, fmt
 from analysis.pizzatheory import boards, length, opening, prose, safety, seats, verdicts
 from analysis.pizzatheory.common import (
     BOARD_FIELDS,
@@ -74,12 +65,12 @@ from analysis.sections import (
     Row,
     Section,
     appendix_label,
-    count_appendix,
+    count_appendix_blocks,
+    count_blocks,
     count_headlines,
-    count_page,
     count_title,
     headline,
-    position_appendix,
+    position_appendix_blocks,
     position_cells,
     ratings_section,
     rules_row,
@@ -129,6 +120,14 @@ BOARD_NOTE = (
 
 def _short(field: str) -> str:
     return field.removesuffix(" field")
+
+
+def _part(title: str, text: str, fig: Figure, caption: str, shown: pl.DataFrame, size: float,
+          level: int = 1) -> list[Block]:  # fmt: skip
+    """A section's part: its heading, its paragraph, its chart and its table under a minor
+    heading (``caption``), the layout every part of this report shares."""
+    return [Heading(title, level), Prose(text, size=8.5), Plot.natural(fig),
+            Heading(caption, level=3), Table.fitted(shown, size)]  # fmt: skip
 
 
 def _exact(c: Condition) -> bool:
@@ -325,9 +324,6 @@ def _position_table(t: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-POSITION_WIDTHS = [0.07, 0.07, 0.12, 0.18, 0.17, 0.08, 0.19]
-
-
 def _seat_text(r: Results, main: pl.DataFrame) -> str:
     e = seats.edges(main)
     same = bool(e["same_as_seat"].all())
@@ -366,21 +362,19 @@ def _seat_text(r: Results, main: pl.DataFrame) -> str:
     return text
 
 
-def _seats_draw(pdf: PageSink, r: Results, num: int) -> None:
+def _seats_blocks(r: Results, num: int) -> list[Block]:
     tables = r.tables.get("positions")
     if not tables or MAIN_FIELD not in tables:
-        return
+        return []
     main = tables[MAIN_FIELD]
-    fig = page(f"{num}  Do the seat and the starting position matter?")
-    y = para(fig, TOP, _seat_text(r, main), 8.5)
-    h = min(0.3, y - 0.4)
-    ax = fig.add_axes([0.1, y - h - 0.02, 0.62, h])
+    fig, (ax,) = _figure(6.9, 4.0)
     _plot_positions(main, ax)
-    y -= h + 0.1
-    heading(fig, y, f"Win share by starting position, {the_field()} (95% intervals over games)")
-    table(fig, y - 0.01, _position_table(main), POSITION_WIDTHS, size=7)
-    pdf.savefig(fig)
-    _robust_page(pdf, r, num)
+    return [
+        *_part(f"{num}  Do the seat and the starting position matter?", _seat_text(r, main), fig,
+               f"Win share by starting position, {the_field()} (95% intervals over games)",
+               _position_table(main), 7),
+        *_robust_blocks(r, num),
+    ]  # fmt: skip
 
 
 def _judged_lines(r: Results, key: str, what: str) -> str:
@@ -430,11 +424,10 @@ def _edges_table(r: Results) -> pl.DataFrame:
     )
 
 
-def _robust_page(pdf: PageSink, r: Results, num: int) -> None:
+def _robust_blocks(r: Results, num: int) -> list[Block]:
     first, last = r.tables.get("first_points", {}), r.tables.get("last_points", {})
     if not first:
-        return
-    fig = page(f"{num}  Does the starting position's edge hold with other players?")
+        return []
     text = (
         "The first starter's edge (position 0's win share minus the fair share, pp) and the "
         "last starter's, 95% intervals over games, in every field the study plays: "
@@ -448,20 +441,16 @@ def _robust_page(pdf: PageSink, r: Results, num: int) -> None:
         + _judged_lines(r, "last_conditions", "the last starter's edge is")
         + "."
     )
-    y = para(fig, TOP, text, 8.5)
-    h = min(0.26, y - 0.42)
-    for k, (found, what) in enumerate(
-        ((first, "first starter's edge"), (last, "last starter's edge"))
-    ):
-        ax = fig.add_axes([0.12 + 0.4 * k, y - h - 0.03, 0.25, h])
-        plot_conditions(found, ax, f"{what}, pp (95% CI)", list(FIELDS), FIELD_STYLE, hollow=_exact)
-        if k == 0:
-            ax.get_legend().remove()
-    y -= h + 0.11
-    heading(fig, y, "Starting-position edges over the fair share in every field (one game: "
-            "deterministic)")  # fmt: skip
-    table(fig, y - 0.01, _edges_table(r), [0.1, 0.07, 0.14, 0.19, 0.19, 0.19], size=7)
-    pdf.savefig(fig)
+    fig, axes = _figure(6.6, 3.3, 2)
+    for ax, found, what in zip(axes, (first, last), ("first", "last"), strict=True):
+        plot_conditions(found, ax, f"{what} starter's edge, pp (95% CI)", list(FIELDS),
+                        FIELD_STYLE, hollow=_exact)  # fmt: skip
+    axes[0].get_legend().remove()
+    # the seats part sends the reader to "the next page" for this one
+    return [PageBreak(), *_part(
+        f"{num}  Does the starting position's edge hold with other players?", text, fig,
+        "Starting-position edges over the fair share in every field (one game: deterministic)",
+        _edges_table(r), 7, level=2)]  # fmt: skip
 
 
 def _seats_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
@@ -508,25 +497,18 @@ def _seats_cells(r: Results) -> list[Row]:
     return position_cells(r.tables.get("positions") or {}, _short)
 
 
-def _seats_appendix(pdf: PageSink, r: Results, label: str) -> None:
-    position_appendix(
-        pdf,
-        r,
-        label,
-        _position_table,
-        short=_short,
-        what="starting position",
-        widths=[0.08, 0.06, 0.07, 0.11, 0.17, 0.16, 0.07, 0.18],
+def _seats_appendix(r: Results, label: str) -> list[Block]:
+    # no widths: the typesetter sizes the columns by their cells
+    return position_appendix_blocks(
+        r, label, _position_table, short=_short, what="starting position", widths=[],
         intro="Every field's win share by starting position with its 95% "
         "interval over games (one game: a deterministic field).",
-        seat_widths=POSITION_WIDTHS,
-        main=the_field(),
-    )
+        seat_widths=[], main=the_field(),
+    )  # fmt: skip
 
 
-SEATS = Section(
-    "Seats", _seats_compute, _seats_draw, _seats_headlines, _seats_cells, _seats_appendix
-)
+SEATS = Section("Seats", _seats_compute, headlines=_seats_headlines, cells=_seats_cells,
+                blocks=_seats_blocks, appendix_blocks=_seats_appendix)  # fmt: skip
 """1: do the seat and the starting turn position matter?"""
 
 
@@ -615,12 +597,11 @@ def _length_table(lengths: pl.DataFrame, endings: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def _length_draw(pdf: PageSink, r: Results, num: int) -> None:
+def _length_blocks(r: Results, num: int) -> list[Block]:
     lengths = r.tables.get("lengths")
     if lengths is None:
-        return
+        return []
     endings = r.endings
-    fig = page(f"{num}  How long are games, and how do they end?")
     where = appendix_label(r, "Game length")
     text = (
         "Every field's uniform block (the seat pages' games). A game ends at the end of the "
@@ -635,21 +616,12 @@ def _length_draw(pdf: PageSink, r: Results, num: int) -> None:
         + " "
         + prose.neutral_sentence(endings)
     )
-    y = para(fig, TOP, text, 8.5)
-    h = min(0.25, y - 0.42)
-    _plot_rounds(r.rounds_hist, lengths, fig.add_axes([0.08, y - h - 0.04, 0.38, h]))
-    _plot_endings(endings, fig.add_axes([0.54, y - h - 0.04, 0.22, h]))
-    y -= h + 0.15
-    heading(fig, y, "Rounds per game and endings (games; % of the field's games)")
-    table(
-        fig,
-        y - 0.01,
-        _length_table(lengths, endings),
-        [0.08, 0.06, 0.1, 0.12, 0.1, 0.1, 0.09, 0.12, 0.09],
-        size=6.5,
-        x=0.04,
-    )
-    pdf.savefig(fig)
+    fig, axes = _figure(7.2, 3.5, 2, width_ratios=(1.7, 1))
+    _plot_rounds(r.rounds_hist, lengths, axes[0])
+    _plot_endings(endings, axes[1])
+    return _part(f"{num}  How long are games, and how do they end?", text, fig,
+                 "Rounds per game and endings (games; % of the field's games)",
+                 _length_table(lengths, endings), 6.5)  # fmt: skip
 
 
 def _length_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
@@ -694,10 +666,10 @@ def _length_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
     return out
 
 
-def _length_appendix(pdf: PageSink, r: Results, label: str) -> None:
+def _length_appendix(r: Results, label: str) -> list[Block]:
     endings = r.tables.get("endings")
     if endings is None:
-        return
+        return []
     shown = _games_col(
         _pct_col(endings, "share", "share_low", "share_high", "share of games (%) [95% CI]")
     )
@@ -712,21 +684,14 @@ def _length_appendix(pdf: PageSink, r: Results, label: str) -> None:
         ),
         {},
     )
-    for fig in table_pages(
-        f"{label} — How games end, every field and count",
-        shown,
-        [0.12, 0.07, 0.22, 0.08, 0.16, 0.22],
-        size=7,
-        intro="Each way a game can end, with its count and its share of "
-        "the field's games (Wilson 95% interval; a point for a "
-        "deterministic field). A way that never happened shows 0.",
-    ):
-        pdf.savefig(fig)
+    return [Heading(f"{label} — How games end, every field and count"),
+            Prose("Each way a game can end, with its count and its share of the field's games "
+                  "(Wilson 95% interval; a point for a deterministic field). A way that never "
+                  "happened shows 0."), Table.of(shown, size=7)]  # fmt: skip
 
 
-LENGTH = Section(
-    "Game length", _length_compute, _length_draw, _length_headlines, appendix=_length_appendix
-)
+LENGTH = Section("Game length", _length_compute, headlines=_length_headlines,
+                 blocks=_length_blocks, appendix_blocks=_length_appendix)  # fmt: skip
 """2: how long are games, and how do they end?"""
 
 
@@ -808,11 +773,10 @@ def _plot_effect(eff: pl.DataFrame, ax) -> None:
     ax.tick_params(labelsize=7)
 
 
-def _effect_draw(pdf: PageSink, r: Results, num: int) -> None:
+def _effect_blocks(r: Results, num: int) -> list[Block]:
     eff = r.tables.get("safety_effect")
     if eff is None:
-        return
-    fig = page(f"{num}  Does the safety rule matter?")
+        return []
     on, off = eff["on_block"][0], eff["off_block"][0]
     v = verdicts.safety_verdict(r)
     text = (
@@ -824,14 +788,11 @@ def _effect_draw(pdf: PageSink, r: Results, num: int) -> None:
         "position of every count, so its interval is corrected for that (Bonferroni). "
         + (v.answer if v else "")
     )
-    y = para(fig, TOP, text, 8.5)
-    h = min(0.22, y - 0.45)
-    _plot_effect(eff, fig.add_axes([0.12, y - h - 0.04, 0.76, h]))
-    y -= h + 0.12
-    heading(fig, y, f"Without the safety rule − with it, on the same deals ({off} against {on})")
-    table(fig, y - 0.01, _effect_table(eff), [0.07, 0.22, 0.12, 0.2, 0.17, 0.12], size=6.5,
-          x=0.04)  # fmt: skip
-    pdf.savefig(fig)
+    fig, (ax,) = _figure(6.9, 2.4)
+    _plot_effect(eff, ax)
+    return _part(f"{num}  Does the safety rule matter?", text, fig,
+                 f"Without the safety rule − with it, on the same deals ({off} against {on})",
+                 _effect_table(eff), 6.5)  # fmt: skip
 
 
 def _safety_wide(t: pl.DataFrame) -> pl.DataFrame:
@@ -887,15 +848,14 @@ def _plot_safety(t: pl.DataFrame, ax, m: str, title: str, scale: float = 1.0) ->
     )
     ax.set_xlim(-0.5, sub.height - 0.5)
     ax.set_title(title, fontsize=8)
-    ax.tick_params(labelsize=7)
+    ax.tick_params(axis="y", labelsize=7)
 
 
-def _safety_draw(pdf: PageSink, r: Results, num: int) -> None:
+def _safety_blocks(r: Results, num: int) -> list[Block]:
     t = r.tables.get("safety")
     if t is None:
-        return
-    _effect_draw(pdf, r, num)
-    fig = page(f"{num}  How often does the safety rule fire?")
+        return []
+    effect = _effect_blocks(r, num)
     fired = t.filter(pl.col("measure") == "fired")
     parts = "; ".join(
         f"{_short(x['field'])} {x['players']}p "
@@ -914,43 +874,21 @@ def _safety_draw(pdf: PageSink, r: Results, num: int) -> None:
     text = (
         "The safety rule: a player with at most one topping in every region of the round is "
         "safe, and none of its toppings can be removed or replaced. A game counts when the "
-        "rule kept at least one topping on the board in some round (games.safety_rounds > "
-        "0); a seat's kept toppings are players.saved. The game is the unit of every "
+        "rule kept at least one topping on the board in some round; a seat's kept toppings "
+        "are the toppings the rule saved for it. The game is the unit of every "
         "interval (a seat's numbers are averaged over its game's seats first). Games in which "
         f"it kept a topping: {parts}. Toppings it kept per seat per game (intervals in the "
         f"table): {kept}."
         + (f" The rule is off in {listing(off['field'].unique())}." if off.height else "")
     )
-    y = para(fig, TOP, text, 8.5)
-    h = min(0.22, y - 0.42)
-    _plot_safety(
-        t,
-        fig.add_axes([0.1, y - h - 0.05, 0.36, h]),
-        "fired",
-        "games in which it kept a topping (%)",
-        100,
-    )
-    _plot_safety(
-        t,
-        fig.add_axes([0.58, y - h - 0.05, 0.36, h]),
-        "saved",
-        "toppings it kept per seat per game",
-    )
-    y -= h + 0.14
-    heading(
-        fig,
-        y,
+    fig, axes = _figure(7.2, 3.0, 2)
+    _plot_safety(t, axes[0], "fired", "games in which it kept a topping (%)", 100)
+    _plot_safety(t, axes[1], "saved", "toppings it kept per seat per game")
+    # without the paired block, this part opens the section
+    return [*effect, *_part(
+        f"{num}  How often does the safety rule fire?", text, fig,
         "The safety rule per field and count (95% intervals over games; open markers: one game)",
-    )
-    table(
-        fig,
-        y - 0.01,
-        _safety_wide(t),
-        [0.08, 0.06, 0.11, 0.14, 0.12, 0.12, 0.14, 0.13],
-        size=6.5,
-        x=0.04,
-    )
-    pdf.savefig(fig)
+        _safety_wide(t), 6.5, level=2 if effect else 1)]  # fmt: skip
 
 
 def _safety_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
@@ -1006,7 +944,8 @@ def _safety_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
     return out
 
 
-SAFETY = Section("Safety rule", _safety_compute, _safety_draw, _safety_headlines)
+SAFETY = Section("Safety rule", _safety_compute, headlines=_safety_headlines,
+                 blocks=_safety_blocks, needs=("safety-off",))  # fmt: skip
 """3: does the safety rule matter (what playing without it changes), and how often it
 fires."""
 
@@ -1047,11 +986,10 @@ def _opening_table(t: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _opening_draw(pdf: PageSink, r: Results, num: int) -> None:
+def _opening_blocks(r: Results, num: int) -> list[Block]:
     t = r.tables.get("opening")
     if t is None:
-        return
-    fig = page(f"{num}  What is the first placement worth?")
+        return []
     played = {
         name: (blind, base)
         for name, (blind, base) in OPENING_FIELDS.items()
@@ -1096,28 +1034,13 @@ def _opening_draw(pdf: PageSink, r: Results, num: int) -> None:
             else ""
         )
     )
-    y = para(fig, TOP, text, 8.5)
-    found = r.tables.get("opening_conditions", {})
-    h = min(0.2, y - 0.4)
-    ax = fig.add_axes([0.14, y - h - 0.04, 0.5, h])
-    plot_conditions(
-        found,
-        ax,
-        "blind seat − unrestricted seat, pp (95% CI over deals)",
-        list(OPENING_FIELDS),
-        FIELD_STYLE,
-    )
-    y -= h + 0.12
-    heading(fig, y, "The first placement's value by field (t intervals over deals)")
-    table(
-        fig,
-        y - 0.01,
-        _opening_table(t),
-        [0.08, 0.06, 0.05, 0.08, 0.15, 0.15, 0.15, 0.18],
-        size=6.5,
-        x=0.04,
-    )
-    pdf.savefig(fig)
+    fig, (ax,) = _figure(5.6, 2.1)
+    plot_conditions(r.tables.get("opening_conditions", {}), ax,
+                    "blind seat − unrestricted seat, pp (95% CI over deals)",
+                    list(OPENING_FIELDS), FIELD_STYLE)  # fmt: skip
+    return _part(f"{num}  What is the first placement worth?", text, fig,
+                 "The first placement's value by field (t intervals over deals)",
+                 _opening_table(t), 6.5)  # fmt: skip
 
 
 def _opening_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
@@ -1167,9 +1090,8 @@ def _opening_cells(r: Results) -> list[Row]:
     ]
 
 
-OPENING = Section(
-    "First placement", _opening_compute, _opening_draw, _opening_headlines, _opening_cells
-)
+OPENING = Section("First placement", _opening_compute, headlines=_opening_headlines,
+                  cells=_opening_cells, blocks=_opening_blocks)  # fmt: skip
 """4: what is the first placement worth?"""
 
 
@@ -1266,12 +1188,11 @@ def _boards_table(b: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _boards_draw(pdf: PageSink, r: Results, num: int) -> None:
+def _boards_blocks(r: Results, num: int) -> list[Block]:
     b = r.tables.get("boards")
     if b is None:
-        return
+        return []
     pos = r.board_positions
-    fig = page(f"{num}  Does the board's shape change the balance?")
     fields = list(dict.fromkeys(b["field"]))
     blocks = "; ".join(
         f"{_short(f)}: {BOARD_FIELDS[f][1].format(board='<board>')} against {BOARD_FIELDS[f][0]}"
@@ -1287,26 +1208,15 @@ def _boards_draw(pdf: PageSink, r: Results, num: int) -> None:
         "a game (Welch) and in the share of games in which the safety rule kept a topping. "
         + " ".join(prose.board_sentence(b, pos, f) for f in fields)
     )
-    y = para(fig, TOP, text, 8.5)
-    h = min(0.22, y - 0.42)
-    for k, f in enumerate(fields[:2]):
-        ax = fig.add_axes([0.09 + 0.46 * k, y - h - 0.05, 0.38, h])
+    fig, axes = _figure(7.2, 3.3, len(fields[:2]))
+    for ax, f in zip(axes, fields, strict=False):
         _plot_boards(pos, f, ax)
-        if k == 0:
-            handles, labels = ax.get_legend_handles_labels()
-            fig.legend(handles, labels, fontsize=7, loc="upper center", ncol=len(labels),
-                       frameon=False, bbox_to_anchor=(0.5, y - h - 0.095))  # fmt: skip
-    y -= h + 0.16
-    heading(fig, y, f"Each board against {DEFAULT_BOARD} at {MAIN} players (95% intervals)")
-    table(
-        fig,
-        y - 0.01,
-        _boards_table(b),
-        [0.07, 0.08, 0.11, 0.17, 0.09, 0.1, 0.14, 0.14],
-        size=6.5,
-        x=0.04,
-    )
-    pdf.savefig(fig)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=7, loc="outside lower center", ncol=len(labels),
+               frameon=False)  # fmt: skip
+    return _part(f"{num}  Does the board's shape change the balance?", text, fig,
+                 f"Each board against {DEFAULT_BOARD} at {MAIN} players (95% intervals)",
+                 _boards_table(b), 6.5)  # fmt: skip
 
 
 def _boards_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
@@ -1353,10 +1263,10 @@ def _boards_cells(r: Results) -> list[Row]:
     return out
 
 
-def _boards_appendix(pdf: PageSink, r: Results, label: str) -> None:
+def _boards_appendix(r: Results, label: str) -> list[Block]:
     pos = r.tables.get("board_positions")
     if pos is None:
-        return
+        return []
     shown = _pct_col(pos, "win_share", "win_low", "win_high", "on the board (%)")
     shown = _pct_col(shown, "base_share", "base_low", "base_high", "on hex-37 (%)")
     shown = ci_col(shown, "change_pp", "change_low", "change_high", "change (pp)")
@@ -1372,21 +1282,15 @@ def _boards_appendix(pdf: PageSink, r: Results, label: str) -> None:
         ),
         {},
     )
-    for fig in table_pages(
-        f"{label} — Every starting position on every board",
-        shown,
-        [0.1, 0.11, 0.08, 0.08, 0.2, 0.2, 0.2],
-        size=7,
-        intro="Win share by starting position on each board and on "
-        "hex-37 (Wilson 95%), and the change (Newcombe); a point "
-        "interval is one game (deterministic).",
-    ):
-        pdf.savefig(fig)
+    return [Heading(f"{label} — Every starting position on every board"),
+            Prose("Win share by starting position on each board and on hex-37 (Wilson 95%), and "
+                  "the change (Newcombe); a point interval is one game (deterministic)."),
+            Table.of(shown, size=7)]  # fmt: skip
 
 
-BOARDS_SECTION = Section(
-    "Board shape", _boards_compute, _boards_draw, _boards_headlines, _boards_cells, _boards_appendix
-)
+BOARDS_SECTION = Section("Board shape", _boards_compute, headlines=_boards_headlines,
+                         cells=_boards_cells, blocks=_boards_blocks,
+                         appendix_blocks=_boards_appendix)  # fmt: skip
 """5: does the board's shape change the balance?"""
 
 
@@ -1408,10 +1312,10 @@ def _count_compute(r: Results) -> dict[str, Any]:
     return {"count_block": g, "count": playercount.player_count(r.out, g, extra=_rounds)}
 
 
-def _count_draw(pdf: PageSink, r: Results, num: int) -> None:
+def _count_blocks(r: Results, num: int) -> list[Block]:
     c = r.tables.get("count")
     if c is None:
-        return
+        return []
     g = r.count_block
     d = distinct_games(*block_frames(r.out, g))
     det = [int(x["players"]) for x in d.filter(pl.col("deterministic")).iter_rows(named=True)]
@@ -1426,7 +1330,7 @@ def _count_draw(pdf: PageSink, r: Results, num: int) -> None:
     text = (
         f"Every seat plays {_specs(r, g)} (block {g}, {the_field()}); the 2-player game adds the "
         "neutral colour. The score is a seat's toppings on the board at the end; the winning "
-        "margin is the winner's toppings minus the runner-up's. Shared wins (n_winners > 1) "
+        "margin is the winner's toppings minus the runner-up's. Shared wins (more than one winner) "
         "include the draws and neutral wins every seat shares: "
         f"{rng('shared_win', 100)}% of games. Rounds a game: {rng('rounds')}."
         + (
@@ -1438,7 +1342,7 @@ def _count_draw(pdf: PageSink, r: Results, num: int) -> None:
         )
         + (f" Every estimate with its interval: {where}." if where else "")
     )
-    pdf.savefig(count_page(count_title(c, num), text, c, COUNT_LABELS, with_table=False))
+    return [Heading(count_title(c, num)), *count_blocks(text, c, COUNT_LABELS, with_table=False)]
 
 
 def _count_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
@@ -1456,19 +1360,14 @@ def _count_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
     )
 
 
-COUNT = Section(
-    "Player count",
-    _count_compute,
-    _count_draw,
-    _count_headlines,
-    appendix=count_appendix(COUNT_LABELS),
-)
+COUNT = Section("Player count", _count_compute, headlines=_count_headlines, blocks=_count_blocks,
+                appendix_blocks=count_appendix_blocks(COUNT_LABELS))  # fmt: skip
 """6: player count (the generic measures and the rounds a game lasts)."""
 
 
 _DEFAULT_BOUND = int(rule_value({"study": {"arms": []}}, "", "max_rounds"))
 GLOSSARY = {
-    "starting position": "A seat's turn position in the first round (start_position): 0 "
+    "starting position": "A seat's turn position in the first round: 0 "
     "places first. At 3 players the positions rotate every round (the 2nd becomes 1st), at 2 "
     "the first player alternates; by default seat s starts in position s, and the study's "
     "blocks cycle the first seat by game (rule cycle_first_seat).",

@@ -22,7 +22,7 @@ import polars as pl
 
 from analysis import verdicts as shared
 from analysis.blocks import block_specs
-from analysis.pdf import ci
+from analysis.formats import ci
 from analysis.pizzatheory.common import (
     BOARD_FIELDS,
     FIELD_SPECS,
@@ -49,7 +49,7 @@ from analysis.prose import listing, side
 from analysis.robust import Condition, Robustness, judge, sign
 from analysis.sections import Results, Verdict
 from analysis.variant import data_label
-from analysis.verdicts import Questions
+from analysis.verdicts import Questions, clear_size
 
 BIG_EDGE = 2.0
 """A starting position's edge (pp) a designer should act on when it is robust."""
@@ -194,6 +194,7 @@ def seats_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="Does the starting position decide who wins?",
         answer=answer,
+        size=clear_size(x["first_low"], x["first_high"]),
         estimate=f"first starter {ci(x['first_pp'], x['first_low'], x['first_high'])} over the "
         f"fair share at {top} players ({_short(field)} field)",
         n=int(x["games"]),
@@ -514,6 +515,7 @@ def opening_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="What is the first placement worth?",
         answer=answer,
+        size=clear_size(x["edge_low"], x["edge_high"]),
         estimate=f"{ci(x['edge_pp'], x['edge_low'], x['edge_high'])} (blind seat − unrestricted "
         f"seat) at {top} players ({_short(x['field'])} field)",
         n=int(x["deals"]),

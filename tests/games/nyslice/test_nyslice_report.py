@@ -19,8 +19,7 @@ pytestmark = pytest.mark.xdist_group("nyslice-report")
 
 def test_every_section_gives_blocks():
     for s in REPORT.sections:
-        assert s.blocks is not None and s.draw is None, s.label
-        assert s.appendix is None, s.label
+        assert s.blocks is not None, s.label
 
 
 @pytest.fixture(scope="module")

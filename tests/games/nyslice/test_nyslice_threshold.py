@@ -198,7 +198,7 @@ def test_theta_figure_ticks_colours_and_set_marks(peak):
     import matplotlib.pyplot as plt
     from matplotlib.colors import to_rgba
 
-    from analysis.pdf import COUNT_COLOURS
+    from analysis.formats import COUNT_COLOURS
 
     fig, ax = plt.subplots()
     curve, best = theta_curve(peak), best_theta(peak)
@@ -234,7 +234,7 @@ def test_eat_figure_colours_and_labels():
     import matplotlib.pyplot as plt
     from matplotlib.colors import to_rgba
 
-    from analysis.pdf import COUNT_COLOURS
+    from analysis.formats import COUNT_COLOURS
 
     payoffs = pl.concat([_payoffs(20, 3, 1, seed=1), _payoffs(20, 3, 1, seed=2).with_columns(
         pl.lit(2, pl.Int64).alias("players"))])  # fmt: skip

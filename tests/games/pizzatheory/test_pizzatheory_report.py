@@ -17,12 +17,14 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from analysis.content import Heading, Page
 from analysis.load import manifest
 from analysis.pizzatheory import common, seats
 from analysis.pizzatheory.report import REPORT
-from analysis.report import check_dataset, compute, game_report, summary, write_report
+from analysis.report import check_dataset, compute, game_report, layout, summary, write_report
 from analysis.sections import Results
 from sims.core.errors import SlicelabError
+from tests.report_lint import lint
 
 SECTIONS = [
     "Seats",
@@ -90,6 +92,16 @@ def test_the_report_is_found_and_reads_the_study(pizzatheory_quick_dataset):
     assert set(REPORT.blocks) == groups  # every block of the study, and no other
     assert len(REPORT.blocks) == len(set(REPORT.blocks))
     assert common.FIELDS[common.MAIN_FIELD] == "seats"
+
+
+def test_every_section_is_laid_out_as_blocks_never_as_drawn_pages(results):
+    for s in REPORT.sections:
+        assert s.blocks is not None, s.label
+    doc = layout(results)
+    assert not any(isinstance(b, Page) for b in doc.blocks)
+    heads = [b.text for b in doc.blocks if isinstance(b, Heading) and b.level == 1]
+    for num, label in enumerate(SECTIONS, 1):  # every section starts with its numbered heading
+        assert any(h.startswith(f"{num}  ") for h in heads), label
 
 
 def test_every_headline_names_its_unit(results):
@@ -255,3 +267,13 @@ def test_a_damaged_or_mixed_dataset_is_refused(pizzatheory_quick_dataset, tmp_pa
     (mixed / "manifest.json").write_text(json.dumps(m))
     with pytest.raises(SlicelabError, match="a report reads a study of one game"):
         check_dataset(mixed)
+
+
+def test_the_report_text_shows_no_code(pages, built, pizzatheory_quick_dataset):
+    """No snake_case or dotted code names, Python literals or machine paths in the PDF,
+    and the sample-size counts agree between sections (tests/report_lint.py); the paths
+    the report names by design are the study's, the dataset's and the test's folders."""
+    m = manifest(pizzatheory_quick_dataset)
+    own = (str(m.get("study_file")), str(pizzatheory_quick_dataset), str(built),
+           str(built.parent))  # fmt: skip
+    assert lint(pages, "pizzatheory", own) == []

@@ -428,7 +428,8 @@ def _variant_prose(r: Results) -> list[Block]:
     parts = [f"Every verdict below is measured on the variant ({v['label']}), not on the "
              "published game"]  # fmt: skip
     if v.get("derived"):
-        parts.append("; the robustness conditions perturb the variant's own data")
+        parts.append("; the data files the study derives (perturbed copies, treatments) are "
+                     "drawn from the variant's own")  # fmt: skip
     if v.get("compare"):
         parts.append("; the rule change is measured against the default rules on the same "
                      "deals (the what-if section)")  # fmt: skip

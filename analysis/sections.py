@@ -188,8 +188,8 @@ class GameReport:
     sections : tuple of Section
         In page order.
     blocks : tuple of str
-        Study blocks the report reads: :func:`analysis.report.check_dataset` refuses a
-        dataset without them.
+        Study blocks the report reads: a study without some of them gets page 1's list of
+        the questions it cannot answer (:func:`analysis.report.unanswered`).
     example : str
         A study file that has them, named when they are missing.
     title : str or None

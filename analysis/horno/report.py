@@ -105,8 +105,8 @@ BLOCKS = tuple(
     )
 )
 """Study blocks the report reads (see studies/horno-balance.toml), from the roles of
-:mod:`analysis.horno.common`; :func:`analysis.report.check_dataset` refuses a dataset
-without one."""
+:mod:`analysis.horno.common`; a study without one gets the questions that read it listed
+as unanswered (:func:`analysis.report.unanswered`)."""
 POSITION_LABEL = "turn position (0 = first to play)"
 FIELD_STYLE = {
     "heuristic field": ("black", "o"),

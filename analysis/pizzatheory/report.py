@@ -97,7 +97,8 @@ BLOCKS = tuple(
 )
 """Study blocks the report reads (see studies/pizzatheory-balance.toml), from the roles of
 :mod:`analysis.pizzatheory.common`: every field's seat block, every board block, the blind
-block and the ladders; :func:`analysis.report.check_dataset` refuses a dataset without one."""
+block and the ladders; a study without one gets the questions that read it listed as
+unanswered (:func:`analysis.report.unanswered`)."""
 POSITION_LABEL = "starting position (0 = first in round 1)"
 FIELD_STYLE = {
     "mixed field": ("black", "o"),
@@ -1091,7 +1092,8 @@ def _opening_cells(r: Results) -> list[Row]:
 
 
 OPENING = Section("First placement", _opening_compute, headlines=_opening_headlines,
-                  cells=_opening_cells, blocks=_opening_blocks)  # fmt: skip
+                  cells=_opening_cells, blocks=_opening_blocks,
+                  needs=tuple(b for b, _ in OPENING_FIELDS.values()))  # fmt: skip
 """4: what is the first placement worth?"""
 
 
@@ -1290,7 +1292,9 @@ def _boards_appendix(r: Results, label: str) -> list[Block]:
 
 BOARDS_SECTION = Section("Board shape", _boards_compute, headlines=_boards_headlines,
                          cells=_boards_cells, blocks=_boards_blocks,
-                         appendix_blocks=_boards_appendix)  # fmt: skip
+                         appendix_blocks=_boards_appendix,
+                         needs=tuple(pattern.format(board=x) for _, pattern in
+                                     BOARD_FIELDS.values() for x in BOARDS))  # fmt: skip
 """5: does the board's shape change the balance?"""
 
 

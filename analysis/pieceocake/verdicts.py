@@ -443,8 +443,7 @@ def count_verdict(r: Results) -> Verdict | None:
               "the seat pages.")  # fmt: skip
     if seat_robust is not None and not seat_robust.robust and abs(claim["edge_pp"]) >= BIG_EDGE:
         detail += (f" No recommendation at {n} players: the seat verdict there is "
-                   f"not robust ({seat_robust.label.removeprefix('not robust: ')}: "
-                   f"{seat_robust.detail}).")  # fmt: skip
+                   f"not robust ({seat_robust.detail}).")  # fmt: skip
     return Verdict(
         question=f"Does the game hold up from {lo} to {hi} players?",
         answer=answer,

@@ -125,7 +125,10 @@ def report(
     jobs: int, backend: str, scheduler: str | None, allow_code: bool,
 ) -> None:  # fmt: skip
     """Build the balance report (PDF) from a dataset, or from a study file: the study is
-    run first (resuming what is already done), then reported."""
+    run first (resuming what is already done), then reported. A study without some of the
+    blocks its game's report reads gets the questions it can answer, and page 1 lists
+    the others with the blocks that would answer them; a study slicelab plan wrote for a
+    variant gets a report that names the variant."""
     from analysis.report import check_dataset, write_report
     from sims.batch import read_manifest
     from sims.core.study import load_study

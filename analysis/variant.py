@@ -200,10 +200,12 @@ def blocks(r: Results, num: int) -> list[Block]:
             f"first player's edge goes from {worst['first_default']:+.1f} to "
             f"{worst['first_variant']:+.1f} pp, a change of {worst['change_pp']:+.1f} pp "
             f"[{worst['change_low']:+.1f}, {worst['change_high']:+.1f}] over "
-            f"{worst['deals']:,} deals."
-        )
+            f"{worst['deals']:,} deals"
+            + ("; its interval covers 0, so this study cannot tell it from no change."
+               if worst["change_low"] <= 0 <= worst["change_high"] else ".")
+        )  # fmt: skip
         out += [Heading(f"Block {block}", level=2), Prose(sentence), Plot(_plot(t), width=0.8),
-                Table.of(_shown(t), size=7.5)]  # fmt: skip
+                Table.fitted(_shown(t), size=7.5)]  # fmt: skip
     if r.rule_change_other:
         out.append(Prose(
             "Also replayed under the default rules, and not summarised here (their seats "

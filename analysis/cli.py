@@ -114,6 +114,12 @@ def demo(game: str, n_games: int, seed: int, specs: str) -> None:
 )  # fmt: skip
 @click.option("--size", default=None, metavar="NAME", help="With a study file: one of its sizes.")
 @click.option(
+    "--estimates", "estimates_path", type=click.Path(dir_okay=False, path_type=Path),
+    default=None, help="Also write page 1's numbers as data (one row per answer: quantity, "
+    "player count, estimate, interval, n and its unit, method, family): Parquet for a "
+    ".parquet name, else CSV.",
+)  # fmt: skip
+@click.option(
     "--payoff-games", type=click.IntRange(min=1), default=300, show_default=True,
     help="Games per player count whose decisions are replayed both ways (where the game's "
     "report replays decisions: New York Slice's eat or collect).",
@@ -121,8 +127,9 @@ def demo(game: str, n_games: int, seed: int, specs: str) -> None:
 @with_run_options
 @allow_code_option
 def report(
-    source: Path, pdf: Path | None, data: Path | None, size: str | None, payoff_games: int,
-    jobs: int, backend: str, scheduler: str | None, allow_code: bool,
+    source: Path, pdf: Path | None, data: Path | None, size: str | None,
+    estimates_path: Path | None, payoff_games: int, jobs: int, backend: str,
+    scheduler: str | None, allow_code: bool,
 ) -> None:  # fmt: skip
     """Build the balance report (PDF) from a dataset, or from a study file: the study is
     run first (resuming what is already done), then reported. A study without some of the
@@ -146,5 +153,7 @@ def report(
     check_dataset(out)
     pdf = pdf or Path("reports") / f"{name}.pdf"
     with err.status("analysing and drawing the report"):
-        write_report(out, pdf, payoff_games=payoff_games)
+        write_report(out, pdf, estimates_path=estimates_path, payoff_games=payoff_games)
     console.print(f"report: {pdf}")
+    if estimates_path is not None:
+        console.print(f"page 1's numbers: {estimates_path}")

@@ -130,14 +130,13 @@ def first_seat_sentence(
     high: Sequence[float],
     who: str = "The first seat (seat 0)",
 ) -> str:
-    """The first seat's edge over the mean of the others at each count, and what its
-    intervals say: ahead, behind, or not distinguishable from 0."""
+    """The first seat's edge over the fair share at each count
+    (:func:`analysis.seats.first_edge`), and what its intervals say: ahead, behind, or
+    not distinguishable from 0."""
     listed = "; ".join(
         f"{n}p {ci(e, lo, hi)}" for n, e, lo, hi in zip(players, est, low, high, strict=True)
     )
-    return (
-        f"{who} against the mean of the other seats: {listed}. It is {by_side(players, low, high)}."
-    )
+    return f"{who} against the fair share: {listed}. It is {by_side(players, low, high)}."
 
 
 def sign_labels(rows: Sequence[Sequence[float]]) -> list[str]:

@@ -29,6 +29,7 @@ blocks (:mod:`analysis.content`) and :func:`write_report` has the one typesetter
 from __future__ import annotations
 
 import dataclasses
+import io
 import math
 import shlex
 import tomllib
@@ -53,6 +54,7 @@ from analysis.content import (
     Title,
     VerdictCard,
 )
+from analysis.estimates import frame as estimate_frame
 from analysis.load import IncompleteDatasetWarning, MissingBlock, manifest, study_game
 from analysis.sections import (
     GENERIC_SECTIONS,
@@ -231,6 +233,30 @@ def answered(r: Results) -> list[Verdict] | None:
         if v is not None:
             found.append(v)
     return first + by_size(found)
+
+
+def estimates(r: Results, verdicts: list[Verdict] | None = None) -> pl.DataFrame:
+    """Page 1's numbers as data: one row per verdict that carries its
+    :class:`~analysis.estimates.Estimate` (:data:`analysis.estimates.ESTIMATE_SCHEMA`), in
+    page-1 order, with its question, the section showing the evidence and its robustness.
+    ``verdicts``: page 1's, when already computed (default: :func:`answered`)."""
+    verdicts = answered(r) if verdicts is None else verdicts
+    rows = [{"question": v.question, "section": v.section, "robustness": v.robustness,
+             "value": v.value} for v in verdicts or [] if v.value is not None]  # fmt: skip
+    return estimate_frame(rows)
+
+
+def write_estimates(table: pl.DataFrame, path: str | Path) -> Path:
+    """Write :func:`estimates` atomically: Parquet for a ``.parquet`` path, else CSV."""
+    path = Path(path)
+    buffer = io.BytesIO()
+    if path.suffix == ".parquet":
+        table.write_parquet(buffer)
+    else:
+        table.write_csv(buffer)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    dataset.atomic_write(path, buffer.getvalue())
+    return path
 
 
 def by_size(verdicts: list[Verdict]) -> list[Verdict]:
@@ -472,18 +498,36 @@ def _unanswered_blocks(r: Results) -> list[Block]:
             Table.of(frame, (0.45, 0.45), size=8)]  # fmt: skip
 
 
+def recommended(v: Verdict) -> tuple[str, str]:
+    """The recommendation page 1 prints for a verdict, and its detail line.
+
+    The one rule, for every game: a recommendation is printed only from a robust effect
+    (:func:`analysis.robust.judge`'s ``holds``). A verdict whose effect is not robust, or
+    was not checked across the fields and data variants, keeps its answer; its
+    recommendation is withheld and the detail line says why, so a page never acts on an
+    effect it has not shown to hold.
+    """
+    label = v.robustness or "not checked"
+    if not v.recommendation or label == "robust":
+        return v.recommendation, v.detail
+    why = (f"No recommendation: its effect is {label}; a recommendation needs an effect "
+           "that holds in every field and data variant checked.")  # fmt: skip
+    return "", f"{v.detail} {why}".strip()
+
+
 def _verdict_cards(verdicts: list[Verdict], refs: dict[str, int]) -> list[VerdictCard]:
     """One card per verdict; ``refs``: section label → section number (its heading's key
     is :func:`section_key`)."""
     cards = []
     for k, v in enumerate(verdicts, 1):
         num = refs.get(v.section)
+        rec, detail = recommended(v)
         cards.append(VerdictCard(
             number=k, question=v.question, answer=v.answer,
             estimate=f"{v.estimate or '—'};  n = {v.n:,} {v.n_unit}",
             robustness=v.robustness or "not checked",
-            colour=robustness_colour(v.robustness or "not checked"), detail=v.detail,
-            recommendation=v.recommendation,
+            colour=robustness_colour(v.robustness or "not checked"), detail=detail,
+            recommendation=rec,
             ref=section_key(num) if num is not None else "",
             ref_text=f"section {num}" if num is not None else v.section,
         ))  # fmt: skip
@@ -605,7 +649,12 @@ def _appendix_blocks(section: Section, r: Results, label: str) -> list[Block]:
     return list(section.appendix_blocks(r, label)) if section.appendix_blocks else []
 
 
-def layout(r: Results, pdf_path: str | Path = "report.pdf", command: str | None = None) -> Document:
+def layout(
+    r: Results,
+    pdf_path: str | Path = "report.pdf",
+    command: str | None = None,
+    verdicts: list[Verdict] | None = None,
+) -> Document:
     """The report as content blocks, in page order, for :func:`analysis.typeset.typeset`.
 
     Parameters
@@ -616,11 +665,13 @@ def layout(r: Results, pdf_path: str | Path = "report.pdf", command: str | None 
         Where the report is to be written (named in the regenerating command).
     command : str, optional
         The command that regenerates the report (default: :func:`regenerate_command`).
+    verdicts : list of Verdict, optional
+        Page 1's answers, when already computed (default: :func:`answered`).
     """
     report = r.report
     headlines = summary(r)
     command = command or regenerate_command(r, pdf_path)
-    verdicts = answered(r)
+    verdicts = answered(r) if verdicts is None else verdicts
     labels = appendix_labels(report)
     name = f"{_title(r)} — {r.manifest['study_name']}"
     doc = Document(f"{_title(r)} balance — {r.manifest['study_name']}", name)
@@ -645,6 +696,7 @@ def write_report(
     pdf_path: str | Path,
     results: Results | None = None,
     command: str | None = None,
+    estimates_path: str | Path | None = None,
     **options: Any,
 ) -> Path:
     """Compute every analysis of a dataset's report and write the PDF atomically.
@@ -661,6 +713,8 @@ def write_report(
     command : str, optional
         The command that regenerates the report, printed on page 1 (default:
         :func:`regenerate_command`).
+    estimates_path : path, optional
+        Also write page 1's numbers as data there (:func:`estimates`, :func:`write_estimates`).
     **options
         The game's report options (see :func:`compute`).
 
@@ -671,5 +725,8 @@ def write_report(
     """
     with dataset.held(out):  # the layout reads the dataset too
         r = results or compute(out, **options)
-        doc = layout(r, pdf_path, command)
+        verdicts = answered(r)
+        doc = layout(r, pdf_path, command, verdicts)
+    if estimates_path is not None:
+        write_estimates(estimates(r, verdicts), estimates_path)
     return typeset(doc, pdf_path)

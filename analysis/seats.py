@@ -22,6 +22,18 @@ from analysis.samplesize import annotate
 from analysis.stats import cluster_mean_interval, fair_share_test, mean_interval, wilson_interval
 
 
+def first_edge(share: np.ndarray) -> np.ndarray:
+    """The first player's edge in each game, pp: seat 0's win share minus the fair share
+    ``1/n``, from a ``(games, seats)`` matrix of win shares (:func:`by_game`).
+
+    This is the one definition of "the first player's edge" every report states (the
+    position tables' edge of position 0, :func:`position_rows`, is its mean): a share
+    minus the fair share, not minus the other seats' mean, which is ``n/(n − 1)`` times
+    larger (twice at 2 players) and would make the games' numbers incomparable.
+    """
+    return 100 * (share[:, 0] - 1 / share.shape[1])
+
+
 def by_game(frame: pl.DataFrame, value: str, n: int) -> np.ndarray:
     """(games, seats) matrix of one column, games in index order (one arm only)."""
     if frame["arm"].n_unique() > 1:
@@ -105,8 +117,8 @@ def seat_fairness(out, group: str = "seats") -> pl.DataFrame:
     polars.DataFrame
         One row per player count: ``games``, ``chi2``, ``df``, ``p_value`` (χ² of wins per
         seat against ``games / n`` each), ``max_edge_pp`` (the largest |seat − fair|, pp),
-        ``first_edge_pp`` with ``first_low``/``first_high`` (seat 0's share minus the mean of
-        the other seats', paired by game, t interval, pp).
+        ``first_edge_pp`` with ``first_low``/``first_high`` (seat 0's win share minus the
+        fair share, t interval over games, pp: :func:`first_edge`).
     """
     frame = untreated(load_rows(out, "players", group))
     result = []
@@ -114,8 +126,7 @@ def seat_fairness(out, group: str = "seats") -> pl.DataFrame:
         share = by_game(frame.filter(pl.col("players") == n), "win_share", n)
         games = share.shape[0]
         chi2, p = fair_share_test(share.sum(axis=0), games)
-        first = share[:, 0] - share[:, 1:].mean(axis=1)
-        m, lo, hi = mean_interval(first)
+        m, lo, hi = mean_interval(first_edge(share))
         result.append(
             {
                 "players": n,
@@ -124,9 +135,9 @@ def seat_fairness(out, group: str = "seats") -> pl.DataFrame:
                 "df": n - 1,
                 "p_value": p,
                 "max_edge_pp": float(100 * np.max(np.abs(share.mean(axis=0) - 1 / n))),
-                "first_edge_pp": 100 * m,
-                "first_low": 100 * lo,
-                "first_high": 100 * hi,
+                "first_edge_pp": m,
+                "first_low": lo,
+                "first_high": hi,
             }
         )
     table = pl.DataFrame(result)

@@ -34,6 +34,7 @@ from matplotlib.figure import Figure
 
 from analysis import load, playercount, ratings, seats
 from analysis.content import Block, Heading, Plot, Prose, Table
+from analysis.estimates import Estimate
 from analysis.formats import (
     A4,
     ci,
@@ -82,18 +83,36 @@ class Verdict:
         or the value of a component, every player count considered): page 1 puts the
         largest first. None for an answer that measures no imbalance in pp (a game's
         length, ratings, a candidate change), which follows in reading order.
+    value : Estimate or None
+        The number behind the answer as data (:class:`analysis.estimates.Estimate`).
+        Given, it is the source of ``estimate`` (:meth:`~analysis.estimates.Estimate.text`),
+        ``n`` and ``n_unit``, each unless stated; :func:`analysis.report.estimates` collects
+        them. ``size`` stays the verdict's to state: whether a number measures an imbalance
+        (an edge) or something else (a change, a length) is the question's, not the
+        number's.
     """
 
     question: str
     answer: str
-    estimate: str
-    n: int
-    n_unit: str
+    estimate: str = ""
+    n: int = 0
+    n_unit: str = ""
     robustness: str = "not checked"
     recommendation: str = ""
     section: str = ""
     detail: str = ""
     size: float | None = None
+    value: Estimate | None = None
+
+    def __post_init__(self) -> None:
+        # The printed estimate, its n and page 1's order are derived from the row, so a
+        # number stated once is printed the same wherever it appears.
+        v = self.value
+        if v is None:
+            return
+        object.__setattr__(self, "estimate", self.estimate or v.text())
+        object.__setattr__(self, "n", self.n or int(v.n))
+        object.__setattr__(self, "n_unit", self.n_unit or v.n_unit)
 
 
 @dataclass
@@ -482,7 +501,7 @@ _SEAT_WIDTHS = (0.07, 0.07, 0.07, 0.04, 0.08, 0.1, 0.2, 0.25)
 
 def _seat_text(field: str, fairness: pl.DataFrame, who: str = "The first seat (seat 0)") -> str:
     """The seat page's paragraph: who plays, whether the seats are fair (χ²), the largest
-    seat edge and ``who``'s edge over the others, computed from ``fairness``
+    seat edge and ``who``'s edge over the fair share, computed from ``fairness``
     (:func:`analysis.seats.seat_fairness`)."""
     worst = fairness.sort("max_edge_pp", descending=True).row(0, named=True)
     return (
@@ -497,12 +516,12 @@ def _seat_text(field: str, fairness: pl.DataFrame, who: str = "The first seat (s
 
 def _seat_table(fairness: pl.DataFrame) -> pl.DataFrame:
     """The goodness-of-fit table of the seat page, as printed: per player count its games,
-    χ², degrees of freedom, p, the largest seat edge and seat 0's edge over the others."""
-    shown = ci_col(fairness, "first_edge_pp", "first_low", "first_high", "seat 0 − others (pp)")
+    χ², degrees of freedom, p, the largest seat edge and seat 0's edge over the fair share."""
+    shown = ci_col(fairness, "first_edge_pp", "first_low", "first_high", "seat 0 − fair (pp)")
     return fmt(shown.select("players", "games", pl.col("chi2").alias("χ²"), "df",
                             pl.col("p_value").alias("p"),
                             pl.col("max_edge_pp").alias("largest seat edge (pp)"),
-                            "seat 0 − others (pp)", "warning"),
+                            "seat 0 − fair (pp)", "warning"),
                {"χ²": ".2f", "p": ".3g", "largest seat edge (pp)": ".2f"})  # fmt: skip
 
 

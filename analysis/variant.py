@@ -20,6 +20,7 @@ import numpy as np
 import polars as pl
 
 from analysis.content import Block, Heading, Plot, Prose, Table
+from analysis.estimates import Estimate
 from analysis.formats import ci_col
 from analysis.load import rows as load_rows
 from analysis.load import uniform_blocks, untreated
@@ -36,7 +37,7 @@ LABEL = "Rule change"
 
 def variant_table(m: dict) -> dict[str, Any]:
     """The study's ``[variant]`` table, ``{}`` for none."""
-    found = m["study"].get("variant")
+    found = (m.get("study") or {}).get("variant")
     return found if isinstance(found, dict) else {}
 
 
@@ -271,10 +272,20 @@ def verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="What does the variant's rule change do to the first player?",
         answer=answer,
-        estimate=f"{worst['change_pp']:+.1f} pp [{worst['adj_low']:+.1f}, "
-        f"{worst['adj_high']:+.1f}] (largest of {k} counts, corrected)",
-        n=int(worst["deals"]),
-        n_unit="deals, paired",
+        value=Estimate(
+            "change in the first player's win share − fair share",
+            worst["change_pp"],
+            worst["adj_low"],
+            worst["adj_high"],
+            int(worst["deals"]),
+            "deals",
+            subject="the variant's rules",
+            players=int(worst["players"]),
+            rules=f"the variant's against the default ({block})",
+            method="paired by deal",
+            family=k,
+            note="against the default rules",
+        ),  # fmt: skip
         robustness="not checked",
         recommendation=advice,
         section=LABEL,

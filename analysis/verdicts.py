@@ -9,27 +9,17 @@ count, who its main field is) and gets the :class:`~analysis.sections.Verdict` b
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import polars as pl
 
+from analysis.estimates import Estimate, clear_size
 from analysis.formats import ci
 from analysis.prose import chance, counts_text
 from analysis.robust import Robustness, sign
 from analysis.sections import Results, Verdict
 from analysis.stats import bonferroni_interval, holm, normal_p
-
-
-def clear_size(low: float, high: float) -> float:
-    """How far an interval lies from 0, in its unit: the end nearer 0 when it excludes 0,
-    else 0 (a noisy estimate with a wide interval is not a large imbalance). The size by
-    which page 1 orders its verdicts (:attr:`~analysis.sections.Verdict.size`)."""
-    lo, hi = float(low), float(high)
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        return 0.0
-    return lo if lo > 0 else -hi if hi < 0 else 0.0
 
 
 def largest_clear(lows, highs) -> float:
@@ -291,9 +281,18 @@ def ratings_verdict(
     return Verdict(
         question="How strong are the players behind these numbers?",
         answer=answer,
-        estimate=f"{a} − {b} {ci(x['gap'], x['low'], x['high'], 'Elo', '+.0f')} at {n} players",
-        n=int(x.get("deals") or 0),
-        n_unit="deals",
+        value=Estimate(
+            "rating gap",
+            x["gap"],
+            x["low"],
+            x["high"],
+            int(x.get("deals") or 0),
+            "deals",
+            unit="Elo",
+            subject=f"{a} − {b}",
+            players=n,
+            method="Plackett–Luce ratings",
+        ),  # fmt: skip
         robustness="not checked",
         section="Ratings",
         detail=detail,
@@ -343,7 +342,8 @@ def count_verdict(
         Without it the intervals are the uncorrected ones and no recommendation is made.
     robust : Robustness, optional
         The robustness of the largest edge (the game's seat verdict's, where it judges the
-        same claim): no recommendation when it is not robust.
+        same claim): the verdict's robustness tag, and no recommendation when it is not
+        robust (without it the tag is "not checked").
     action : str
         The recommendation's action (:func:`recommendation`'s ``action``).
 
@@ -404,12 +404,19 @@ def count_verdict(
     return Verdict(
         question=f"Is the game as balanced at {min(rows)} players as at {max(rows)}?",
         answer=answer,
-        estimate=f"{worst} players, position {x['largest_position']}: "
-        f"{ci(x['largest_pp'], x['largest_low'], x['largest_high'])}",
-        size=clear_size(x["largest_low"], x["largest_high"]),
-        n=int(x["games"]),
-        n_unit="games",
-        robustness="not checked",
+        value=Estimate(
+            "win share − fair share",
+            x["largest_pp"],
+            x["largest_low"],
+            x["largest_high"],
+            int(x["games"]),
+            "games",
+            subject=f"position {x['largest_position']}",
+            players=int(worst),
+            method="interval over games",
+            family=int(family.height) if claim is not None else 1,
+        ),  # fmt: skip
+        robustness=robust.label if robust is not None else "not checked",
         recommendation=rec,
         section="Player count",
         detail=detail,

@@ -117,18 +117,19 @@ def test_seat_fairness_chi_square_and_first_slicer_edge(seats_data):
     assert r["p_value"] == approx(math.exp(-546 / 288)) == res.pvalue
     assert r["df"] == 2 and r["games"] == 12
     assert r["max_edge_pp"] == approx(100 * (41 / 72 - 1 / 3))
-    # Seat 0 minus the mean of the others, per game: +1 (x6), -1/2 (x4), +1/4, 0.
-    first = [1.0] * 6 + [-0.5] * 4 + [0.25, 0.0]
+    # Seat 0's win share minus the fair 1/3, per game: seat 0 wins 6 (+2/3), loses 4
+    # (-1/3), shares one of two (1/2 - 1/3) and one of three (0).
+    first = [2 / 3] * 6 + [-1 / 3] * 4 + [1 / 6, 0.0]
     m, lo, hi = t_interval(first)
-    assert m == approx(4.25 / 12)
+    assert m == approx(4.25 / 12 * 2 / 3)
     assert (r["first_edge_pp"], r["first_low"], r["first_high"]) == approx(
         (100 * m, 100 * lo, 100 * hi), abs=1e-9
     )
     r = row(table, players=2)
     res = stats.chisquare([125.0, 75.0], [100.0, 100.0])
     assert r["chi2"] == approx(12.5) and r["p_value"] == approx(res.pvalue)
-    m, lo, hi = t_interval([1.0] * 120 + [-1.0] * 70 + [0.0] * 10)
-    assert r["first_edge_pp"] == approx(25.0)
+    m, lo, hi = t_interval([0.5] * 120 + [-0.5] * 70 + [0.0] * 10)
+    assert r["first_edge_pp"] == approx(12.5)  # (125 - 100) / 200: half of seat 0 - seat 1
     assert (r["first_low"], r["first_high"]) == approx((100 * lo, 100 * hi), abs=1e-9)
     assert r["warning"] == ""
 

@@ -110,7 +110,7 @@ def test_seat_blocks_print_the_fairness_table(results):
     assert Heading("Goodness of fit against fair shares", level=3) in blocks
     (table,) = tables(blocks)
     assert table.columns == ["players", "games", "χ²", "df", "p", "largest seat edge (pp)",
-                             "seat 0 − others (pp)", "warning"]  # fmt: skip
+                             "seat 0 − fair (pp)", "warning"]  # fmt: skip
     assert len(table.rows) == r.fairness.height
     assert [row[2] for row in table.rows] == [f"{x:.2f}" for x in r.fairness["chi2"]]
     assert_laid_out(blocks)

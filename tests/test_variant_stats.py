@@ -106,8 +106,10 @@ def test_page_one_corrects_the_largest_change_for_picking_it(tmp_path):
     r = Results(out, manifest(out), "nyslice", None, {}, {"rule_changes": {"seats": t}})
     v = verdict(r)
     worst = t.sort(t["change_pp"].abs(), descending=True).row(0, named=True)
-    assert f"{worst['change_pp']:+.1f} pp" in v.estimate and "largest of 3 counts" in v.estimate
+    assert f"{worst['change_pp']:+.1f} pp" in v.estimate and "largest of 3)" in v.estimate
+    assert v.estimate == v.value.text() and v.value.family == 3
+    assert v.value.estimate == worst["change_pp"] and v.value.players == worst["players"]
     lo = float(v.estimate.split("[")[1].split(",")[0])
     assert lo < round(worst["change_low"], 1)  # wider than the raw interval: corrected
-    assert v.n == worst["deals"] and v.n_unit == "deals, paired"
+    assert v.n == worst["deals"] and v.n_unit == "deals" and v.value.method == "paired by deal"
     assert "first player" in v.answer and "toward" not in v.answer

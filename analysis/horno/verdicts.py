@@ -15,9 +15,11 @@ from __future__ import annotations
 import polars as pl
 
 from analysis import verdicts as shared
+from analysis.estimates import Estimate, clear_size
 from analysis.formats import ci
 from analysis.horno import cardsets
 from analysis.horno.common import (
+    DEFAULT_SET,
     LADDER_COUNT,
     MAIN,
     MAIN_FIELD,
@@ -38,7 +40,7 @@ from analysis.horno.seats import conditions, edges
 from analysis.prose import listing, pct, side
 from analysis.robust import Condition, Robustness, judge
 from analysis.sections import Results, Verdict
-from analysis.verdicts import Questions, clear_size
+from analysis.verdicts import Questions
 
 BIG_EDGE = 2.0
 """A turn position's edge (pp) a designer should act on when it is robust."""
@@ -53,6 +55,8 @@ UNCHECKED = (
 KINDS = {"field": "fields", "card set": "card sets"}
 GIVEN_UP = {"never sabotages": "sabotage", "never steals": "steals"}
 """What a restricted seat gives up, by its restriction."""
+FIELD = short(MAIN_FIELD)
+"""Who plays the games the verdicts' estimates come from (:attr:`Estimate.field`)."""
 
 
 def _counts(r: Results) -> list[int]:
@@ -122,13 +126,22 @@ def seats_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="Does the turn order favour a seat?",
         answer=answer,
+        value=Estimate(
+            "win share − fair share",
+            big["edge_pp"],
+            big["adj_low"],
+            big["adj_high"],
+            int(big["games"]),
+            "games",
+            subject=f"position {p}",
+            players=n,
+            field=FIELD,
+            data=DEFAULT_SET,
+            method="interval over games, Bonferroni over the positions of every count",
+            family=int(big["family"]),
+            note="over the fair share",
+        ),
         size=clear_size(big["adj_low"], big["adj_high"]),
-        estimate=f"position {p} at {n} players "
-        f"{ci(big['edge_pp'], big['adj_low'], big['adj_high'])} over the fair share "
-        f"({short(MAIN_FIELD)} field, assumed v1; corrected for picking the largest of "
-        f"{big['family']})",
-        n=int(big["games"]),
-        n_unit="games",
         robustness=robust.label,
         recommendation=rec,
         section="Seats",
@@ -173,6 +186,20 @@ def dish_claims(r: Results, n: int) -> dict[str, dict]:
         if x is not None:
             found[name] = x
     return found
+
+
+DISH_NOTES = {
+    "restricted play": "of win share lost by a seat that may never take it",
+    "replacement": "of win share to its takers",
+    "own points": "per dish taken over the average dish",
+}
+"""What each dish-type estimand's number is, as the verdict's estimate line says it."""
+DISH_METHODS = {
+    "restricted play": "paired by deal, Bonferroni over the types",
+    "replacement": "paired by deal, clustered by game, Bonferroni over the types",
+    "own points": "ratio interval over games, Bonferroni over the types",
+}
+"""How each dish-type estimand's interval is made (:attr:`Estimate.method`)."""
 
 
 def printed_points(r: Results) -> dict[str, float]:
@@ -257,21 +284,26 @@ def dishes_verdict(r: Results) -> Verdict | None:
             ahead="stronger than the other types",
             behind="weaker than the other types",
         )
-    what = {
-        "restricted play": "win share a seat loses when it may never take it (restricted play)",
-        "replacement": "win share its printed points give its takers over average dishes "
-        "(replacement)",
-        "own points": "points per dish taken over the average dish (own points)",
-    }[key]
-    units = {"restricted play": "deals", "replacement": "games", "own points": "games"}
     return Verdict(
         question="Is any dish type stronger than the others?",
         answer=answer,
+        value=Estimate(
+            f"value of a dish type by {key}",
+            x[est],
+            x["adj_low"],
+            x["adj_high"],
+            int(x["deals"] if key == "restricted play" else x["games"]),
+            "deals" if key == "restricted play" else "games",
+            unit=unit,
+            subject=x["type_name"],
+            players=n,
+            field=FIELD,
+            data=DEFAULT_SET,
+            method=DISH_METHODS[key],
+            family=int(x["family"]),
+            note=DISH_NOTES[key],
+        ),
         size=clear_size(x["adj_low"], x["adj_high"]) if key != "own points" else None,
-        estimate=f"{x['type_name']} {ci(x[est], x['adj_low'], x['adj_high'], unit)}: {what} "
-        f"at {n} players, the strongest of {x['family']} (interval corrected for the pick)",
-        n=int(x["deals"] if key == "restricted play" else x["games"]),
-        n_unit=units[key],
         robustness=label,
         recommendation=rec,
         section="Dish types",
@@ -321,11 +353,21 @@ def sabotage_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="Does sabotage pay more than building?",
         answer=answer,
+        value=Estimate(
+            "win share − the unrestricted seat's",
+            first["edge_pp"],
+            first["edge_low"],
+            first["edge_high"],
+            int(first["deals"]),
+            "deals",
+            subject=f"a seat that {first['restriction']}",
+            players=n,
+            field=FIELD,
+            data=DEFAULT_SET,
+            method="paired by deal",
+            note="against the unrestricted seat",
+        ),
         size=clear_size(first["edge_low"], first["edge_high"]),
-        estimate=f"never sabotaging: {ci(first['edge_pp'], first['edge_low'], first['edge_high'])}"
-        f" against the unrestricted seat at {n} players",
-        n=int(first["deals"]),
-        n_unit="deals",
         robustness="not checked",
         recommendation=rec,
         section="Sabotage and steals",
@@ -363,10 +405,21 @@ def radioactive_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="What do the radioactive cards do?",
         answer=answer,
-        estimate=f"without them: mean score per seat "
-        f"{ci(x['change'], x['low'], x['high'], 'points', '+.2f')} at {n} players",
-        n=int(x["deals"]),
-        n_unit="deals",
+        value=Estimate(
+            "change in the mean score per seat",
+            x["change"],
+            x["low"],
+            x["high"],
+            int(x["deals"]),
+            "deals",
+            unit="points",
+            subject=f"with {main}",
+            players=n,
+            field=FIELD,
+            data=DEFAULT_SET,
+            method="paired by deal",
+            note="in the mean score per seat",
+        ),
         robustness="not checked",
         section="Radioactive cards",
         detail="One field (the heuristic) on assumed v1; paired by deal.",
@@ -416,9 +469,22 @@ def cardsets_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="Do the answers hang on the assumed card list?",
         answer=answer,
+        # a count of checks, not a sampled estimate: its interval is the count itself, and
+        # the line says it in words
         estimate=f"{k} of {total} checks robust across {len(names)} alternative card sets",
-        n=games,
-        n_unit="games",
+        value=Estimate(
+            "checks robust on every alternative card set",
+            float(k),
+            float(k),
+            float(k),
+            games,
+            "games",
+            unit="checks",
+            field=FIELD,
+            data=f"the {len(names)} alternative card sets",
+            method="judged by its interval on every alternative card set",
+            note=f"of {total}",
+        ),
         robustness=label,
         recommendation=rec,
         section="Card sets",

@@ -281,7 +281,7 @@ def _seats_blocks(r: Results, num: int) -> list[Block]:
         PageBreak(),
         Heading(f"{num}  Does the first slicer's edge hold in other fields and on other decks?",
                 level=2),
-        Prose("The first slicer's edge (seat 0 minus the mean of the other seats, pp, 95% "
+        Prose("The first slicer's edge (seat 0's win share minus the fair share, pp, 95% "
               "interval over games) recomputed with other players in every seat — greedy "
               f"({_greedy_sentence(r)}) and the search player (its playouts model the others "
               "as the equilibrium heuristic; fewer games, wider intervals) — and with the "

@@ -59,8 +59,8 @@ def _groups(out) -> set[str]:
 
 
 def first_slicer(out) -> dict[int, list[Condition]]:
-    """Per player count, the first slicer's edge (seat 0 minus the mean of the others, pp,
-    t over games) in every condition whose seat block the study has."""
+    """Per player count, the first slicer's edge (seat 0's win share minus the fair share,
+    pp, t over games) in every condition whose seat block the study has."""
     have = _groups(out)
     found: dict[int, list[Condition]] = {}
     for name, b in CONDITIONS.items():

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import polars as pl
 
+from analysis.estimates import Estimate
 from analysis.formats import ci
 from analysis.nyslice.robustness import seat_edge
 from analysis.prose import chance, listing
@@ -82,7 +83,7 @@ def first_slicer_verdict(r: Results) -> Verdict | None:
     label, detail = _tag(r, main, found)
     answer = (
         f"With the equilibrium heuristic in every seat the first slicer is {listing(parts)} "
-        "(first slicer minus the mean of the other seats). "
+        "(its win share minus the fair share). "
         + (
             f"The sign holds in every field and plausible deck at {_counts(robust)}."
             if robust
@@ -114,10 +115,20 @@ def first_slicer_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="Is the first slicer favoured?",
         answer=answer,
-        estimate=f"{ci(x['first_edge_pp'], x['first_low'], x['first_high'])} at {main} players",
+        value=Estimate(
+            "win share − fair share",
+            x["first_edge_pp"],
+            x["first_low"],
+            x["first_high"],
+            int(x["games"]),
+            "games",
+            subject="the first slicer",
+            players=main,
+            field="equilibrium heuristic",
+            data=data_label(r.manifest, "the default deck"),
+            method="t interval over games",
+        ),
         size=largest_clear(f["first_low"], f["first_high"]),
-        n=int(x["games"]),
-        n_unit="games",
         robustness=label,
         recommendation=rec,
         section="Seats",
@@ -218,9 +229,21 @@ def special_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="Which Today's Specials are strongest?",
         answer=answer,
-        estimate=f"{_name(claim['special'])}: {size} (corrected for {claim['family']})",
-        n=int(claim["in_play"]),
-        n_unit="deals",
+        value=Estimate(
+            "worth to a seat that may receive it (points a game it is in play)",
+            claim["points"],
+            claim["adj_low"],
+            claim["adj_high"],
+            int(claim["in_play"]),
+            "deals",
+            unit="points",
+            subject=_name(claim["special"]),
+            players=main,
+            field="equilibrium heuristic",
+            data=data_label(r.manifest, "the default deck"),
+            method="paired by deal against a seat that never receives it",
+            family=int(claim["family"]),
+        ),
         robustness=label,
         recommendation=rec,
         section="Specials",
@@ -265,13 +288,21 @@ def overpay_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="Do players pay too much for specials?",
         answer=answer,
-        estimate=(
-            f"{_name(x['special'])}: {ci(x['effect_pp'], x['adj_low'], x['adj_high'])} "
-            f"(corrected for {x['family']})"
+        value=Estimate(
+            "value to the player who takes it, over a blank tile",
+            x["effect_pp"],
+            x["adj_low"],
+            x["adj_high"],
+            int(x["games"]),
+            "games",
+            subject=_name(x["special"]),
+            players=main,
+            field="equilibrium heuristic",
+            data=data_label(r.manifest, "the default deck"),
+            method="t interval over games",
+            family=int(x["family"]),
         ),
         size=clear_size(x["adj_low"], x["adj_high"]),
-        n=int(x["games"]),
-        n_unit="games",
         robustness="not checked",
         recommendation=(
             "Rulebook or card text could say what these tiles are worth."
@@ -331,12 +362,18 @@ def theta_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="When is eating a slice better than collecting it?",
         answer=answer,
-        estimate=(
-            f"best θ {x['best_theta']:g}; held-out edge "
-            f"{ci(x['edge_pp'], x['edge_low'], x['edge_high'])}"
+        value=Estimate(
+            "held-out edge over the fair share of eating at the best θ",
+            x["edge_pp"],
+            x["edge_low"],
+            x["edge_high"],
+            int(x["deals"]),
+            "deals",
+            subject=f"θ = {x['best_theta']:g}",
+            players=main,
+            field="equilibrium heuristic",
+            method="deals not used to pick θ",
         ),
-        n=int(x["deals"]),
-        n_unit="deals",
         robustness=label,
         recommendation=rec,
         section="Eat or collect",
@@ -399,10 +436,20 @@ def count_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="Does the game hold up from 2 to 6 players?",
         answer=answer,
-        estimate=f"{claim['players']} players, seat {claim['seat']}: {size}",
+        value=Estimate(
+            "win share − fair share",
+            claim["edge_pp"],
+            claim["adj_low"],
+            claim["adj_high"],
+            int(claim["games"]),
+            "games",
+            subject=f"seat {claim['seat']}",
+            players=int(claim["players"]),
+            field="equilibrium heuristic",
+            method="interval over games",
+            family=int(claim["family"]),
+        ),
         size=clear_size(claim["adj_low"], claim["adj_high"]),
-        n=int(claim["games"]),
-        n_unit="games",
         robustness=robust.label if robust is not None else "not checked",
         recommendation=rec,
         section="Player count",
@@ -413,6 +460,25 @@ def count_verdict(r: Results) -> Verdict | None:
             if robust is not None
             else "."
         ),  # fmt: skip
+    )
+
+
+def _change_value(c: dict) -> Estimate:
+    """The first candidate change's effect as data: the first slicer's edge (pp) for the
+    compensation, the special's worth (points) for Super-Sized combos."""
+    points = "change_points" in c
+    return Estimate(
+        "change in the special's worth" if points else "change in the first slicer's edge",
+        c["change_points" if points else "change_pp"],
+        c["change_low"],
+        c["change_high"],
+        int(c["deals"]),
+        "deals",
+        unit="points" if points else "pp",
+        subject="the candidate rule",
+        players=int(c["players"]),
+        field="equilibrium heuristic",
+        method="paired by deal",
     )
 
 
@@ -456,12 +522,7 @@ def whatif_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="What would the candidate rule changes do?",
         answer=answer,
-        estimate=(
-            f"change {ci(first['change_pp'], first['change_low'], first['change_high'])} at "
-            f"{first['players']} players"
-        ),
-        n=int(first["deals"]),
-        n_unit="deals",
+        value=_change_value(first),
         robustness="not checked",
         recommendation=rec,
         section="What-if rule changes",
@@ -499,9 +560,18 @@ def ratings_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="How strong are the players behind these numbers?",
         answer=answer,
-        estimate=ci(x["gap"], x["low"], x["high"], "Elo", "+.0f"),
-        n=int(x.get("deals") or 0),
-        n_unit="deals",
+        value=Estimate(
+            "rating gap",
+            x["gap"],
+            x["low"],
+            x["high"],
+            int(x.get("deals") or 0),
+            "deals",
+            unit="Elo",
+            subject="equilibrium heuristic − greedy",
+            players=main,
+            method="Plackett–Luce ratings",
+        ),
         robustness="not checked",
         section="Ratings",
         detail="Plackett–Luce ratings from the mixed tables of the ladder block.",

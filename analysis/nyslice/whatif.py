@@ -5,8 +5,8 @@ deck) under a changed rule (``[arms.rules]``, e.g. ``super_sized_combo_halves = 
 ``compensation = [1]``). Because game ``i`` of both is the same deal, the change is a
 paired difference over deals:
 
-- :func:`first_slicer_change` — the first slicer's edge (seat 0 minus the mean of the
-  others, pp) before and after;
+- :func:`first_slicer_change` — the first slicer's edge (seat 0's win share minus the fair
+  share, pp: :func:`analysis.seats.first_edge`) before and after;
 - :func:`special_change` — one special's worth (:func:`analysis.nyslice.specials.forfeit_value`:
   points a game it is in play) before and after.
 """
@@ -49,7 +49,7 @@ def _first_edges(out, group: str) -> pl.DataFrame:
         share = generic_seats.by_game(frame.filter(pl.col("players") == n), "win_share", n)
         index = frame.filter((pl.col("players") == n) & (pl.col("seat") == 0)).sort(
             "game_index")["game_index"]  # fmt: skip
-        edge = 100 * (share[:, 0] - share[:, 1:].mean(axis=1))
+        edge = generic_seats.first_edge(share)
         parts.append(pl.DataFrame({"players": n, "game_index": index, "edge": edge}))
     return pl.concat(parts)
 

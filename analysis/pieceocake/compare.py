@@ -30,6 +30,7 @@ import polars as pl
 from analysis.load import rows as load_rows
 from analysis.load import untreated
 from analysis.samplesize import annotate
+from analysis.seats import first_edge
 from analysis.stats import mean_interval
 
 MEASURES = {
@@ -71,14 +72,14 @@ def _boot_largest(shares: list[np.ndarray], n: int, n_boot: int, seed: int) -> n
 
 def seat_summary(out, group: str = "seats", n_boot: int = 1000, seed: int = 0) -> pl.DataFrame:
     """Per player count of a uniform block: ``games``, ``first_edge_pp`` with
-    ``first_low``/``first_high`` (seat 0 minus the mean of the other seats, t over games),
-    ``largest_edge_pp`` (the largest |seat share − 1/n|, pp) with a percentile bootstrap
-    interval over games ``largest_low``/``largest_high``, and ``largest_seat``."""
+    ``first_low``/``first_high`` (seat 0's win share minus the fair share, t over games:
+    :func:`analysis.seats.first_edge`), ``largest_edge_pp`` (the largest |seat share −
+    1/n|, pp) with a percentile bootstrap interval over games ``largest_low``/
+    ``largest_high``, and ``largest_seat``."""
     result = []
     for n, sub in _matrices(out, group).items():
         share = _wide(sub, "win_share", n)
-        first = 100 * (share[:, 0] - share[:, 1:].mean(axis=1))
-        m, lo, hi = mean_interval(first)
+        m, lo, hi = mean_interval(first_edge(share))
         boots = _boot_largest([share], n, n_boot, seed)[:, 0]
         edges = share.mean(axis=0) - 1 / n
         result.append({
@@ -102,7 +103,7 @@ def _per_game(sub: pl.DataFrame, n: int) -> dict[str, np.ndarray]:
     eaten, collected = _wide(sub, "eaten", n).sum(1), _wide(sub, "collected", n).sum(1)
     forgone, taken = _wide(sub, "forgone", n).sum(1), _wide(sub, "pieces_taken", n).sum(1)
     return {
-        "first_edge": 100 * (share[:, 0] - share[:, 1:].mean(axis=1)),
+        "first_edge": first_edge(share),
         "eaten": 100 * eaten / np.maximum(eaten + collected, 1),
         "forgone": 100 * forgone / np.maximum(forgone + taken, 1),
     }

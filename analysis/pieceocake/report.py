@@ -225,7 +225,7 @@ def _seats_blocks(r: Results, num: int) -> list[Block]:
     return out + [
         PageBreak(),
         Heading(f"{num}  Does the first server's edge hold with other players?", level=2),
-        Prose("The first server's edge (seat 0 minus the mean of the other seats, pp, "
+        Prose("The first server's edge (seat 0's win share minus the fair share, pp, "
               "95% t interval over games) with the heuristic in every seat and with "
               f"{greedy} in every seat (seats-greedy). A verdict is robust only when every "
               "field's interval excludes 0 with the same sign. "

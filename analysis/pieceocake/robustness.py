@@ -7,8 +7,8 @@ name (:data:`FIELDS`); a field whose blocks the study lacks is reported as not c
 with the same sign, and otherwise why not (a sign that flips, no effect in a field, too few
 deals to tell, no effect anywhere).
 
-- :func:`first_server`: the first server's edge (seat 0 minus the mean of the other seats,
-  pp, t over games) per player count (``seats``, ``seats-greedy``);
+- :func:`first_server`: the first server's edge (seat 0's win share minus the fair
+  share, pp, t over games) per player count (``seats``, ``seats-greedy``);
 - :func:`option_values`: an option's value (forgoing, cutting fewer) at one count
   (:func:`analysis.restricted.option_value`: ``noforgo`` against ``seats``,
   ``noforgo-greedy`` against ``heur-greedy``; the same for ``nofewer``);

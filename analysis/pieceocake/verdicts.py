@@ -14,6 +14,7 @@ import math
 
 import polars as pl
 
+from analysis.estimates import Estimate
 from analysis.formats import ci
 from analysis.pieceocake.prose import value_grouped
 from analysis.pieceocake.restricted import claim_key, sign_sentence, value_text
@@ -60,6 +61,17 @@ def _picked(claim: dict, estimate: str, of: str = "") -> str:
             f"for picking the largest of {claim['family']}{of})")  # fmt: skip
 
 
+def _exact_effect(x: dict | None) -> str:
+    """What the study measured exact-N cutting to do to the first server's edge at one
+    count (``; exact-N cutting, measured on the same cakes, moves it from … to … pp
+    (change …)``), or '' when it did not measure it or the change covers 0."""
+    if x is None or sign(x["change_low"], x["change_high"]) == 0:
+        return ""
+    change = ci(x["change"], x["change_low"], x["change_high"])
+    return (f"; exact-N cutting, measured on the same cakes, moves it from {x['poc']:+.1f} to "
+            f"{x['exact']:+.1f} pp (change {change})")  # fmt: skip
+
+
 def first_server_verdict(r: Results) -> Verdict | None:
     """Is the first server favoured? (heuristic field; robust across fields per count).
 
@@ -84,12 +96,14 @@ def first_server_verdict(r: Results) -> Verdict | None:
     x = rows[top]
     j = judge(found.get(top, []), list(FIELDS))
     answer = (
-        f"With the heuristic in every seat the first server (seat 0) is {where} (seat 0 "
-        "minus the mean of the other seats). "
+        f"With the heuristic in every seat the first server (seat 0) is {where} (its win "
+        "share minus the fair share). "
         + (f"The sign holds in every field (heuristic and greedy) at {counts_text(robust)}."
            if robust else "At no player count does the sign hold in every field.")
     )  # fmt: skip
     recs = []
+    exact = r.tables.get("exact_change")
+    exact = _rows(exact.filter(pl.col("measure") == "first_edge")) if exact is not None else {}
     family = adjust_family(f.sort("players"), "first_edge_pp", "first_low", "first_high")
     for y in family.iter_rows(named=True):
         y["sign"] = sign(y["adj_low"], y["adj_high"])
@@ -99,7 +113,8 @@ def first_server_verdict(r: Results) -> Verdict | None:
         n = int(y["players"])
         recs.append(recommendation(
             y, judge(found.get(n, []), list(FIELDS)), "who serves first (or how often each "
-            f"seat serves) is worth a compensation rule there, in favour of {favoured}.",
+            f"seat serves) is worth a compensation rule there, in favour of {favoured}"
+            + _exact_effect(exact.get(n)) + ".",
             who=f"the first server at {n} players", estimate="first_edge_pp",
         ))  # fmt: skip
     rec = " ".join(x for x in recs if x)
@@ -107,10 +122,19 @@ def first_server_verdict(r: Results) -> Verdict | None:
         question="Is the first server favoured?",
         answer=answer,
         size=largest_clear(f["first_low"], f["first_high"]),
-        estimate=f"{ci(x['first_edge_pp'], x['first_low'], x['first_high'])} at {top} players; "
-        f"{_picked(claim, 'first_edge_pp')}",
-        n=int(x["games"]),
-        n_unit="games",
+        value=Estimate(
+            "win share − fair share",
+            x["first_edge_pp"],
+            claim["adj_low"],
+            claim["adj_high"],
+            int(x["games"]),
+            "games",
+            subject="the first server",
+            players=top,
+            field="heuristic",
+            method="t interval over games",
+            family=int(claim["family"]),
+        ),
         robustness=j.label,
         recommendation=rec,
         section="Seats",
@@ -168,10 +192,18 @@ def theta_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="When is eating a slice better than collecting it?",
         answer=answer,
-        estimate=f"best θ {x['best_theta']:g}; held-out edge "
-        f"{ci(x['edge_pp'], x['edge_low'], x['edge_high'])} at {main} players",
-        n=int(x["deals"]),
-        n_unit="deals",
+        value=Estimate(
+            "held-out edge over the fair share of eating at the best θ",
+            x["edge_pp"],
+            x["edge_low"],
+            x["edge_high"],
+            int(x["deals"]),
+            "deals",
+            subject=f"θ = {x['best_theta']:g}",
+            players=main,
+            field="heuristic",
+            method="deals not used to pick θ",
+        ),
         robustness=label,
         recommendation=rec,
         section="Eat or collect",
@@ -296,10 +328,21 @@ def _option_verdict(r: Results, key: str, question: str, verb: str, section: str
     return Verdict(
         question=question,
         answer=answer,
-        estimate=f"{value_text(x)} at {top} players",
+        value=Estimate(
+            f"value of the option to {verb} (unrestricted minus restricted win share)",
+            x["value_pp"],
+            x["value_low"],
+            x["value_high"],
+            int(x["deals"]),
+            "deals",
+            subject=f"a seat that may {verb}",
+            players=top,
+            field="heuristic",
+            method="paired by deal",
+        ),
+        # a sparse value has no interval: the exact sign test is printed instead
+        estimate=f"{value_text(x)} at {top} players" if sparse_top else "",
         size=clear_size(x["value_low"], x["value_high"]),
-        n=int(x["deals"]),
-        n_unit="deals",
         robustness=j.label,
         recommendation=rec,
         section=section,
@@ -373,9 +416,19 @@ def variety_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="Which variety carries the winning scores?",
         answer=answer,
-        estimate=f"{x['variety']}: {_share(x)} at {main} players",
-        n=int(x["games"]),
-        n_unit="games",
+        value=Estimate(
+            "share of the winners' points",
+            100 * x["share"],
+            100 * x["share_low"],
+            100 * x["share_high"],
+            int(x["games"]),
+            "games",
+            unit="%",
+            subject=x["variety"],
+            players=main,
+            field="heuristic",
+            method="interval over games",
+        ),
         robustness="not checked",
         recommendation=rec,
         section="Varieties",
@@ -448,11 +501,19 @@ def count_verdict(r: Results) -> Verdict | None:
         question=f"Does the game hold up from {lo} to {hi} players?",
         answer=answer,
         size=clear_size(claim["adj_low"], claim["adj_high"]),
-        estimate=f"{n} players, seat {claim['seat']}: "
-        f"{ci(claim['edge_pp'], claim['edge_low'], claim['edge_high'])} (corrected for the "
-        f"pick: {ci(claim['edge_pp'], claim['adj_low'], claim['adj_high'])})",
-        n=int(claim["games"]),
-        n_unit="games",
+        value=Estimate(
+            "win share − fair share",
+            claim["edge_pp"],
+            claim["adj_low"],
+            claim["adj_high"],
+            int(claim["games"]),
+            "games",
+            subject=f"seat {claim['seat']}",
+            players=n,
+            field="heuristic",
+            method="interval over games",
+            family=int(claim["family"]),
+        ),
         robustness=seat_robust.label if seat_robust is not None else "not checked",
         recommendation=rec,
         section="Player count",
@@ -497,9 +558,19 @@ def exact_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="What does exact-N cutting (New York Slice's rule) change?",
         answer=answer,
-        estimate=f"change {ci(x['change'], x['change_low'], x['change_high'])} at {top} players",
-        n=int(x["games"]),
-        n_unit="games",
+        value=Estimate(
+            "change in the first server's edge",
+            x["change"],
+            x["change_low"],
+            x["change_high"],
+            int(x["games"]),
+            "games",
+            subject="exact-N cutting",
+            players=top,
+            field="heuristic",
+            rules="exact-N cutting against the printed rule",
+            method="paired by game (the same cake)",
+        ),
         robustness="not checked",
         recommendation=rec,
         section="New York Slice",
@@ -555,9 +626,18 @@ def ratings_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="How strong are the players behind these numbers?",
         answer=answer,
-        estimate=ci(x["gap"], x["low"], x["high"], "Elo", "+.0f"),
-        n=int(x.get("deals") or 0),
-        n_unit="deals",
+        value=Estimate(
+            "rating gap",
+            x["gap"],
+            x["low"],
+            x["high"],
+            int(x.get("deals") or 0),
+            "deals",
+            unit="Elo",
+            subject="heuristic − greedy",
+            players=main,
+            method="Plackett–Luce ratings",
+        ),
         robustness="not checked",
         section="Ratings",
         detail="Plackett–Luce ratings from the mixed tables of the ladder and ladder-search "

@@ -22,6 +22,7 @@ import polars as pl
 
 from analysis import verdicts as shared
 from analysis.blocks import block_specs
+from analysis.estimates import Estimate, clear_size
 from analysis.formats import ci
 from analysis.pizzatheory.common import (
     BOARD_FIELDS,
@@ -49,7 +50,7 @@ from analysis.prose import listing, side
 from analysis.robust import Condition, Robustness, judge, sign
 from analysis.sections import Results, Verdict
 from analysis.variant import data_label
-from analysis.verdicts import Questions, clear_size
+from analysis.verdicts import Questions
 
 BIG_EDGE = 2.0
 """A starting position's edge (pp) a designer should act on when it is robust."""
@@ -70,6 +71,12 @@ def _who(r: Results, field: str = MAIN_FIELD) -> str:
 
 
 _short = short
+
+
+def _board(r: Results) -> str:
+    """The board the study's blocks play, as the verdicts name it (``hex-37``, or a
+    variant's file): the ``data`` of every estimate."""
+    return data_label(r.manifest, "hex-37")
 
 
 def _fields_of(names) -> str:
@@ -195,10 +202,21 @@ def seats_verdict(r: Results) -> Verdict | None:
         question="Does the starting position decide who wins?",
         answer=answer,
         size=clear_size(x["first_low"], x["first_high"]),
-        estimate=f"first starter {ci(x['first_pp'], x['first_low'], x['first_high'])} over the "
-        f"fair share at {top} players ({_short(field)} field)",
-        n=int(x["games"]),
-        n_unit="games",
+        value=Estimate(
+            "win share − fair share",
+            x["first_pp"],
+            x["first_low"],
+            x["first_high"],
+            int(x["games"]),
+            "games",
+            unit="pp",
+            subject="the first starter",
+            players=top,
+            field=_short(field),
+            data=_board(r),
+            method="Wilson interval over games",
+            note="over the fair share",
+        ),
         robustness=label,
         recommendation=rec,
         section="Seats",
@@ -271,16 +289,24 @@ def length_verdict(r: Results) -> Verdict | None:
             f"Games reach the {bound}-round bound ({draws:,} of {total:,}): an end rule "
             "(e.g. most toppings after N rounds) would settle them."
         )
-    frac = draws / total if total else float("nan")
     fields = [_short(f) for f in lengths["field"].unique(maintain_order=True)]
     return Verdict(
         question="How long are games, and do they end in a draw?",
         answer=answer,
-        estimate=f"{ci(x['rounds'], x['rounds_low'], x['rounds_high'], 'rounds', '.1f')} a game "
-        f"at {top} players ({_short(x['field'])} field, t over games); draws at the bound "
-        f"{100 * frac:.1f}% ({draws:,} of {total:,})",
-        n=int(x["games"]),
-        n_unit="games",
+        value=Estimate(
+            "rounds a game",
+            x["rounds"],
+            x["rounds_low"],
+            x["rounds_high"],
+            int(x["games"]),
+            "games",
+            unit="rounds",
+            players=top,
+            field=_short(x["field"]),
+            data=_board(r),
+            method="t interval over games",
+            note="a game",
+        ),
         robustness="not checked",
         recommendation=rec,
         section="Game length",
@@ -419,16 +445,26 @@ def safety_verdict(r: Results) -> Verdict | None:
         ahead="better off",
         behind="worse off",
     )
-    r3 = one(top, "rounds")
     return Verdict(
         question=question,
         answer=answer,
-        estimate=f"largest position change without the rule: position {claim['position']} at "
-        f"{claim['players']} players {ci(claim['estimate'], claim['adj_low'], claim['adj_high'])}"
-        f" (corrected over {m}); rounds a game {_effect_text(r3, 'rounds', '+.2f')} at {top} "
-        "players (mixed field, paired by deal)",
-        n=int(r3["deals"]),
-        n_unit="deals",
+        value=Estimate(
+            "change in win share without the safety rule",
+            claim["estimate"],
+            claim["adj_low"],
+            claim["adj_high"],
+            int(claim["deals"]),
+            "deals",
+            unit="pp",
+            subject=f"position {claim['position']}",
+            players=int(claim["players"]),
+            field=_short(MAIN_FIELD),
+            data=_board(r),
+            rules="safety = false",
+            method="paired by deal (t over deals), Bonferroni over the positions of every count",
+            family=m,
+            note="without the rule",
+        ),
         robustness="one field only",
         recommendation=rec,
         section="Safety rule",
@@ -516,10 +552,21 @@ def opening_verdict(r: Results) -> Verdict | None:
         question="What is the first placement worth?",
         answer=answer,
         size=clear_size(x["edge_low"], x["edge_high"]),
-        estimate=f"{ci(x['edge_pp'], x['edge_low'], x['edge_high'])} (blind seat − unrestricted "
-        f"seat) at {top} players ({_short(x['field'])} field)",
-        n=int(x["deals"]),
-        n_unit="deals",
+        value=Estimate(
+            "win share − an unrestricted seat's on the same deals",
+            x["edge_pp"],
+            x["edge_low"],
+            x["edge_high"],
+            int(x["deals"]),
+            "deals",
+            unit="pp",
+            subject="the blind seat",
+            players=top,
+            field=_short(x["field"]),
+            data=_board(r),
+            method="paired by deal (t over deals)",
+            note="against an unrestricted seat",
+        ),
         robustness=label,
         recommendation=rec,
         section="First placement",
@@ -614,11 +661,22 @@ def board_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="Does the board's shape change the balance?",
         answer=answer,
-        estimate=f"largest change: position {big['position']} on {big['board']} "
-        f"{ci(big['change_pp'], big['adj_low'], big['adj_high'])} (corrected over {m}; "
-        f"{_short(field)} field)",
-        n=int(big["games"] + big["base_games"]),
-        n_unit="games",
+        value=Estimate(
+            f"change in win share against {own}",
+            big["change_pp"],
+            big["adj_low"],
+            big["adj_high"],
+            int(big["games"] + big["base_games"]),
+            "games",
+            unit="pp",
+            subject=f"position {big['position']} on {big['board']}",
+            players=MAIN,
+            field=_short(field),
+            data=f"{big['board']} against {own}",
+            method="Newcombe interval from Wilson intervals over games, Bonferroni over the "
+            "board positions",
+            family=m,
+        ),
         robustness=label,
         recommendation=rec,
         section="Board shape",

@@ -183,3 +183,27 @@ def test_the_report_text_shows_no_code(pages, built, horno_quick_dataset):
     m = manifest(horno_quick_dataset)
     own = (str(m.get("study_file")), str(horno_quick_dataset), str(built), str(built.parent))
     assert lint(pages, "horno", own) == []
+
+
+def test_every_page_one_number_is_data(results):
+    """Every verdict carries its number as an Estimate, page 1 prints the line it gives
+    (the card-set verdict, a count of checks, states its own) and the table of page 1's
+    numbers has one finite row per verdict."""
+    import math
+
+    from analysis.horno.verdicts import VERDICTS
+    from analysis.report import estimates
+
+    found = [v for f in VERDICTS if (v := f(results)) is not None]
+    assert {v.question for v in found} == set(QUESTIONS)
+    for v in found:
+        x = v.value
+        assert x is not None, v.question
+        assert all(math.isfinite(float(y)) for y in (x.estimate, x.low, x.high)), x
+        assert x.n > 0 and x.quantity and x.n_unit, x
+        assert (v.n, v.n_unit) == (x.n, x.n_unit)
+        if v.question != "Do the answers hang on the assumed card list?":
+            assert v.estimate == x.text(), v.question
+    table = estimates(results)
+    assert set(table["question"]) == set(QUESTIONS)
+    assert table.select("estimate", "low", "high").null_count().sum_horizontal()[0] == 0

@@ -47,7 +47,10 @@ def test_first_slicer_verdict_follows_the_signs():
     v = verdicts.first_slicer_verdict(r)
     assert "behind at 2 and 4 players" in v.answer and "ahead at 3 players" in v.answer
     assert "every field and plausible deck at 4 players" in v.answer  # 2: a flip; 3: missing
-    assert v.robustness == "robust" and v.estimate.startswith("-4.7 pp [-5.3, -4.2]")
+    assert (
+        v.robustness == "robust"
+        and v.estimate == "the first slicer at 4 players: -4.7 pp [-5.3, -4.2]"
+    )
     assert v.n == 4000 and v.n_unit == "games"
     assert v.recommendation.startswith(
         "The first slicer is robustly at least 2 pp behind at 4 players: a compensation rule "
@@ -93,7 +96,10 @@ def test_special_verdict_names_the_largest_corrected_and_counts_with_holm():
     assert "1 costs whoever receives it (day old pizza)" in v.answer
     assert "Robust in every field and deck: super sized combos and dibs worth having" in v.answer
     assert v.robustness == "robust" and v.n == 500 and v.n_unit == "deals"
-    assert v.estimate == f"super sized combos: {size} (corrected for 4)"
+    assert v.estimate == (
+        f"super sized combos at 4 players: {size} (corrected for picking the largest of 4)"
+    )
+    assert (v.value.unit, v.value.family, v.value.players) == ("points", 4, 4)
     assert v.recommendation.startswith(
         f"Super sized combos at 4 players is worth more than no tile by {size} (interval "
         "corrected for picking it from 4): if that is more than intended, a candidate "

@@ -26,14 +26,14 @@ def whatif_data(tmp_path_factory):
 def test_first_slicer_change_is_paired_by_deal(whatif_data):
     t = first_slicer_change(whatif_data, "seats", "whatif-comp1")
     r = row(t, players=4)
-    edge = lambda w: 100 * (w[:, 0] - w[:, 1:].mean(axis=1))  # noqa: E731
+    edge = lambda w: 100 * (w[:, 0] - 1 / w.shape[1])  # noqa: E731  share minus fair
     before, after = edge(one_hot(BEFORE, 4)), edge(one_hot(AFTER, 4))
     assert (r["before_pp"], r["before_low"], r["before_high"]) == approx(t_interval(before))
     assert (r["after_pp"], r["after_low"], r["after_high"]) == approx(t_interval(after))
     assert (r["change_pp"], r["change_low"], r["change_high"]) == approx(
         t_interval(after - before))  # fmt: skip
-    # two deals flip to the first slicer: +2 * (1 + 1/3) / 8 * 100 pp
-    assert r["change_pp"] == approx(100 * 2 * (4 / 3) / 8)
+    # two deals flip to the first slicer: its share rises by 1 in 2 of 8 deals
+    assert r["change_pp"] == approx(100 * 2 / 8)
     assert r["deals"] == 8
 
 

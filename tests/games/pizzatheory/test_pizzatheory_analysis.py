@@ -410,8 +410,9 @@ def test_seats_verdict_estimates_from_the_mixed_field_and_never_counts_one_game(
     tables = {"mixed field": mixed, "random field": rand, "heuristic field": heur}
     v = verdicts.seats_verdict(_results(positions=tables, first_conditions=_conds(tables)))
     assert v.answer.startswith("With the mixed player in every seat")
-    assert v.estimate.startswith("first starter -5.0 pp [-8.0, -2.0]")
-    assert "(mixed field)" in v.estimate and v.n == 900 and v.n_unit == "games"
+    assert v.estimate == "the first starter at 3 players: -5.0 pp [-8.0, -2.0] over the fair share"
+    assert v.value.field == "mixed" and v.n == 900 and v.n_unit == "games"
+    assert v.size == 2.0  # page 1 orders it by how far its interval lies from 0
     assert v.robustness == "robust"
     assert "below 0 in the mixed and random fields" in v.answer
     assert "the heuristic field is one game" in v.answer and "counted neither" in v.answer
@@ -439,7 +440,8 @@ def test_seats_verdict_estimates_from_the_mixed_field_and_never_counts_one_game(
     v = verdicts.seats_verdict(_results(positions=tables, first_conditions=_conds(tables)))
     assert "every game of the mixed field is the same game" in v.answer
     assert "The estimate below is the random field's" in v.answer
-    assert v.estimate.startswith("first starter -3.0 pp [-6.0, -1.0]")
+    assert v.estimate.startswith("the first starter at 3 players: -3.0 pp [-6.0, -1.0]")
+    assert v.value.field == "random"
 
 
 def _opening_table(edge, deals=3000, field="mixed field"):
@@ -566,7 +568,9 @@ def test_safety_verdict_answers_whether_the_rule_matters_from_the_paired_block(t
     assert "games are longer" in v.answer and v.robustness == "one field only"
     assert "The largest change is position 0's at 3 players" in v.answer
     assert "corrected for picking it from the 3 positions" in v.answer
-    assert re.search(r"position 0 at 3 players \+2\d\.\d pp", v.estimate)
+    at = r"position 0 at 3 players: \+2\d\.\d pp \[\+2\d\.\d, \+2\d\.\d\] without the rule"
+    assert re.fullmatch(at + r" \(corrected for picking the largest of 3\)", v.estimate)
+    assert v.value.rules == "safety = false" and v.value.family == 3 and v.size is None
     assert v.recommendation.startswith("Without the safety rule, position 0 at 3 players is "
                                        "better off by +2")  # fmt: skip
     assert "it is better off without the rule than with it" in v.answer
@@ -610,7 +614,7 @@ def test_ratings_verdict_rates_the_main_field_s_player():
          "rating": [60.0, -40.0, -80.0]}
     )  # fmt: skip
     v = verdicts.ratings_verdict(_results(rating_gaps=pl.DataFrame(rows), ratings=ratings))
-    assert v.estimate.startswith("mixed − heuristic +40 Elo [+10, +70]")
+    assert v.estimate.startswith("mixed − heuristic at 3 players: +40 Elo [+10, +70]")
     assert "The mixed player against greedy: -100 Elo [-150, -50]" in v.answer
     assert "rest on the mixed player (the main field)" in v.answer
     assert v.n == 300 and v.n_unit == "deals"

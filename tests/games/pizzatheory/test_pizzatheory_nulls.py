@@ -195,7 +195,8 @@ def test_a_planted_board_shift_is_found_with_its_sign(tmp_path):
     out = _board_study(tmp_path / "d", rng, shift=0.15, fields=("mixed", "random"))
     summ, v = _board_verdict(out)
     assert "A starting position's win share changes" in v.answer and "on hex-61" in v.answer
-    assert re.match(r"largest change: position 0 on hex-61 \+\d+\.\d pp \[\+", v.estimate)
+    assert re.match(r"position 0 on hex-61 at 3 players: \+\d+\.\d pp \[\+", v.estimate)
+    assert v.estimate.endswith("(corrected for picking the largest of 9)") and v.size is None
     assert v.robustness == "robust" and "(up)" in v.recommendation
     mixed = summ.filter(pl.col("field") == "mixed field")
     assert 0 in mixed.filter(pl.col("board") == "hex-61")["changed_positions"].to_list()[0]

@@ -19,9 +19,18 @@ import pytest
 
 from analysis.content import Heading, Page
 from analysis.load import manifest
-from analysis.pizzatheory import common, seats
+from analysis.pizzatheory import common, seats, verdicts
 from analysis.pizzatheory.report import REPORT
-from analysis.report import check_dataset, compute, game_report, layout, summary, write_report
+from analysis.report import (
+    answered,
+    check_dataset,
+    compute,
+    estimates,
+    game_report,
+    layout,
+    summary,
+    write_report,
+)
 from analysis.sections import Results
 from sims.core.errors import SlicelabError
 from tests.report_lint import lint
@@ -131,6 +140,23 @@ def test_page_one_answers_every_question_with_its_n_and_unit(pages):
     assert re.search(r"slicelab report \S*studies/pizzatheory-balance.toml --size quick", front)
 
 
+def test_every_verdict_carries_its_number_as_data(results, pages):
+    """Each verdict of the quick dataset states its number as an Estimate: finite, with its
+    n and unit, printed on page 1 as the row's text; the estimates table has its row."""
+    front = " ".join(p for p in pages[:3] if not p.startswith("Contents"))
+    found = [v for f in verdicts.VERDICTS if (v := f(results)) is not None]
+    assert [v.question for v in found] == list(QUESTIONS)
+    for v in found:
+        x = v.value
+        assert x is not None and x.finite and x.low <= x.estimate <= x.high, v.question
+        assert x.n > 0 and x.quantity and x.n_unit, v.question
+        assert v.estimate == x.text() and (v.n, v.n_unit) == (x.n, x.n_unit), v.question
+        assert " ".join(v.estimate.split()) in front, v.question
+    table = estimates(results)
+    assert set(table["question"]) == set(QUESTIONS) and table.height == len(QUESTIONS)
+    assert table["n"].min() > 0 and table["estimate"].is_finite().all()
+
+
 def test_report_pdf_is_numbered_listed_and_has_no_missing_numbers(pages):
     n = len(pages)
     for k, text in enumerate(pages, 1):
@@ -197,7 +223,8 @@ def test_the_deterministic_fields_are_shown_as_one_game_never_as_a_sample(result
         assert (t["win_low"] == t["win_high"]).all()
         assert set(t["warning"]) == {common.DETERMINISTIC}
     front = " ".join(p for p in pages[:3] if not p.startswith("Contents"))
-    assert "(mixed field); n = " in front
+    fields = {v.question: v.value.field for v in answered(results) if v.value and v.value.field}
+    assert len(fields) >= 5 and set(fields.values()) == {"mixed"}, fields
     assert "heuristic and greedy fields are one game each" in front
     appendix = " ".join(p for p in pages if "All headline numbers" in p)
     assert "3 players, heuristic field (one game)" in appendix

@@ -1,4 +1,4 @@
-"""Read slicelab datasets (hive-partitioned Parquet) lazily with polars.
+"""Read slicelab datasets (one folder of Parquet files per arm and table) lazily with polars.
 
 Nothing here knows a game: an arm's own options are read through its game's declared
 :attr:`~sims.core.game.Game.options`, and whether it is a treatment (a blanked special,
@@ -91,24 +91,47 @@ def checked(out: str | Path, partial: bool = False) -> dict:
     return m
 
 
-def scan(out: str | Path, table: str = "players", partial: bool = False) -> pl.LazyFrame:
+def scan(
+    out: str | Path, table: str = "players", partial: bool = False, arms: Any = None
+) -> pl.LazyFrame:
     """Lazily scan one table (``games``, ``players`` or ``decisions``) of a dataset.
 
     The dataset is verified first (:func:`checked`: every file present and as recorded,
-    nothing extra, and every chunk written unless ``partial``). The partition columns
-    ``game``, ``players`` and ``arm`` come from the directory names.
+    nothing extra, and every chunk written unless ``partial``), then exactly the files its
+    manifest records are read (nothing else in the folder, hidden or not, is looked at).
+    Every file holds the columns ``game``, ``players`` (int64) and ``arm`` itself.
+
+    Parameters
+    ----------
+    arms : iterable of str, optional
+        Read only these arms' files (and rows).
 
     Raises
     ------
     sims.dataset.DatasetError
-        When the dataset does not match its manifest, naming the repair command, or is
-        incomplete (without ``partial``), naming the command that resumes it.
+        When the dataset does not match its manifest, naming the repair command, is
+        incomplete (without ``partial``), naming the command that resumes it, or was written
+        in the old hive layout, naming the fix.
     """
     m = checked(out, partial)
     root = Path(out) / table
     if table not in m.get("tables", []) or not root.is_dir():
         raise SlicelabError(f"{out} has no '{table}' table (it has {', '.join(m['tables'])})")
-    return pl.scan_parquet(root / "**" / "*.parquet", hive_partitioning=True)
+    every = dataset.recorded_files(m, table)
+    if not every:
+        raise dataset.DatasetError(
+            f"{out} has no finished chunk of its '{table}' table yet; "
+            f"{dataset.resume_hint(Path(out), m)}"
+        )
+    if arms is not None:
+        arms = list(arms)
+    chosen = every if arms is None else dataset.recorded_files(m, table, arms)
+    # an arm without files (not played yet): one file read for its schema, no rows kept
+    paths = [str(Path(out) / rel) for rel in chosen or every[:1]]
+    lazy = pl.scan_parquet(paths, hive_partitioning=False, glob=False)
+    if arms is not None:
+        lazy = lazy.filter(pl.col("arm").is_in(arms))
+    return lazy
 
 
 def manifest(out: str | Path, partial: bool = False) -> dict:
@@ -219,10 +242,8 @@ def rows(
     meta = arms(out, partial).drop("game", "players", "seed", "games", "strategies")
     if group is not None:
         meta = require_block(out, group, meta)
-    lazy = scan(out, table, partial)
-    if group is not None:
-        # arm is a hive partition: filtering on it first reads only the block's files
-        lazy = lazy.filter(pl.col("arm").is_in(meta["arm"].implode()))
+    # a block's arms alone: only their files are read
+    lazy = scan(out, table, partial, arms=None if group is None else meta["arm"].to_list())
     have = set(lazy.collect_schema().names())
     meta = meta.select("arm", *[c for c in meta.columns if c != "arm" and c not in have])
     frame = lazy.join(meta.lazy(), on="arm", how="inner").collect()

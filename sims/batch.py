@@ -4,14 +4,17 @@ The runner is the only loop over games (design principle 6). A study is cut into
 of consecutive game indices per arm; each chunk is played by its game
 (:meth:`sims.core.game.Game.play_chunk`), turned into tables by :func:`play_tables` (which
 adds the provenance columns and the win shares every game shares) and written as one
-Parquet file per table, atomically (a temporary file renamed into place), into
-hive-style partitions::
+Parquet file per table, atomically (a temporary file renamed into place), into one
+folder per arm (plain names, not ``key=value``: see :mod:`sims.dataset`)::
 
     OUT/manifest.json
     OUT/study.toml
-    OUT/games/game=nyslice/players=4/arm=NAME/part-000000000000.parquet
-    OUT/players/game=nyslice/players=4/arm=NAME/part-000000000000.parquet
+    OUT/games/nyslice/4p/NAME/part-000000000000.parquet
+    OUT/players/nyslice/4p/NAME/part-000000000000.parquet
     OUT/decisions/...   (only with decisions = true)
+
+Every file holds the columns ``game``, ``players`` and ``arm`` itself, so pandas, pyarrow,
+DuckDB and polars read a table folder with their defaults.
 
 A chunk is finished when the runner has recorded its files (row counts, sizes, SHA-256)
 in the dataset's log (:mod:`sims.dataset`); an interrupted run resumes with the same
@@ -102,7 +105,7 @@ def plan(study: Study) -> list[Chunk]:
 
 
 def chunk_path(out: Path, table: str, arm: Arm, first: int) -> Path:
-    """Where a chunk's table lives (hive partitions game=, players=, arm=)."""
+    """Where a chunk's table lives (:func:`sims.dataset.chunk_path`)."""
     return dataset.chunk_path(out, table, arm.game, arm.players, arm.name, first)
 
 
@@ -123,15 +126,22 @@ def play_tables(
     """Play games ``first .. first + count - 1`` of an arm in memory and return its tables.
 
     The game plays (:meth:`~sims.core.game.Game.play_chunk`); the provenance columns
-    (arm, game index, seed, variant, rules version, engine, strategies) and the win
-    columns (``win_share`` by the game's :class:`~sims.core.game.ResultSchema` win rule,
-    ``winner_seats``, ``n_winners``) are built here, once for every game.
+    (arm, game index, seed, variant, rules version, engine, strategies), the win columns
+    (``win_share`` by the game's :class:`~sims.core.game.ResultSchema` win rule,
+    ``winner_seats``, ``n_winners``) and the layout columns (``arm`` first, ``game`` and
+    ``players`` last in every table: :data:`sims.dataset.LAYOUT_COLUMNS`) are built here,
+    once for every game.
 
     Returns
     -------
     dict of pyarrow.Table
         ``games`` (one row per game), ``players`` (one row per seat per game) and, when
         ``decisions`` is true, ``decisions``. Columns are documented in ``docs/dataset.md``.
+
+    Raises
+    ------
+    ValueError
+        When the game returns a column named like a layout column (a bug of the game).
     """
     game = get_game(arm.game)
     engine = engine or game.engine_for(arm)
@@ -181,7 +191,20 @@ def play_tables(
         recs = chunk.decisions
         arms = pa.array([arm.name] * recs.num_rows, pa.string())
         tables["decisions"] = recs.add_column(0, "arm", arms)
-    return tables
+    return {name: _with_layout(name, t, arm) for name, t in tables.items()}
+
+
+def _with_layout(name: str, table: pa.Table, arm: Arm) -> pa.Table:
+    """``table`` with the layout columns ``game`` (string) and ``players`` (int64) appended
+    (after ``arm``, its first column): the same order and types as a hive-partitioned
+    read of slicelab's format-2 datasets gave."""
+    clash = set(table.column_names[1:]) & set(dataset.LAYOUT_COLUMNS)
+    if clash or table.column_names[:1] != ["arm"]:
+        raise ValueError(f"{arm.game}'s {name} table has columns {sorted(clash)} named like "
+                         f"the layout columns {list(dataset.LAYOUT_COLUMNS)}")  # fmt: skip
+    rows = table.num_rows
+    table = table.append_column("game", pa.array([arm.game] * rows, pa.string()))
+    return table.append_column("players", pa.array(np.full(rows, arm.players, dtype=np.int64)))
 
 
 def play_arm(

@@ -9,7 +9,22 @@ is the one place that knows the layout::
     OUT/study.toml          the study as run
     OUT/inputs/             copies of its data files, written by repair when they moved
     OUT/.slicelab.lock      held by the one run writing the directory
-    OUT/<table>/game=G/players=N/arm=A/part-<first>.parquet
+    OUT/<table>/<game>/<N>p/<arm>/part-<first>.parquet
+
+The folders below a table are plain names (``nyslice/4p/seats-p4``), never ``key=value``,
+and every file holds its ``game``, ``players`` and ``arm`` as columns
+(:data:`LAYOUT_COLUMNS`): one file describes itself, and the one-line defaults of pandas,
+pyarrow, DuckDB and polars read a table folder alike. (Format 2 named the folders
+``game=G/players=N/arm=A`` as well: pandas and pyarrow inferred a dictionary-typed ``arm``
+from the folders that clashed with the string ``arm`` inside the files, and refused.) The
+names cannot collide or be misread: none contains ``=`` (arm names are letters, digits,
+``_``, ``.`` and ``-``, game names identifiers, the player count ``<N>p``), so no reader
+infers a partition column from them; none starts with ``.`` or ``_``, the prefixes
+pyarrow skips (:data:`IGNORE_PREFIXES`), so none of them is dropped; an arm's name is
+unique in its study and it has one game and one player count, so each arm has one folder,
+and the three levels keep the depth fixed (a glob ``OUT/players/*/*/*/*.parquet`` or
+``OUT/players/nyslice/4p/**`` selects what it names). :func:`chunk_path` is the one place
+that builds these paths; every reader takes them from the manifest's records.
 
 The log is append-only (one line per landed chunk, flushed to disk), so recording a chunk
 costs the same at the 100,000th chunk as at the first; the runner folds it into
@@ -40,7 +55,20 @@ MANIFEST = "manifest.json"
 LOG = "chunks.log"
 LOCK = ".slicelab.lock"
 HOLDER = ".slicelab.holder.json"
-FORMAT = 2
+FORMAT = 3
+"""The manifest format: 3 is the plain folder layout of :func:`chunk_path`; 2 was the hive
+layout (``game=G/players=N/arm=A``), which is refused with :data:`OLD_LAYOUT`."""
+HIVE_FORMAT = 2
+OLD_LAYOUT = (
+    "{out} was written in the old hive layout (<table>/game=G/players=N/arm=A, manifest "
+    "format 2), which pandas and pyarrow cannot read; re-run its study into a new folder "
+    "(--out) or delete this one"
+)
+LAYOUT_COLUMNS = ("game", "players", "arm")
+"""The columns every file of every table holds (``arm`` first, ``game`` and ``players``
+last), the same in every row of a file: what the folders name."""
+IGNORE_PREFIXES = (".", "_")
+"""Names a reader skips in a table folder (pyarrow's default ``ignore_prefixes``)."""
 TABLES = ("decisions", "players", "games")  # written in this order: games marks completion
 
 
@@ -48,12 +76,40 @@ class DatasetError(SlicelabError):
     """A dataset directory that cannot be trusted or written; the message names the fix."""
 
 
+def chunk_dir(out: Path, table: str, game: str, players: int, arm: str) -> Path:
+    """The folder of an arm's files of a table: ``OUT/<table>/<game>/<players>p/<arm>``.
+
+    Raises
+    ------
+    ValueError
+        For a game or arm name that is not a plain folder name (empty, with ``/``, ``=`` or
+        a control character, or starting with ``.`` or ``_``): study and game validation
+        refuse those first, so this is a bug of the caller.
+    """
+    for what, name in (("game", game), ("arm", arm)):
+        if (not isinstance(name, str) or not name or name.startswith(IGNORE_PREFIXES)
+                or any(c in name for c in "/\\=") or not name.isprintable()):  # fmt: skip
+            raise ValueError(f"{what} name {name!r} cannot be a dataset folder name")
+    if isinstance(players, bool) or not isinstance(players, int) or players < 1:
+        raise ValueError(f"player count {players!r} cannot be a dataset folder name")
+    return Path(out) / table / game / f"{players}p" / arm
+
+
 def chunk_path(out: Path, table: str, game: str, players: int, arm: str, first: int) -> Path:
-    """Where a chunk's table lives (hive partitions ``game=``, ``players=``, ``arm=``)."""
-    return (
-        Path(out) / table / f"game={game}" / f"players={players}" / f"arm={arm}"
-        / f"part-{first:012d}.parquet"
-    )  # fmt: skip
+    """Where a chunk's table lives: ``OUT/<table>/<game>/<N>p/<arm>/part-<first>.parquet``
+    (see the module docstring for why these names)."""
+    return chunk_dir(out, table, game, players, arm) / f"part-{first:012d}.parquet"
+
+
+def recorded_files(m: dict[str, Any], table: str, arms: Any = None) -> list[str]:
+    """The files of ``table`` the manifest ``m`` records (paths relative to the dataset, in
+    chunk order), of the arms ``arms`` only if given: what a reader reads."""
+    keep = None if arms is None else set(arms)
+    return [
+        c["files"][table]["path"]
+        for c in m["chunks"]
+        if c["files"] is not None and table in c["files"] and (keep is None or c["arm"] in keep)
+    ]
 
 
 def atomic_write(path: Path, data: bytes) -> None:
@@ -191,6 +247,8 @@ def read_manifest(out: str | Path, mending: bool = False) -> dict[str, Any]:
     if not isinstance(m, dict):
         raise DatasetError(damaged.format("not a JSON object"))
     if m.get("format") != FORMAT:
+        if m.get("format") == HIVE_FORMAT:
+            raise DatasetError(OLD_LAYOUT.format(out=out))
         if isinstance(m.get("format"), int) and m["format"] < FORMAT:
             raise DatasetError(
                 f"{out} was written by an older slicelab (manifest format {m['format']}, without "
@@ -416,12 +474,14 @@ def problems(out: str | Path, m: dict[str, Any] | None = None, deep: bool = True
 
 
 def ignored(rel: Path) -> bool:
-    """Whether a file under a table's folder is no part of the dataset: a hidden file that is
-    not Parquet (a desktop's ``.DS_Store``, an editor's or a notebook's checkpoints, a write's
-    ``.part.tmp``), anywhere in the folder. pyarrow, pandas, DuckDB and polars skip such
-    files too, so every reader sees the same data; a hidden ``*.parquet`` is not ignored
-    (polars' glob would read it: it is an ``extra`` file)."""
-    hidden = any(part.startswith(".") for part in rel.parts)
+    """Whether a file under a table's folder is no part of the dataset: a file that is not
+    Parquet with a name, or under a folder, starting with ``.`` or ``_`` (a desktop's
+    ``.DS_Store`` or ``._*`` resource fork, a ``_SUCCESS`` marker, notebook checkpoints, a
+    write's ``.part-….tmp``), anywhere in the folder. pyarrow and pandas skip every such
+    name (:data:`IGNORE_PREFIXES`) and a ``*.parquet`` glob matches none of them, so every
+    reader sees the same data; a hidden ``*.parquet`` is not ignored (DuckDB's and polars'
+    globs read it: it is an ``extra`` file)."""
+    hidden = any(part.startswith(IGNORE_PREFIXES) for part in rel.parts)
     return hidden and not rel.name.endswith(".parquet")
 
 

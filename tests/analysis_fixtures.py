@@ -1,10 +1,12 @@
 """Synthetic slicelab datasets with hand-chosen values, for testing ``analysis/``.
 
 A :class:`SyntheticDataset` writes the layout of ``docs/dataset.md``: ``manifest.json``
-with the arms (as ``Arm.as_dict`` writes them) and one hive-partitioned Parquet file per
-arm and table, ``OUT/<table>/game=nyslice/players=N/arm=A/part-000000000000.parquet``.
-Only the columns the analyses read need to be given; their types are those of the real
-tables (``seat`` int8, ``score`` int16, ``phase`` categorical, ...).
+with the arms (as ``Arm.as_dict`` writes them) and one Parquet file per arm and table where
+the runner puts it (``sims.dataset.chunk_path``: ``OUT/<table>/nyslice/<N>p/<arm>/
+part-000000000000.parquet``), holding the layout columns as the runner's do (``arm``
+first, ``game`` and ``players`` last). Only the columns the analyses read need to be
+given; their types are those of the real tables (``seat`` int8, ``score`` int16, ``phase``
+categorical, ...).
 
 Also the reference statistics the tests compare against (written out, or scipy's) and
 :func:`row`, shared by ``tests/test_analysis.py`` and
@@ -151,8 +153,11 @@ class SyntheticDataset:
 
     def table(self, table: str, arm: str, columns: dict[str, list | np.ndarray]) -> Path:
         """Write one arm's rows of a table (``columns``: name -> values, equal lengths)."""
+        from sims import dataset
+
         a = self.arms[arm]
         height = len(next(iter(columns.values())))
+        assert not set(columns) & set(dataset.LAYOUT_COLUMNS), "the layout columns are written"
         cols = {"arm": pl.Series("arm", [arm] * height, pl.String)}
         for c, v in columns.items():
             series = pl.Series(c, v.tolist() if isinstance(v, np.ndarray) else list(v))
@@ -160,13 +165,18 @@ class SyntheticDataset:
             if dtype is not None and dtype.is_integer() and series.dtype.is_float():
                 assert (series == series.round()).all(), f"{c} must hold whole numbers"
             cols[c] = series if dtype is None else series.cast(dtype)
-        path = (
-            self.out / table / f"game={self.game}" / f"players={a['players']}" / f"arm={arm}"
-            / "part-000000000000.parquet"
-        )  # fmt: skip
+        cols["game"] = pl.Series("game", [self.game] * height, pl.String)
+        cols["players"] = pl.Series("players", [a["players"]] * height, pl.Int64)
+        path = self._path(table, arm)
         path.parent.mkdir(parents=True, exist_ok=True)
         pl.DataFrame(cols).write_parquet(path)
         return path
+
+    def _path(self, table: str, arm: str) -> Path:
+        """Where the runner would write the arm's (one) chunk of ``table``."""
+        from sims import dataset
+
+        return dataset.chunk_path(self.out, table, self.game, self.arms[arm]["players"], arm, 0)
 
     def players(self, arm: str, first: int = 0, **per_seat) -> Path:
         """Write a ``players`` table from (games, seats) matrices, e.g. ``win_share=``.
@@ -201,16 +211,19 @@ class SyntheticDataset:
         return self.table("decisions", arm, {c: [r[c] for r in rows] for c in rows[0]})
 
     def write(self) -> Path:
-        """Write ``manifest.json`` (format 2: one chunk per arm, recording the files
-        written, as the runner would) and return the dataset directory."""
+        """Write ``manifest.json`` (the runner's format, ``sims.dataset.FORMAT``: one chunk
+        per arm, recording the files written, as the runner would) and return the dataset
+        directory."""
         from sims import dataset
 
         self.out.mkdir(parents=True, exist_ok=True)
         chunks, tables = [], set()
         for name, a in self.arms.items():
             files = {}
-            for path in sorted(self.out.glob(f"*/game=*/players=*/arm={name}/*.parquet")):
-                table = path.relative_to(self.out).parts[0]
+            for table in dataset.TABLES:
+                path = self._path(table, name)
+                if not path.is_file():
+                    continue
                 tables.add(table)
                 files[table] = {
                     "path": path.relative_to(self.out).as_posix(),

@@ -85,12 +85,12 @@ def baseline(tmp_path_factory):
 
 def test_dataset_layout_and_manifest(baseline):
     parts = sorted(p.relative_to(baseline).as_posix() for p in baseline.rglob("*.parquet"))
-    assert "players/game=nyslice/players=4/arm=mix4/part-000000000035.parquet" in parts
+    assert "players/nyslice/4p/mix4/part-000000000035.parquet" in parts
     assert len(parts) == 3 * (6 + 2)  # three tables, 6 + 2 chunks
     m = manifest(baseline)
     assert m["complete"] and all(c["files"] is not None for c in m["chunks"])
     first = m["chunks"][0]["files"]["games"]
-    assert first["path"] == "games/game=nyslice/players=4/arm=mix4/part-000000000000.parquet"
+    assert first["path"] == "games/nyslice/4p/mix4/part-000000000000.parquet"
     assert first["rows"] == 7 and first["bytes"] == (baseline / first["path"]).stat().st_size
     assert len(first["sha256"]) == 64
     assert sum(c["rows"]["games"] for c in m["chunks"]) == 49

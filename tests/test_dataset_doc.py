@@ -8,6 +8,7 @@ import pytest
 from sims.batch import play_tables
 from sims.core.game import REGISTRY, get_game
 from sims.core.study import parse_study
+from sims.dataset import LAYOUT_COLUMNS
 
 DOC = (Path(__file__).resolve().parents[1] / "docs" / "dataset.md").read_text()
 
@@ -22,9 +23,12 @@ def test_every_column_is_documented():
     data = {"seed": 1, "arms": [arm]}
     arm = parse_study(data).arms[0]
     tables = play_tables(arm, 0, 2, decisions=True)
+    layout = set(LAYOUT_COLUMNS)
+    assert _documented("Layout columns") == layout
     for name, table in tables.items():
-        assert set(table.column_names) == _documented(f"`{name}`"), name
-    assert _documented("Partition columns") == {"game", "players", "arm"}
+        assert set(table.column_names) == _documented(f"`{name}`") | layout, name
+        # arm first, game and players last (the order a hive-partitioned read gave)
+        assert table.column_names[:1] + table.column_names[-2:] == ["arm", "game", "players"]
 
 
 def _typed_rows(body: str) -> dict[str, str]:
@@ -56,9 +60,10 @@ def test_every_documented_column_type_is_the_type_written(game):
     tables = play_tables(arm, 0, 2, decisions=False)
     title = "New York Slice" if game == "nyslice" else info.title
     own = DOC.split(f"## {title}'s own columns", 1)
+    layout = _typed_rows(DOC.split("## Layout columns", 1)[1].split("\n## ", 1)[0])
     for table in ("games", "players"):
         shared = DOC.split(f"## `{table}`", 1)[1].split("\n## ", 1)[0]
-        documented = _typed_rows(shared)
+        documented = {**layout, **_typed_rows(shared)}
         if len(own) == 2:
             body = own[1].split("\n## ", 1)[0]
             part = body.split(f"`{table}`:", 1)

@@ -79,7 +79,8 @@ def _duplicate(p):
 
 
 def _stray(p):
-    shutil.copy(p, p.parents[2] / "players=4" / "arm=a4" / "part-999999999999.parquet")
+    # into another arm's folder (p is OUT/games/nyslice/2p/a2/part-….parquet)
+    shutil.copy(p, dataset.chunk_path(p.parents[4], "games", "nyslice", 4, "a4", 999999999999))
 
 
 def _flip(p):
@@ -105,7 +106,9 @@ DAMAGE = {
 @pytest.mark.parametrize("damage", list(DAMAGE), ids=list(DAMAGE))
 def test_damage_is_refused_by_every_reader_and_resume_and_repaired(damage, clean, copy):
     hurt, what = DAMAGE[damage]
-    target = [p for p in files(copy) if "players=2" in str(p) and "/games/" in str(p)][0]
+    target = [
+        p for p in files(copy) if p.relative_to(copy).parts[:3] == ("games", "nyslice", "2p")
+    ][0]
     hurt(target)
     # readers
     for read in (lambda: scan(copy, "players"), lambda: manifest(copy)):
@@ -134,8 +137,11 @@ def test_damage_is_refused_by_every_reader_and_resume_and_repaired(damage, clean
 
 HIDDEN = {
     "a desktop's .DS_Store in a table folder": "players/.DS_Store",
-    "one deep in a partition": "games/game=nyslice/players=2/.DS_Store",
+    "one deep in an arm's folders": "games/nyslice/2p/.DS_Store",
     "a notebook's checkpoints": "players/.ipynb_checkpoints/notes.txt",
+    "a resource fork in an arm's folder": "players/nyslice/4p/a4/._junk",
+    "a job's marker": "players/_SUCCESS",
+    "a dataset's common metadata": "games/_common_metadata",
 }
 
 
@@ -151,13 +157,15 @@ def test_hidden_files_that_are_not_parquet_are_no_part_of_the_dataset(copy, clea
     clean_rows, rows = rows_of(clean), rows_of(copy)
     for t in clean_rows:
         assert clean_rows[t].equals(rows[t])
-    table = pads.dataset(copy / "players", format="parquet", partitioning="hive").to_table()
+    table = pads.dataset(copy / "players", format="parquet").to_table()
     assert table.num_rows == clean_rows["players"].height
 
 
-def test_a_hidden_parquet_file_is_an_extra_file(copy):
+@pytest.mark.parametrize("name", [".hidden.parquet", "_underscore.parquet"])
+def test_a_hidden_parquet_file_is_an_extra_file(copy, name):
+    """pyarrow skips it, but DuckDB's and polars' ``**/*.parquet`` globs read it."""
     stray = files(copy)[0]
-    shutil.copy(stray, stray.with_name(".hidden.parquet"))
+    shutil.copy(stray, stray.with_name(name))
     assert [p.what for p in dataset.problems(copy)] == ["extra"]
 
 
@@ -182,12 +190,22 @@ def test_every_single_bit_flip_is_caught(clean, copy):
         ("", "cannot be read"),
         ("{not json", "cannot be read"),
         ("[1, 2]", "not a JSON object"),
-        ('{"format": 2}', "malformed"),
+        (f'{{"format": {dataset.FORMAT}}}', "malformed"),
+        ('{"format": 2, "study": {}}', "old hive layout"),
         ('{"format": 1, "study": {}}', "older slicelab"),
         ('{"format": 99}', "format 99"),
         (b"\xff\xfe{}", "cannot be read"),
     ],
-    ids=["empty", "not JSON", "a list", "no fields", "format 1", "format 99", "not UTF-8"],
+    ids=[
+        "empty",
+        "not JSON",
+        "a list",
+        "no fields",
+        "format 2",
+        "format 1",
+        "format 99",
+        "not UTF-8",
+    ],  # fmt: skip
 )
 def test_an_unreadable_manifest_is_one_line(copy, text, message):
     path = copy / dataset.MANIFEST

@@ -162,7 +162,7 @@ def test_a_damaged_chunk_log_is_mended_by_repair(played, moved):
         assert want[t].equals(got[t])
 
 
-@pytest.mark.parametrize("where", ["players", "games/game=pieceocake/players=2"])
+@pytest.mark.parametrize("where", ["players", "games/pieceocake/2p"])
 def test_a_folder_replaced_by_a_file_is_mended_by_repair(played, moved, where):
     out = moved / "D"
     shutil.rmtree(out / where)

@@ -86,7 +86,7 @@ MAX_GAMES = 2**32 - 1
 """Games per arm at most (after a size's scaling)."""
 MAX_NAME = 200
 """Characters of a study's or an arm's full name at most: each becomes a folder name
-(``arm=<name>``, ``<name>-quick``), and file systems allow 255 bytes per name."""
+(``<game>/<N>p/<name>``, ``<name>-quick``), and file systems allow 255 bytes per name."""
 MAX_CHUNKS = 1_000_000
 """Chunks per study at most: each is a manifest record and up to three files."""
 _ARM_KEYS = {
@@ -207,7 +207,7 @@ def _by_content(arm: Arm, content: dict[str, Any]) -> dict[str, Any]:
 
 def _check_path_name(name: str, source: str, where: str, what: str) -> None:
     """Refuse a name too long to be a folder or file name (an arm becomes the partition
-    folder ``arm=<name>``, a study ``data/<name>`` and ``reports/<name>.pdf``), before
+    folder ``<game>/<N>p/<name>``, a study ``data/<name>`` and ``reports/<name>.pdf``), before
     anything is written."""
     if len(name.encode()) > MAX_NAME:
         raise _err(source, where, f"the {what} {name[:40]!r}... is too long: "
@@ -271,7 +271,7 @@ def parse_study(
         raise _err(source, "top level", "missing 'seed' (a non-negative integer, e.g. seed = 1)")
     seed = _int(data["seed"], source, "top level", "seed", 0, MAX_SEED)
     name = data.get("name", Path(source).stem if source.endswith(".toml") else "study")
-    if not isinstance(name, str) or not _NAME.match(name):
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise _err(
             source, "top level", f"'name' must be letters, digits, '-', '_' or '.', got {name!r}"
         )
@@ -439,7 +439,7 @@ def _expand_block(
         if key not in raw:
             raise _err(source, where, f"missing '{key}'")
     name = raw["name"]
-    if not isinstance(name, str) or not _NAME.match(name):
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise _err(source, where, f"'name' must be letters, digits, '-', '_' or '.', got {name!r}")
     game = raw["game"]
     if not isinstance(game, str) or game not in REGISTRY:

@@ -31,7 +31,7 @@ report: $(STAMP) ## Compile the kernels (a game per core), run the default balan
 	$(BIN)/slicelab report studies/pizzatheory-balance.toml --out reports/pizzatheory-balance.pdf --jobs $(JOBS)
 	$(BIN)/slicelab report studies/horno-balance.toml --out reports/horno-balance.pdf --jobs $(JOBS)
 
-demo: $(STAMP) ## Play a batch of New York Slice games at every player count and print a summary
+demo: $(STAMP) ## Play a batch of New York Slice games at every player count and print a summary (seconds; a fresh clone first compiles the game's kernel, about 4 minutes, and says so)
 	$(BIN)/slicelab demo nyslice --games 20000 --seed 1
 
 bench: $(STAMP) ## Throughput benchmarks (kernel vs reference, workers, Parquet, memory, 1M games)

@@ -26,6 +26,7 @@ from rich.text import Text
 
 from sims import __version__
 from sims.batch import available_cores, one_arm, play_arm
+from sims.compiling import announced, compile_first, to_compile, unfinished_arms, warm_hint
 from sims.core.errors import SlicelabError
 from sims.core.game import games as all_games
 from sims.core.game import get_game
@@ -240,6 +241,7 @@ def replay(
         raise SlicelabError("--seed and --index must be non-negative")
     block = arm_dict(game, players, specs, 1, seed, given, engine="reference")
     arm = one_arm(block, seed, allow_code=allow_code)
+    compile_first([arm], err)  # a search seat's playouts run on the kernel
     text = get_game(game).replay(arm.options, arm.players, arm.strategies, seed, index)
     click.echo(text)
 
@@ -253,6 +255,7 @@ def play_in_memory(
     engine = get_game(arm.game).engine_for(arm)
     kind = "compiled kernel" if engine == "kernel" else "Python reference"
     err.print(f"{label}: engine {engine} ({kind})")
+    compile_first([arm], err)
     frames = []
     with progress_bar() as progress:
         task = progress.add_task(label, total=arm.games)
@@ -334,6 +337,8 @@ def run(
 
     def start() -> None:  # once every check has passed: nothing is printed before
         _announce(study, out, jobs, backend, scheduler)
+        if backend == "joblib":  # (a Dask cluster's workers have their own caches)
+            compile_first(unfinished_arms(study, out), err, jobs, warm_hint(study))
         progress.start()
 
     def update(done: int, total: int, played: int) -> None:
@@ -651,16 +656,27 @@ def warm(study_files: tuple[Path, ...], size: str | None, jobs: int, allow_code:
     """Compile the kernels the studies play, a game per process (largest study first), so
     that their runs load them from numba's cache instead of compiling on every worker."""
     from sims.core.study import load_study
+    from sims.warm import plan as warm_plan
     from sims.warm import warm as warm_kernels
 
     check_jobs(jobs)
     studies = [load_study(f, size, allow_code) for f in study_files]
-    done = warm_kernels(studies, jobs)
+    cold = to_compile(a for arms in warm_plan(studies).values() for a in arms)
+    with announced(list(cold), err, jobs, hint=None):
+        done = warm_kernels(studies, jobs)
     for w in done:
         console.print(f"{w.game}: kernel ready ({len(w.arms)} arm(s) played a game) in "
                       f"{w.seconds:.0f} s ({w.cpu_seconds:.0f} s CPU)")  # fmt: skip
     if not done:
         console.print("no arm of these studies plays on a compiled kernel: nothing to compile")
+
+
+def compile_tuning(game: str, players: int, specs, field: str, seed: int, jobs: int) -> None:
+    """:func:`compile_first` for tuning runs: each spec in one seat, ``field`` in the others."""
+    from sims.arena import rotation_arms
+
+    arms = [rotation_arms(game, spec, field, players, 1, seed)[0] for spec in specs]
+    compile_first(arms, err, jobs)
 
 
 def tuning_options(fn):
@@ -747,6 +763,7 @@ def tune(
     family = tunable_family(game, family)
     if save_preset:
         the_game.check_preset(family, save_preset)  # before the tuning, not after
+    compile_tuning(game, players, [family], field_spec, seed, jobs)
 
     def show(i, pool, games):
         best = pool[0]
@@ -856,11 +873,13 @@ def exploit(
     """How much one seat gains by deviating from a field (every seat FIELD): the family
     tuned against it (and any --also spec), measured on fresh seat-rotated deals."""
     from sims.exploit import exploitability
+    from sims.tune import tunable_family
 
     check_jobs(jobs)
     one_arm(arm_dict(game, players, field_spec, 1, seed, {}), seed)  # validates field, count
     for spec in also:
         one_arm(arm_dict(game, players, spec, 1, seed, {}), seed)
+    compile_tuning(game, players, [tunable_family(game, family), *also], field_spec, seed, jobs)
 
     def show(i, pool, games):
         err.print(f"round {i}: {len(pool)} candidates after {games:,} games each; "
@@ -928,6 +947,8 @@ def equilibrium(
         preset = dict(info.params) if info.preset_of else {}
         start = the_game.strategy_defaults(family, players) | preset | {
             k: float(v) for k, v in spec.params.items()}  # fmt: skip
+    first_field = family if start is None else field_spec
+    compile_tuning(game, players, [family], first_field, seed, jobs)
 
     def show(it) -> None:
         b = it.exploit.best

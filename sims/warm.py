@@ -12,6 +12,10 @@ A game's kernel is compiled by playing one game of an arm on it (the entry point
 runner calls, :func:`sims.batch.play_tables`): once for every distinct set of strategy
 families with the decision records on or off, as the study's arms ask; each such game is
 played to the end, so nothing here depends on which functions a game's kernel has.
+
+Every other command that plays games compiles what it needs the same way first, with a
+line saying so, when numba's cache does not hold it (:func:`sims.compiling.compile_first`,
+through :func:`warm_plan`).
 """
 
 from __future__ import annotations
@@ -65,11 +69,11 @@ def plan(studies: Sequence[Study]) -> dict[str, list[Arm]]:
 
 
 def warm_game(game: str, arms: Sequence[Arm]) -> Warmed:
-    """Play the first game of each arm on the kernel (compiling it, or loading it from
-    numba's cache) and say how long that took."""
+    """Play the first game of each arm on its engine (the kernel for :func:`plan`'s arms),
+    compiling what it calls (or loading it from numba's cache), and say how long that took."""
     t0, c0 = time.perf_counter(), time.process_time()
     for arm in arms:
-        play_tables(arm, 0, 1, decisions=arm.decisions, engine="kernel")
+        play_tables(arm, 0, 1, decisions=arm.decisions)
     return Warmed(game, tuple(a.name for a in arms), time.perf_counter() - t0,
                   time.process_time() - c0)  # fmt: skip
 
@@ -83,7 +87,12 @@ def warm(studies: Sequence[Study], jobs: int = 1) -> list[Warmed]:
     list of Warmed
         One per game with kernel arms, in :func:`plan`'s order; empty when none has.
     """
-    todo = plan(studies)
+    return warm_plan(plan(studies), jobs)
+
+
+def warm_plan(todo: dict[str, list[Arm]], jobs: int = 1) -> list[Warmed]:
+    """:func:`warm_game` for every game of ``todo`` (game: arms), a game per process and
+    ``jobs`` processes at a time (one process: this one); in ``todo``'s order."""
     if not todo:
         return []
     if jobs == 1 or len(todo) == 1:

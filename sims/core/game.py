@@ -153,6 +153,14 @@ class GameInfo:
     balance : BalancePlan or None
         Its shipped balance study and how ``slicelab plan`` redraws it for a variant; None
         for a game without one (``plan`` then refuses, saying so).
+    compile_seconds : float or None
+        Wall seconds its study kernel takes to compile on a cold cache on a 2-core machine
+        (measured; the first-run notice, :mod:`sims.compiling`, says it in words); None for
+        a game without a kernel or not measured.
+    playout_kernels : mapping of str to str
+        Strategy family → the function of the game's ``kernel`` module (``name`` or
+        ``module.name``) a seat of that family calls on the reference engine (a search
+        player's playouts), so the first-run notice covers it too.
     """
 
     name: str
@@ -162,6 +170,8 @@ class GameInfo:
     summary: str
     rules_doc: str
     balance: BalancePlan | None = None
+    compile_seconds: float | None = None
+    playout_kernels: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def players_text(self) -> str:

@@ -376,6 +376,7 @@ class Horno(TunesHeuristic):
         "sabotage the others with garbage",
         rules_doc="docs/rules/horno.md",
         balance=BALANCE,
+        compile_seconds=101,  # measured on 2 cores (the first slicelab play, issue 28)
     )
     data_limits = LIMITS
     """Every bound a card-set file and the rule options must respect (``rules.LIMITS``),

@@ -342,6 +342,8 @@ class NewYorkSlice(TunesHeuristic):
         summary="cut a pizza into portions, choose, eat for pepperoni or collect for majorities",
         rules_doc="docs/rules/nyslice.md",
         balance=BALANCE,
+        compile_seconds=255,  # measured on 2 cores (a fresh clone's make demo, issue 28)
+        playout_kernels={"search": "play_deal_kernel"},
     )
     data_limits: tuple[Limit, ...] = (*DECK_LIMITS, *RULE_LIMITS)
     """The deck file's limits (``deck.DECK_LIMITS``) and the rule options'

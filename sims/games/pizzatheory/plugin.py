@@ -229,6 +229,7 @@ class PizzaTheory:
         summary="place toppings on a round board, cut it simultaneously, majorities take over",
         rules_doc="docs/rules/pizzatheory.md",
         balance=BALANCE,
+        compile_seconds=82,  # measured on 2 cores (the first slicelab play, issue 28)
     )
     options = (
         GameOption(

@@ -246,7 +246,9 @@ def rows(
     lazy = scan(out, table, partial, arms=None if group is None else meta["arm"].to_list())
     have = set(lazy.collect_schema().names())
     meta = meta.select("arm", *[c for c in meta.columns if c != "arm" and c not in have])
-    frame = lazy.join(meta.lazy(), on="arm", how="inner").collect()
+    # the files' row order kept: every analysis reads the same rows in the same order, so
+    # its sums (and their last bits) are the same on every run
+    frame = lazy.join(meta.lazy(), on="arm", how="inner", maintain_order="left").collect()
     return frame.with_columns(pl.col("players").cast(pl.Int64))
 
 

@@ -283,7 +283,7 @@ def test_runner_tables_name_the_engine_and_the_variant():
     assert games.column("rules_version").to_pylist() == ["pieceocake-1"] * 3
     shares = tables["players"].column("win_share").to_numpy().reshape(3, 4)
     np.testing.assert_allclose(shares.sum(axis=1), 1.0)
-    assert tables["decisions"].column_names == ["arm", *DECISION_COLUMNS]
+    assert tables["decisions"].column_names == ["arm", *DECISION_COLUMNS, "game", "players"]
 
 
 def test_engine_falls_back_to_the_reference_without_the_kernel(monkeypatch):
@@ -357,7 +357,7 @@ def test_study_writes_parquet(tmp_path):
 
     def read(table: str) -> pa.Table:
         files = sorted((out / table).rglob("*.parquet"))
-        assert files and all("game=pieceocake" in f.as_posix() for f in files)
+        assert files and all("/pieceocake/" in f.as_posix() for f in files)
         return pa.concat_tables([pq.read_table(f) for f in files])
 
     players = read("players")

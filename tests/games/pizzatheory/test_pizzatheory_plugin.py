@@ -146,7 +146,7 @@ def test_play_and_study_commands(tmp_path):
 
     def read(table: str) -> pa.Table:
         files = sorted((out / table).rglob("*.parquet"))
-        assert files and all("game=pizzatheory" in f.as_posix() for f in files)
+        assert files and all("/pizzatheory/" in f.as_posix() for f in files)
         return pa.concat_tables([pq.read_table(f) for f in files])
 
     assert read("players").num_rows == 3 * 2 + 3 * 3

@@ -135,6 +135,23 @@ def clear_size(low: float, high: float) -> float:
     return lo if lo > 0 else -hi if hi < 0 else 0.0
 
 
+def rating_gap(x: dict, subject: str, players: int) -> Estimate:
+    """A rating gap of :func:`analysis.ratings.rating_gaps` (``gap, low, high, deals``) as
+    an estimate: ``subject`` names the pair (``heuristic − greedy``)."""
+    return Estimate("rating gap", x["gap"], x["low"], x["high"], int(x.get("deals") or 0),
+                    "deals", unit="Elo", subject=subject, players=players,
+                    method="Plackett–Luce ratings")  # fmt: skip
+
+
+def held_out_theta(x: dict, players: int, field: str) -> Estimate:
+    """The held-out edge of eating at the best θ of a sweep (``best_theta, edge_pp,
+    edge_low, edge_high, deals``: :mod:`analysis.sweep`) as an estimate."""
+    return Estimate("held-out edge over the fair share of eating at the best θ", x["edge_pp"],
+                    x["edge_low"], x["edge_high"], int(x["deals"]), "deals",
+                    subject=f"θ = {x['best_theta']:g}", players=players, field=field,
+                    method="deals not used to pick θ")  # fmt: skip
+
+
 def frame(rows: Iterable[dict]) -> pl.DataFrame:
     """Estimates as one table (:data:`ESTIMATE_SCHEMA`).
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import polars as pl
 
-from analysis.estimates import Estimate, clear_size
+from analysis.estimates import Estimate, clear_size, rating_gap
 from analysis.formats import ci
 from analysis.prose import chance, counts_text
 from analysis.robust import Robustness, sign
@@ -281,18 +281,7 @@ def ratings_verdict(
     return Verdict(
         question="How strong are the players behind these numbers?",
         answer=answer,
-        value=Estimate(
-            "rating gap",
-            x["gap"],
-            x["low"],
-            x["high"],
-            int(x.get("deals") or 0),
-            "deals",
-            unit="Elo",
-            subject=f"{a} − {b}",
-            players=n,
-            method="Plackett–Luce ratings",
-        ),  # fmt: skip
+        value=rating_gap(x, f"{a} − {b}", n),
         robustness="not checked",
         section="Ratings",
         detail=detail,

@@ -14,7 +14,7 @@ import math
 
 import polars as pl
 
-from analysis.estimates import Estimate
+from analysis.estimates import Estimate, held_out_theta, rating_gap
 from analysis.formats import ci
 from analysis.pieceocake.prose import value_grouped
 from analysis.pieceocake.restricted import claim_key, sign_sentence, value_text
@@ -192,18 +192,7 @@ def theta_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="When is eating a slice better than collecting it?",
         answer=answer,
-        value=Estimate(
-            "held-out edge over the fair share of eating at the best θ",
-            x["edge_pp"],
-            x["edge_low"],
-            x["edge_high"],
-            int(x["deals"]),
-            "deals",
-            subject=f"θ = {x['best_theta']:g}",
-            players=main,
-            field="heuristic",
-            method="deals not used to pick θ",
-        ),
+        value=held_out_theta(x, main, "heuristic"),
         robustness=label,
         recommendation=rec,
         section="Eat or collect",
@@ -626,18 +615,7 @@ def ratings_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="How strong are the players behind these numbers?",
         answer=answer,
-        value=Estimate(
-            "rating gap",
-            x["gap"],
-            x["low"],
-            x["high"],
-            int(x.get("deals") or 0),
-            "deals",
-            unit="Elo",
-            subject="heuristic − greedy",
-            players=main,
-            method="Plackett–Luce ratings",
-        ),
+        value=rating_gap(x, "heuristic − greedy", main),
         robustness="not checked",
         section="Ratings",
         detail="Plackett–Luce ratings from the mixed tables of the ladder and ladder-search "

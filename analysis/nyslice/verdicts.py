@@ -106,8 +106,11 @@ def first_slicer_verdict(r: Results) -> Verdict | None:
         )
         comp = r.tables.get("comp_change")
         if comp is not None and not comp.is_empty():
+            # the what-if's own deals, fewer than the seat block's: its "before" differs
+            # from the estimate above by their noise, so the sentence says which deals
             moves = [
-                f"at {c['players']} players from {c['before_pp']:+.1f} to {c['after_pp']:+.1f} pp"
+                f"at {c['players']} players from {c['before_pp']:+.1f} to {c['after_pp']:+.1f} pp "
+                f"(on the {c['deals']:,} deals played both ways)"
                 for c in comp.iter_rows(named=True)
             ]
             rec += f"; one point for the first slicer moves its edge {listing(moves)}"

@@ -10,7 +10,7 @@ that covers the reference says so). Each helper has a unit test showing the flip
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -268,3 +268,25 @@ def preset_status(package: str) -> str:
     else:
         how = "see each preset's note for how it was found"
     return f"Plain 'heuristic' plays the shipped presets {names} at their counts: {how}."
+
+
+def edge_sentence(e: Mapping, first: str = "the first player", field: str = "") -> str:
+    """One count's first and last turn positions' edges over the fair share (a row of
+    :func:`analysis.seats.edges`), and the largest when it is neither: ``at 3 players the
+    first player (position 0) is ahead: +2.0 pp [+1.0, +3.0] over the fair share, the last
+    (position 2) behind: -1.5 pp [...] (4,000 games)``; ``first`` names position 0 in the
+    game's words, ``field`` who played (none: the main field)."""
+    where = EDGE_WORDS[side(e["first_low"], e["first_high"])]
+    what = f" in the {field}" if field else ""
+    largest = (
+        ""
+        if e["largest_position"] in (0, e["last_position"])
+        else f"; the largest edge is position {e['largest_position']}'s "
+        f"{ci(e['largest_pp'], e['largest_low'], e['largest_high'])}"
+    )
+    return (
+        f"at {e['players']} players{what} {first} (position 0) is {where}: "
+        f"{ci(e['first_pp'], e['first_low'], e['first_high'])} over the fair share, the last "
+        f"(position {e['last_position']}) {EDGE_WORDS[side(e['last_low'], e['last_high'])]}: "
+        f"{ci(e['last_pp'], e['last_low'], e['last_high'])}{largest} ({e['games']:,} games)"
+    )

@@ -175,10 +175,8 @@ def recommendation(
     way = ahead if claim["sign"] > 0 else behind
     size = ci(claim[estimate], claim["adj_low"], claim["adj_high"], unit)
     text = action.format(way=way, who=who)
-    return (
-        f"{who[:1].upper()}{who[1:]} is {way} by {size} (interval corrected for picking it "
-        f"from {claim['family']}): {text}"
-    )
+    picked = f" (interval corrected for picking it from {claim['family']})"
+    return f"{who[:1].upper()}{who[1:]} is {way} by {size}{picked * (claim['family'] > 1)}: {text}"
 
 
 def oriented_gap(gaps: pl.DataFrame, players: int, a: str, b: str) -> dict | None:

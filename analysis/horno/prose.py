@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 import polars as pl
 
 from analysis.formats import ci
-from analysis.prose import EDGE_WORDS, VALUE_WORDS, listing, pct, side
+from analysis.prose import VALUE_WORDS, listing, pct, side
 from analysis.stats import SPARSE_UNITS, SignTest
 
 POINTS_WORDS = {
@@ -47,25 +47,6 @@ CHANGE_WORDS = {
 def capital(text: str) -> str:
     """``text`` with its first letter in upper case."""
     return text[:1].upper() + text[1:]
-
-
-def edge_sentence(e: Mapping, field: str = "") -> str:
-    """One count's turn-position edges (a row of :func:`analysis.seats.edges`): where the
-    first player stands, the last player's edge and the largest."""
-    where = EDGE_WORDS[side(e["first_low"], e["first_high"])]
-    what = f" in the {field}" if field else ""
-    largest = (
-        ""
-        if e["largest_position"] in (0, e["last_position"])
-        else f"; the largest edge is position {e['largest_position']}'s "
-        f"{ci(e['largest_pp'], e['largest_low'], e['largest_high'])}"
-    )
-    return (
-        f"at {e['players']} players{what} the first player (position 0) is {where}: "
-        f"{ci(e['first_pp'], e['first_low'], e['first_high'])} over the fair share, the last "
-        f"(position {e['last_position']}) {EDGE_WORDS[side(e['last_low'], e['last_high'])]}: "
-        f"{ci(e['last_pp'], e['last_low'], e['last_high'])}{largest} ({e['games']:,} games)"
-    )
 
 
 def types_text(own: pl.DataFrame, players: int, column: str = "yield", f: str = ".1f") -> str:

@@ -59,7 +59,6 @@ from analysis.horno.common import (
 from analysis.horno.prose import (
     capital,
     damage_sentence,
-    edge_sentence,
     own_sentence,
     restriction_sentence,
     signs_by_kind,
@@ -67,7 +66,7 @@ from analysis.horno.prose import (
     value_sentence,
     variant_sentence,
 )
-from analysis.prose import judged, listing, pct
+from analysis.prose import edge_sentence, judged, listing, pct
 from analysis.robust import plot_conditions, sign
 from analysis.sections import (
     GameReport,

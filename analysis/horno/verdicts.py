@@ -29,16 +29,15 @@ from analysis.horno.common import (
     the_field,
 )
 from analysis.horno.prose import (
-    EDGE_WORDS,
-    edge_sentence,
     restriction_short,
     signs_by_kind,
     strength_sentence,
     variant_sentence,
 )
 from analysis.horno.seats import conditions, edges
-from analysis.prose import listing, pct, side
-from analysis.robust import Condition, Robustness, judge
+from analysis.prose import listing, pct
+from analysis.robust import Condition, judge
+from analysis.seat_question import SeatQuestion, seat_claim, seat_verdict
 from analysis.sections import Results, Verdict
 from analysis.verdicts import Questions
 
@@ -77,77 +76,45 @@ def expected_conditions(r: Results) -> list[str]:
     return [*r.tables.get("positions", {}), *r.tables.get("set_positions", {})]
 
 
-def seat_claim(r: Results) -> tuple[dict, list[Condition], Robustness] | None:
-    """The seat question's claim: the main field's largest turn-position edge, its interval
-    corrected for picking it among every position at every count
-    (:func:`analysis.verdicts.largest_claim`), that position's edge in every other field
-    and on every card set, and their :class:`~analysis.robust.Robustness` (the seat
-    verdict's; the player-count verdict recommends nothing it calls not robust). None
-    without the main field."""
-    tables = r.tables.get("positions")
-    if not tables or MAIN_FIELD not in tables:
-        return None
-    big = shared.largest_claim(tables[MAIN_FIELD])
-    if big is None:
-        return None
-    conds = position_conditions(r, int(big["players"]), int(big["position"]))
-    main_set = [c for c in conds if not (c.kind == "card set" and c.name == "assumed v1")]
-    return big, main_set, judge(main_set, _dedupe(expected_conditions(r)))
+SEATS = SeatQuestion(
+    question="Does the turn order favour a seat?",
+    first="the first player",
+    who="the heuristic",
+    field=FIELD,
+    checked="field of players who do not play at random and on every card set checked",
+    method="interval over games, Bonferroni over the positions of every count",
+    claim="any",
+    big_edge=BIG_EDGE,
+    remedy="the turn order is worth a compensation rule, in favour of {favoured}",
+)
+"""Horno's seat question (:mod:`analysis.seat_question`): any turn position's edge."""
+
+
+def _main_set(r: Results, players: int, position: int) -> list[Condition]:
+    """A position's edge in every field and card set, the main field's own card set (the
+    same games as the heuristic field) left out."""
+    conds = position_conditions(r, players, position)
+    return [c for c in conds if not (c.kind == "card set" and c.name == "assumed v1")]
+
+
+def _judged_in(r: Results) -> tuple:
+    """The seat claim's conditions and expected conditions (:func:`seat_verdict`'s)."""
+    return (lambda n, p: _main_set(r, n, p)), (lambda n, p: _dedupe(expected_conditions(r)))
 
 
 def seats_verdict(r: Results) -> Verdict | None:
-    """Does the turn order favour a seat? (the main field; the largest edge, corrected for
-    picking it, judged across the fields and card sets)."""
-    found = seat_claim(r)
-    if found is None:
+    """Does the turn order favour a seat? (the main field; the largest edge of any
+    position, corrected for picking it, judged across the fields and card sets)."""
+    tables = r.tables.get("positions")
+    if not tables or MAIN_FIELD not in tables:
         return None
-    big, main_set, robust = found
-    e = edges(r.tables["positions"][MAIN_FIELD])
-    parts = [edge_sentence(x) for x in e.iter_rows(named=True)]
-    n, p = int(big["players"]), int(big["position"])
-    where = EDGE_WORDS[side(big["adj_low"], big["adj_high"])]
-    answer = (
-        f"With the heuristic in every seat, {'; '.join(parts)}. The largest edge is position "
-        f"{p}'s at {n} players, {ci(big['edge_pp'], big['adj_low'], big['adj_high'])} once "
-        f"corrected for picking it among the {big['family']} positions of all counts "
-        f"({where}); "
-        + signs_by_kind(main_set, KINDS)
-        + ". A win shared by k seats counts 1/k to each."
-    )
-    rec = ""
-    if abs(big["edge_pp"]) >= BIG_EDGE:
-        rec = shared.recommendation(
-            big,
-            robust,
-            "it is so in every field of players who do not play at random and on every card "
-            "set checked, so the turn order is worth a compensation rule.",
-            who=f"position {p} at {n} players",
-        )
-    return Verdict(
-        question="Does the turn order favour a seat?",
-        answer=answer,
-        value=Estimate(
-            "win share − fair share",
-            big["edge_pp"],
-            big["adj_low"],
-            big["adj_high"],
-            int(big["games"]),
-            "games",
-            subject=f"position {p}",
-            players=n,
-            field=FIELD,
-            data=DEFAULT_SET,
-            method="interval over games, Bonferroni over the positions of every count",
-            family=int(big["family"]),
-            note="over the fair share",
-        ),
-        size=clear_size(big["adj_low"], big["adj_high"]),
-        robustness=robust.label,
-        recommendation=rec,
-        section="Seats",
-        detail=f"Position {p}'s edge at {n} players in every field and on every card set: "
-        f"{robust.detail}.",
-    )
+
+    def addendum(n: int, p: int) -> str:  # the claim's signs by kind of condition
+        return (f" Position {p}'s edge at {n} players {signs_by_kind(_main_set(r, n, p), KINDS)}"
+                ". A win shared by k seats counts 1/k to each.")  # fmt: skip
+
+    return seat_verdict(SEATS, tables[MAIN_FIELD], *_judged_in(r), data=DEFAULT_SET,
+                        addendum=addendum)  # fmt: skip
 
 
 def _dedupe(names: list[str]) -> list[str]:
@@ -512,7 +479,7 @@ def count_verdict(r: Results) -> Verdict | None:
                 )
                 + "."
             )
-    claim = seat_claim(r)
+    claim = seat_claim(SEATS, tables[MAIN_FIELD], *_judged_in(r))
     return shared.count_verdict(
         edges(tables[MAIN_FIELD]),
         "With the heuristic in every seat the largest turn-position edge over the fair share",
@@ -521,7 +488,7 @@ def count_verdict(r: Results) -> Verdict | None:
         detail=f"Turn-position edges in {the_field()}; every field's are on the seat pages.",
         extra=extra,
         positions=tables[MAIN_FIELD],
-        robust=claim[2] if claim is not None else None,
+        robust=claim[1] if claim is not None else None,
     )
 
 

@@ -20,6 +20,7 @@ from analysis.formats import ci
 from analysis.nyslice.robustness import seat_edge
 from analysis.prose import chance, listing
 from analysis.robust import judge, sign
+from analysis.seat_question import SeatQuestion, seat_verdict
 from analysis.sections import Results, Verdict
 from analysis.variant import data_label
 from analysis.verdicts import (
@@ -27,7 +28,6 @@ from analysis.verdicts import (
     adjust_family,
     clear_size,
     largest_claim,
-    largest_clear,
     recommendation,
 )
 
@@ -58,85 +58,49 @@ def _tag(r: Results, key: str, found: dict) -> tuple[str, str]:
     return j.label, j.detail
 
 
+SEATS = SeatQuestion(
+    question="Is the first slicer favoured?",
+    first="the first slicer",
+    who="the equilibrium heuristic",
+    field="equilibrium heuristic",
+    checked="field and plausible deck",
+    method="t interval over games",
+    big_edge=BIG_EDGE,
+    remedy="a compensation rule in favour of {favoured} is worth testing",
+)
+"""New York Slice's seat question (:mod:`analysis.seat_question`)."""
+
+
+def _comp_effect(r: Results, players: int) -> str:
+    """What one point for the first slicer measured at a count (its what-if's own deals,
+    fewer than the seat block's: its "before" differs from the seat estimate by their
+    noise, so the clause says which deals)."""
+    comp = r.tables.get("comp_change")
+    if comp is None or comp.is_empty():
+        return ""
+    rows = comp.filter(pl.col("players") == players)
+    if rows.is_empty():
+        return ""
+    c = rows.row(0, named=True)
+    return (f"; one point for the first slicer moves its edge from {c['before_pp']:+.1f} to "
+            f"{c['after_pp']:+.1f} pp (on the {c['deals']:,} deals played both ways)")  # fmt: skip
+
+
 def first_slicer_verdict(r: Results) -> Verdict | None:
-    """Is the first slicer favoured? (equilibrium field; robustness per player count)."""
+    """Is the first slicer favoured? (equilibrium field; the largest first-slicer edge over
+    the player counts, corrected for picking it, judged across fields and decks)."""
     f = r.tables.get("fairness")
     if f is None or f.is_empty():
         return None
-    rows = {x["players"]: x for x in f.iter_rows(named=True)}
-    behind = [n for n, x in rows.items() if sign(x["first_low"], x["first_high"]) < 0]
-    ahead = [n for n, x in rows.items() if sign(x["first_low"], x["first_high"]) > 0]
-    level = [n for n in rows if n not in behind and n not in ahead]
-    parts = []
-    if behind:
-        parts.append(f"behind at {_counts(behind)}")
-    if ahead:
-        parts.append(f"ahead at {_counts(ahead)}")
-    if level:
-        parts.append(f"level within the interval at {_counts(level)}")
+    edges = f.select(
+        "players", pl.lit(0).alias("position"), pl.col("first_edge_pp").alias("edge_pp"),
+        pl.col("first_low").alias("edge_low"), pl.col("first_high").alias("edge_high"), "games",
+    )  # fmt: skip
     found = r.first_conditions
-    robust = [
-        n for n in sorted(rows) if judge(found.get(n, []), list(r.conditions_expected)).robust
-    ]
-    main = MAIN if MAIN in rows else max(rows)
-    x = rows[main]
-    label, detail = _tag(r, main, found)
-    answer = (
-        f"With the equilibrium heuristic in every seat the first slicer is {listing(parts)} "
-        "(its win share minus the fair share). "
-        + (
-            f"The sign holds in every field and plausible deck at {_counts(robust)}."
-            if robust
-            else "At no player count does the sign hold in every field and plausible deck."
-        )
-    )
-    big = [n for n in robust if abs(rows[n]["first_edge_pp"]) >= BIG_EDGE]
-    rec = ""
-    if big:
-        behind = [n for n in big if rows[n]["first_edge_pp"] < 0]
-        ahead = [n for n in big if rows[n]["first_edge_pp"] > 0]
-        said = listing(
-            [f"behind at {_counts(behind)}"] * bool(behind)
-            + [f"ahead at {_counts(ahead)}"] * bool(ahead)
-        )
-        who = listing(["the first slicer"] * bool(behind) + ["the other seats"] * bool(ahead))
-        rec = (
-            f"The first slicer is robustly at least {BIG_EDGE:g} pp {said}: a compensation "
-            f"rule for {who} is worth testing"
-        )
-        comp = r.tables.get("comp_change")
-        if comp is not None and not comp.is_empty():
-            # the what-if's own deals, fewer than the seat block's: its "before" differs
-            # from the estimate above by their noise, so the sentence says which deals
-            moves = [
-                f"at {c['players']} players from {c['before_pp']:+.1f} to {c['after_pp']:+.1f} pp "
-                f"(on the {c['deals']:,} deals played both ways)"
-                for c in comp.iter_rows(named=True)
-            ]
-            rec += f"; one point for the first slicer moves its edge {listing(moves)}"
-        rec += "."
-    return Verdict(
-        question="Is the first slicer favoured?",
-        answer=answer,
-        value=Estimate(
-            "win share − fair share",
-            x["first_edge_pp"],
-            x["first_low"],
-            x["first_high"],
-            int(x["games"]),
-            "games",
-            subject="the first slicer",
-            players=main,
-            field="equilibrium heuristic",
-            data=data_label(r.manifest, "the default deck"),
-            method="t interval over games",
-        ),
-        size=largest_clear(f["first_low"], f["first_high"]),
-        robustness=label,
-        recommendation=rec,
-        section="Seats",
-        detail=f"At {main} players: {detail}.",
-    )
+    return seat_verdict(
+        SEATS, edges, lambda n, _: found.get(n, []), lambda n, _: list(r.conditions_expected),
+        data=data_label(r.manifest, "the default deck"), whatif=lambda n: _comp_effect(r, n),
+    )  # fmt: skip
 
 
 def signed(v: float) -> str:

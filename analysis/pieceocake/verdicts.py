@@ -22,13 +22,13 @@ from analysis.pieceocake.robustness import FIELDS, OTHER_RULE
 from analysis.pieceocake.sweeps import field_sentence
 from analysis.prose import chance, counts_text, grouped, listing
 from analysis.robust import Robustness, judge, sign
+from analysis.seat_question import SeatQuestion, seat_verdict
 from analysis.sections import Results, Verdict
 from analysis.verdicts import (
     Questions,
     adjust_family,
     clear_size,
     largest_claim,
-    largest_clear,
     recommendation,
 )
 
@@ -72,74 +72,38 @@ def _exact_effect(x: dict | None) -> str:
             f"{x['exact']:+.1f} pp (change {change})")  # fmt: skip
 
 
-def first_server_verdict(r: Results) -> Verdict | None:
-    """Is the first server favoured? (heuristic field; robust across fields per count).
+SEATS = SeatQuestion(
+    question="Is the first server favoured?",
+    first="the first server",
+    who="the heuristic",
+    field="heuristic",
+    checked="field (heuristic and greedy)",
+    method="t interval over games",
+    big_edge=BIG_EDGE,
+    remedy="who serves first (or how often each seat serves) is worth a compensation rule "
+    "there, in favour of {favoured}",
+)
+"""Piece o' Cake's seat question (:mod:`analysis.seat_question`)."""
 
-    The largest edge is picked among the player counts, so its interval is corrected for
-    the pick (:func:`analysis.verdicts.largest_claim`); a compensation is recommended at a
-    count only when its interval corrected over the counts (:func:`analysis.verdicts
-    .adjust_family`) clears 0, the edge is at least :data:`BIG_EDGE` and the count's
-    robustness verdict is robust, and it says which way from the sign
-    (:func:`analysis.verdicts.recommendation`)."""
+
+def first_server_verdict(r: Results) -> Verdict | None:
+    """Is the first server favoured? (heuristic field; the largest first-server edge over
+    the counts, corrected for picking it, judged across fields; a recommendation quotes
+    exact-N cutting's measured effect at its count)."""
     f = r.tables.get("fairness")
     if f is None or f.is_empty():
         return None
-    rows = _rows(f)
-    words = {"above": "ahead", "below": "behind", "covers": "level within the interval",
-             "none": "without an interval"}  # fmt: skip
-    where = grouped(list(rows), [x["first_low"] for x in rows.values()],
-                    [x["first_high"] for x in rows.values()], words)  # fmt: skip
-    found = r.tables.get("first_conditions", {})
-    robust = [n for n in sorted(rows) if judge(found.get(n, []), list(FIELDS)).robust]
-    claim = largest_claim(f.sort("players"), "first_edge_pp", "first_low", "first_high")
-    top = int(claim["players"])
-    x = rows[top]
-    j = judge(found.get(top, []), list(FIELDS))
-    answer = (
-        f"With the heuristic in every seat the first server (seat 0) is {where} (its win "
-        "share minus the fair share). "
-        + (f"The sign holds in every field (heuristic and greedy) at {counts_text(robust)}."
-           if robust else "At no player count does the sign hold in every field.")
+    edges = f.select(
+        "players", pl.lit(0).alias("position"), pl.col("first_edge_pp").alias("edge_pp"),
+        pl.col("first_low").alias("edge_low"), pl.col("first_high").alias("edge_high"), "games",
     )  # fmt: skip
-    recs = []
+    found = r.tables.get("first_conditions", {})
     exact = r.tables.get("exact_change")
     exact = _rows(exact.filter(pl.col("measure") == "first_edge")) if exact is not None else {}
-    family = adjust_family(f.sort("players"), "first_edge_pp", "first_low", "first_high")
-    for y in family.iter_rows(named=True):
-        y["sign"] = sign(y["adj_low"], y["adj_high"])
-        if abs(y["first_edge_pp"]) < BIG_EDGE or y["sign"] == 0:
-            continue
-        favoured = "the other seats" if y["sign"] > 0 else "the first server"
-        n = int(y["players"])
-        recs.append(recommendation(
-            y, judge(found.get(n, []), list(FIELDS)), "who serves first (or how often each "
-            f"seat serves) is worth a compensation rule there, in favour of {favoured}"
-            + _exact_effect(exact.get(n)) + ".",
-            who=f"the first server at {n} players", estimate="first_edge_pp",
-        ))  # fmt: skip
-    rec = " ".join(x for x in recs if x)
-    return Verdict(
-        question="Is the first server favoured?",
-        answer=answer,
-        size=largest_clear(f["first_low"], f["first_high"]),
-        value=Estimate(
-            "win share − fair share",
-            x["first_edge_pp"],
-            claim["adj_low"],
-            claim["adj_high"],
-            int(x["games"]),
-            "games",
-            subject="the first server",
-            players=top,
-            field="heuristic",
-            method="t interval over games",
-            family=int(claim["family"]),
-        ),
-        robustness=j.label,
-        recommendation=rec,
-        section="Seats",
-        detail=f"At {top} players: {j.detail}.",
-    )
+    return seat_verdict(
+        SEATS, edges, lambda n, _: found.get(n, []), lambda n, _: list(FIELDS),
+        whatif=lambda n: _exact_effect(exact.get(n)),
+    )  # fmt: skip
 
 
 def theta_verdict(r: Results) -> Verdict | None:

@@ -6,8 +6,6 @@ here); each flips with its numbers
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import polars as pl
 
 from analysis.formats import ci
@@ -54,19 +52,6 @@ def deterministic_sentence(table: pl.DataFrame, players: int, who: str = "the fi
         f"(the {players}-player game has no chance and these players draw nothing), and "
         f"{winners_text(table, players)}: exact for this field, but one game, not a "
         "sample."
-    )
-
-
-def edge_sentence(e: Mapping, field: str = "") -> str:
-    """The first and last starter's edges of one count (a row of
-    :func:`analysis.pizzatheory.seats.edges`), with where the first starter stands."""
-    where = EDGE_WORDS[side(e["first_low"], e["first_high"])]
-    what = f" in the {field}" if field else ""
-    return (
-        f"at {e['players']} players{what} the first starter (position 0) is {where}: "
-        f"{ci(e['first_pp'], e['first_low'], e['first_high'])} over the fair share, the "
-        f"last (position {e['last_position']}) "
-        f"{ci(e['last_pp'], e['last_low'], e['last_high'])} ({e['games']:,} games)"
     )
 
 

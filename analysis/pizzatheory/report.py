@@ -57,7 +57,7 @@ from analysis.pizzatheory.common import (
     rule_value,
     the_field,
 )
-from analysis.prose import listing
+from analysis.prose import edge_sentence, listing
 from analysis.robust import Condition, judge, plot_conditions
 from analysis.sections import (
     GameReport,
@@ -337,7 +337,7 @@ def _seat_text(r: Results, main: pl.DataFrame) -> str:
         if x["deterministic"]:
             parts.append(prose.deterministic_sentence(main, x["players"], the_field()))
         else:
-            s = prose.edge_sentence(x)
+            s = edge_sentence(x, first="the first starter")
             parts.append(s[:1].upper() + s[1:] + ".")
     text = (
         f"The main field, {the_field()}: every seat plays {_specs(r, FIELDS[MAIN_FIELD])} "

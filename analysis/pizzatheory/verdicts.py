@@ -17,6 +17,7 @@ verdict says so.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import polars as pl
 
@@ -38,7 +39,6 @@ from analysis.pizzatheory.common import (
     the_field,
 )
 from analysis.pizzatheory.prose import (
-    EDGE_WORDS,
     board_sentence,
     field_signs,
     judged,
@@ -48,6 +48,7 @@ from analysis.pizzatheory.prose import (
 from analysis.pizzatheory.seats import edges
 from analysis.prose import listing, side
 from analysis.robust import Condition, Robustness, judge, sign
+from analysis.seat_question import EDGE_COLUMNS, SeatQuestion, seat_verdict
 from analysis.sections import Results, Verdict
 from analysis.variant import data_label
 from analysis.verdicts import Questions
@@ -120,13 +121,10 @@ def _one_game_text(tables: dict[str, pl.DataFrame], fields: list[str], players: 
     )
 
 
-def edge_robustness(r: Results, players: int, position: int) -> Robustness | None:
-    """One position's edge at ``players`` judged across the fields with chance there (the
-    claim :func:`count_verdict` picks: the largest edge, not only the first starter's);
-    None without position tables."""
-    tables = r.tables.get("positions")
-    if not tables:
-        return None
+def position_conditions(r: Results, players: int, position: int) -> list[Condition]:
+    """One position's edge at ``players`` in every field with chance there (a
+    deterministic field is one game, no evidence), the main field first."""
+    tables = r.tables.get("positions") or {}
     det = _det_fields(tables, players)
     conds = []
     for name, t in tables.items():
@@ -137,91 +135,86 @@ def edge_robustness(r: Results, players: int, position: int) -> Robustness | Non
         conds.append(Condition("field", name, x["edge_pp"], x["edge_low"], x["edge_high"],
                                int(x["games"]), "games",
                                spec=FIELD_SPECS.get(name, "")))  # fmt: skip
-    return judge(conds, chance_fields(players, det))
+    return conds
+
+
+def edge_robustness(r: Results, players: int, position: int) -> Robustness | None:
+    """One position's edge at ``players`` judged across the fields with chance there (the
+    claim :func:`count_verdict` picks); None without position tables."""
+    tables = r.tables.get("positions")
+    if not tables:
+        return None
+    return judge(position_conditions(r, players, position),
+                 chance_fields(players, _det_fields(tables, players)))  # fmt: skip
+
+
+SEATS = SeatQuestion(
+    question="Does the starting position decide who wins?",
+    first="the first starter",
+    who="the mixed player",
+    field=_short(MAIN_FIELD),
+    checked="field with chance",
+    method="Wilson interval over games",
+    claim="any",
+    big_edge=BIG_EDGE,
+    remedy="the starting order is worth a compensation rule, in favour of {favoured}",
+)
+"""Pizza Theory's seat question (:mod:`analysis.seat_question`): any starting position's
+edge, since the last starter's can be the largest."""
+
+
+def _sampled_edges(tables: dict[str, pl.DataFrame]) -> pl.DataFrame:
+    """The main field's position rows at every count where it has chance; at a count
+    where it is one game, the rows of the first field with chance there (``field``)."""
+    main = tables[MAIN_FIELD]
+    parts = []
+    for n in sorted(main["players"].unique()):
+        field = sampled_field(tables, n)
+        if field is not None:
+            sub = tables[field].filter(pl.col("players") == n)
+            parts.append(sub.select(*EDGE_COLUMNS, pl.lit(_short(field)).alias("field")))
+    return pl.concat(parts) if parts else main.head(0).select(EDGE_COLUMNS)
 
 
 def seats_verdict(r: Results) -> Verdict | None:
-    """Does the starting position decide who wins? (the main field; robust across the
-    fields with chance at the main count)."""
+    """Does the starting position decide who wins? (the main field, or the first field with
+    chance where it is one game; the largest edge of any position at any count, corrected
+    for picking it, judged across the fields with chance at its count)."""
     tables = r.tables.get("positions")
     if not tables or MAIN_FIELD not in tables:
         return None
-    main = tables[MAIN_FIELD]
-    counts = sorted(main["players"].unique())
-    parts = []
-    for n in counts:
-        e = _edge_row(tables, MAIN_FIELD, n)
-        if e["deterministic"]:
-            parts.append(
-                f"at {n} players every game of {the_field()} is the same game (the game has "
-                f"no chance there and these players draw nothing), and "
-                f"{winners_text(main, n)}: one game, not a sample"
-            )
-        else:
-            where = EDGE_WORDS[side(e["first_low"], e["first_high"])]
-            parts.append(
-                f"at {n} players the first starter (position 0) is {where} "
-                f"({ci(e['first_pp'], e['first_low'], e['first_high'])} over the fair "
-                f"share; the last starter {e['last_pp']:+.1f} pp; {e['games']:,} games)"
-            )
-    top = MAIN if MAIN in counts else counts[-1]
-    det = _det_fields(tables, top)
-    conds = [
-        c
-        for c in r.tables.get("first_conditions", {}).get(top, [])
-        if c.name not in det and not _is_exact(c)
-    ]
-    label, detail, robust, s = judged(conds, chance_fields(top, det), det)
-    answer = f"With {_who(r)} in every seat, " + "; ".join(parts) + "."
-    if conds:
-        answer += (
-            f" Across the fields with chance at {top} players the first starter's edge is "
-            f"{field_signs(conds)}."
-        )
-    answer += _one_game_text(tables, det, top)
-    field = sampled_field(tables, top) or MAIN_FIELD
-    x = _edge_row(tables, field, top)
-    shared = [f"{100 * _edge_row(tables, MAIN_FIELD, n)['shared']:.1f}% of the games at {n} "
-              "players" for n in counts]  # fmt: skip
-    answer += (
-        " A draw or a neutral win gives every seat 1/n of the win (the fair share); in "
-        f"{the_field()} they were {listing(shared)}."
-    )
-    rec = ""
-    if robust and abs(x["first_pp"]) >= BIG_EDGE:
-        rec = (
-            f"The first starter is {'ahead' if s > 0 else 'behind'} by at least "
-            f"{BIG_EDGE:g} pp in every field with chance at {top} players: the starting "
-            "order is worth a compensation rule."
-        )
-    if field != MAIN_FIELD:
-        answer += (
-            f" The estimate below is {the_field(field)}'s, the first with chance at {top} players."
-        )
-    return Verdict(
-        question="Does the starting position decide who wins?",
-        answer=answer,
-        size=clear_size(x["first_low"], x["first_high"]),
-        value=Estimate(
-            "win share − fair share",
-            x["first_pp"],
-            x["first_low"],
-            x["first_high"],
-            int(x["games"]),
-            "games",
-            unit="pp",
-            subject="the first starter",
-            players=top,
-            field=_short(field),
-            data=_board(r),
-            method="Wilson interval over games",
-            note="over the fair share",
-        ),
-        robustness=label,
-        recommendation=rec,
-        section="Seats",
-        detail=f"Across the fields with chance at {top} players: {detail}.",
-    )
+
+    def conds(n: int, p: int) -> list[Condition]:
+        return [c for c in position_conditions(r, n, p) if not _is_exact(c)]
+
+    def addendum(n: int, p: int) -> str:
+        main = tables[MAIN_FIELD]
+        text = ""
+        if conds(n, p):
+            text += (f" Across the fields with chance at {n} players position {p}'s edge is "
+                     f"{field_signs(conds(n, p))}.")  # fmt: skip
+        for m in sorted(main["players"].unique()):  # one-game fields at every count
+            text += _one_game_text(tables, _det_fields(tables, m), m)
+        shared = [f"{100 * _edge_row(tables, MAIN_FIELD, m)['shared']:.1f}% of the games at "
+                  f"{m} players" for m in sorted(main["players"].unique())]  # fmt: skip
+        text += (" A draw or a neutral win gives every seat 1/n of the win (the fair share); "
+                 f"in {the_field()} they were {listing(shared)}.")  # fmt: skip
+        if sampled_field(tables, n) != MAIN_FIELD:
+            text += (f" The estimate below is {the_field(sampled_field(tables, n))}'s, the "
+                     f"first with chance at {n} players.")  # fmt: skip
+        return text
+
+    edges = _sampled_edges(tables)
+    others = [f for f in FIELDS if short(f) in set(edges["field"]) and f != MAIN_FIELD]
+    q = SEATS
+    if others:  # where the main field is one game, the edges are another field's
+        q = replace(SEATS, who=f"{_who(r)} (where it is one game, "
+                    f"{listing(_who(r, f) for f in others)})")  # fmt: skip
+    return seat_verdict(
+        q, edges, conds,
+        lambda n, _: chance_fields(n, _det_fields(tables, n)), data=_board(r),
+        addendum=addendum,
+    )  # fmt: skip
 
 
 def _is_exact(c: Condition) -> bool:

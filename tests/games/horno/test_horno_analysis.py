@@ -15,6 +15,7 @@ import polars as pl
 import pytest
 from analysis_fixtures import SyntheticDataset, approx, one_hot, row
 
+from analysis import prose as shared_prose
 from analysis.horno import common, dishes, prose, radioactive, sabotage, seats
 from analysis.load import manifest
 from analysis.restricted import check_paired, deal_values
@@ -328,10 +329,10 @@ def _edge(first: tuple, last: tuple, largest_position: int = 0) -> dict:
 
 
 def test_the_sentences_flip_with_their_numbers():
-    ahead = prose.edge_sentence(_edge((4.0, 1.0, 7.0), (-3.0, -6.0, -1.0)))
+    ahead = shared_prose.edge_sentence(_edge((4.0, 1.0, 7.0), (-3.0, -6.0, -1.0)))
     assert "the first player (position 0) is ahead: +4.0 pp [+1.0, +7.0]" in ahead
     assert "the last (position 2) behind" in ahead and "(500 games)" in ahead
-    level = prose.edge_sentence(_edge((1.0, -2.0, 4.0), (1.0, -2.0, 4.0)))
+    level = shared_prose.edge_sentence(_edge((1.0, -2.0, 4.0), (1.0, -2.0, 4.0)))
     assert "is level within the interval" in level
     own = pl.DataFrame(
         {

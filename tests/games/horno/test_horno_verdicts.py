@@ -118,7 +118,7 @@ MAIN = {2: [10.0, -10.0], 3: [-1.0, -4.0, 5.0]}
 
 @pytest.mark.parametrize(
     "greedy, robust",
-    [({2: [9.0, -9.0], 3: [0, -2, 2]}, True), ({2: [0.5, -0.5], 3: [0, -2, 2]}, False)],
+    [({2: [9.0, -9.0], 3: [0, -2, 2]}, True), ({2: [0.5, -0.5], 3: [0, 2, -2]}, False)],
 )
 def test_the_count_verdict_recommends_only_what_the_seat_verdict_calls_robust(greedy, robust):
     from analysis.horno.verdicts import count_verdict, seats_verdict
@@ -134,7 +134,11 @@ def test_the_count_verdict_recommends_only_what_the_seat_verdict_calls_robust(gr
     assert "(intervals corrected for picking the largest of the 5 positions" in count.answer
     if robust:
         assert seats.robustness == "robust"
-        assert seats.recommendation.startswith("Position 0 at 2 players is ahead by +10.0 pp [")
+        # one recommendation per count, for its largest edge that qualifies
+        assert seats.recommendation.startswith(
+            "The first player at 2 players is ahead by +10.0 pp ["
+        )
+        assert " Position 2 at 3 players is ahead by +5.0 pp [" in seats.recommendation
         assert count.recommendation.startswith("Position 0 at 2 players is ahead by +10.0 pp [")
     else:
         assert seats.robustness.startswith("not robust")

@@ -47,14 +47,27 @@ def test_first_slicer_verdict_follows_the_signs():
     v = verdicts.first_slicer_verdict(r)
     assert "behind at 2 and 4 players" in v.answer and "ahead at 3 players" in v.answer
     assert "every field and plausible deck at 4 players" in v.answer  # 2: a flip; 3: missing
-    assert (
-        v.robustness == "robust"
-        and v.estimate == "the first slicer at 4 players: -4.7 pp [-5.3, -4.2]"
+    # the largest edge of the three counts, its interval corrected for picking it
+    assert v.robustness == "robust" and v.estimate == (
+        "the first slicer at 4 players: -4.7 pp [-5.4, -4.1] over the fair share (corrected "
+        "for picking the largest of 3)"
     )
     assert v.n == 4000 and v.n_unit == "games"
-    assert v.recommendation.startswith(
-        "The first slicer is robustly at least 2 pp behind at 4 players: a compensation rule "
-        "for the first slicer is worth testing"
+    assert v.recommendation == (
+        "The first slicer at 4 players is behind by -4.7 pp [-5.4, -4.1] (interval corrected "
+        "for picking it from 3): a compensation rule in favour of the first slicer is worth "
+        "testing."
+    )  # 3 players: +3.1 clears 0 but is not fully checked, so it recommends nothing
+
+
+def test_first_slicer_recommendation_quotes_the_measured_compensation():
+    comp = pl.DataFrame({"players": [4], "before_pp": [-4.6], "after_pp": [-0.4],
+                         "deals": [20000]})  # fmt: skip
+    r = _results(fairness=_fair([(4, -4.7, -5.3, -4.2, 4000)]),
+                 first_conditions={4: _conds(-4.7, -5.3, -4.2)}, comp_change=comp)  # fmt: skip
+    assert verdicts.first_slicer_verdict(r).recommendation.endswith(
+        "worth testing; one point for the first slicer moves its edge from -4.6 to -0.4 pp "
+        "(on the 20,000 deals played both ways)."
     )
 
 

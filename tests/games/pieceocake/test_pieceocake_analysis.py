@@ -429,8 +429,8 @@ def test_first_server_verdict_follows_the_signs_and_the_fields():
     assert "level within the interval at 4 players" in v.answer
     assert "The sign holds in every field (heuristic and greedy) at 3 players." in v.answer
     assert v.estimate == (
-        "the first server at 2 players: +26.0 pp [+18.6, +34.4] (corrected for picking the "
-        "largest of 3)"
+        "the first server at 2 players: +26.0 pp [+18.6, +34.4] over the fair share "
+        "(corrected for picking the largest of 3)"
     )
     assert v.value.low < 20.0 and v.value.high > 33.0  # wider than the raw [+20, +33]
     assert v.robustness == "not robust: sign flips" and v.n == 800 and v.n_unit == "games"

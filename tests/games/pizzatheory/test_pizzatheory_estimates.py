@@ -66,10 +66,12 @@ def test_every_seat_verdict_carries_its_first_starter_edge():
             "the first starter",
             3,
         )
-        assert x.note == "over the fair share" and x.family == 1 and x.data == "hex-37"
+        # the largest edge of the 3 positions at 3 players, corrected for picking it
+        assert x.note == "over the fair share" and x.family == 3 and x.data == "hex-37"
     assert [v.value.field for v in found] == ["mixed", "mixed", "mixed", "random"]
     assert found[0].estimate == (
-        "the first starter at 3 players: -5.0 pp [-8.0, -2.0] over the fair share"
+        "the first starter at 3 players: -5.0 pp [-8.7, -1.3] over the fair share (corrected "
+        "for picking the largest of 3)"
     )
 
 

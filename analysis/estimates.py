@@ -135,6 +135,24 @@ def clear_size(low: float, high: float) -> float:
     return lo if lo > 0 else -hi if hi < 0 else 0.0
 
 
+def edge(
+    estimate: float, low: float, high: float, games: int, subject: str, players: int, **kw
+) -> Estimate:
+    """A seat's or position's win share minus the fair share (pp, n in games) as an
+    estimate; ``kw`` are :class:`Estimate`'s other fields (``field``, ``method``...)."""
+    kw.setdefault("method", "interval over games")
+    return Estimate("win share − fair share", estimate, low, high, int(games), "games",
+                    subject=subject, players=int(players), **kw)  # fmt: skip
+
+
+def edge_claim(claim: dict, subject: str, **kw) -> Estimate:
+    """A picked edge (a row of :func:`analysis.verdicts.largest_claim` of edges:
+    ``edge_pp``, ``adj_low``, ``adj_high``, ``games``, ``players``, ``family``) as an
+    estimate, its interval the one corrected for the pick."""
+    return edge(claim["edge_pp"], claim["adj_low"], claim["adj_high"], claim["games"], subject,
+                claim["players"], family=int(claim["family"]), **kw)  # fmt: skip
+
+
 def rating_gap(x: dict, subject: str, players: int) -> Estimate:
     """A rating gap of :func:`analysis.ratings.rating_gaps` (``gap, low, high, deals``) as
     an estimate: ``subject`` names the pair (``heuristic − greedy``)."""

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from analysis.estimates import Estimate, clear_size
+from analysis.estimates import clear_size, edge_claim
 from analysis.formats import ci
 from analysis.prose import counts_text, grouped
 from analysis.robust import Condition, Robustness, judge
@@ -76,6 +76,15 @@ class SeatQuestion:
     claim: str = "first"
     big_edge: float = 2.0
     remedy: str = "the order of play is worth a compensation rule, in favour of {favoured}"
+
+
+def first_edges(fairness: pl.DataFrame) -> pl.DataFrame:
+    """:data:`EDGE_COLUMNS` of position 0 from a :func:`analysis.seats.seat_fairness`
+    table (``first_edge_pp``, ``first_low``, ``first_high``, ``games`` per count)."""
+    return fairness.select(
+        "players", pl.lit(0).alias("position"), pl.col("first_edge_pp").alias("edge_pp"),
+        pl.col("first_low").alias("edge_low"), pl.col("first_high").alias("edge_high"), "games",
+    )  # fmt: skip
 
 
 def _subject(q: SeatQuestion, position: int) -> str:
@@ -155,19 +164,12 @@ def seat_verdict(
     return Verdict(
         question=q.question,
         answer=answer,
-        value=Estimate(
-            "win share − fair share",
-            claim["edge_pp"],
-            claim["adj_low"],
-            claim["adj_high"],
-            int(claim["games"]),
-            "games",
-            subject=_subject(q, p),
-            players=n,
+        value=edge_claim(
+            claim,
+            _subject(q, p),
             field=claim.get("field") or q.field,
             data=data,
             method=q.method,
-            family=int(claim["family"]),
             note="over the fair share",
         ),  # fmt: skip
         size=clear_size(claim["adj_low"], claim["adj_high"]),

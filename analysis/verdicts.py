@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import polars as pl
 
-from analysis.estimates import Estimate, clear_size, rating_gap
+from analysis.estimates import clear_size, edge, rating_gap
 from analysis.formats import ci
 from analysis.prose import chance, counts_text
 from analysis.robust import Robustness, sign
@@ -391,16 +391,13 @@ def count_verdict(
     return Verdict(
         question=f"Is the game as balanced at {min(rows)} players as at {max(rows)}?",
         answer=answer,
-        value=Estimate(
-            "win share − fair share",
+        value=edge(
             x["largest_pp"],
             x["largest_low"],
             x["largest_high"],
-            int(x["games"]),
-            "games",
-            subject=f"position {x['largest_position']}",
-            players=int(worst),
-            method="interval over games",
+            x["games"],
+            f"position {x['largest_position']}",
+            worst,
             family=int(family.height) if claim is not None else 1,
         ),  # fmt: skip
         robustness=robust.label if robust is not None else "not checked",

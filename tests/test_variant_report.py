@@ -66,6 +66,8 @@ def test_a_planned_variant_study_gets_a_report_naming_the_variant(game, tmp_path
     # one whose treatment block the variant already plays: Pizza Theory's variant drops the
     # safety rule, which its safety-off block is there to drop
     if game == "pizzatheory":
+        # its boards are compared with the designer's board, not a default one
+        assert "the default board's largest edge" not in " ".join(text)
         assert "Questions this study cannot answer" in front
         assert "Safety rule safety-off (the variant sets safety = false itself)" in front
         assert "Does the safety rule matter?" not in front
@@ -79,12 +81,12 @@ def test_a_planned_variant_study_gets_a_report_naming_the_variant(game, tmp_path
 # -------------------------------------------------------------- a study with some blocks
 
 
-def _some_blocks(keep: set[str], out: Path) -> Path:
-    """The shipped Pizza Theory balance study with only the blocks ``keep``."""
-    text = (ROOT / "studies" / "pizzatheory-balance.toml").read_text("utf-8")
+def _some_blocks(keep: set[str], out: Path, game: str = "pizzatheory") -> Path:
+    """The shipped balance study of ``game`` with only the blocks ``keep``."""
+    text = (ROOT / "studies" / f"{game}-balance.toml").read_text("utf-8")
     head, *blocks = re.split(r"(?m)^\[\[arms\]\]\n", text)
     kept = [b for b in blocks if re.search(r'(?m)^name = "([^"]+)"', b)[1] in keep]
-    head = re.sub(r'(?m)^name = "pizzatheory-balance"', 'name = "my-pizza"', head)
+    head = re.sub(rf'(?m)^name = "{game}-balance"', f'name = "my-{game}"', head)
     out.write_text(head + "".join("[[arms]]\n" + b for b in kept), encoding="utf-8")
     return out
 
@@ -115,3 +117,17 @@ def test_a_study_with_some_blocks_answers_what_it_can_and_lists_the_rest(tmp_pat
         assert block in front
     assert "Does the safety rule matter?" in front  # answered: its blocks are there
     assert "slicelab plan" in front
+
+
+@pytest.mark.xdist_group("nyslice-variant")
+def test_a_new_york_slice_study_of_its_seat_block_only_is_reported(tmp_path, monkeypatch):
+    """The specials' question needs the forfeit blocks: without them it is listed as
+    unanswered (its analysis raised a bare KeyError once, and the report crashed)."""
+    monkeypatch.chdir(tmp_path)
+    study = _some_blocks({"seats"}, tmp_path / "mine.toml", game="nyslice")
+    invoke("study", str(study), "--size", "quick", "--jobs", "1", "--out", "d")
+    left = unanswered(compute(tmp_path / "d"))
+    assert "Specials" in {u.section for u in left}
+    assert any("forfeit" in u.block for u in left)
+    invoke("report", "d", "--out", "mine.pdf")
+    assert "Questions this study cannot answer" in verdict_pages(pages(tmp_path / "mine.pdf"))

@@ -375,8 +375,8 @@ def forfeit_value(out, groups=FORFEIT_BLOCKS, base: str = "seats") -> pl.DataFra
 
     Raises
     ------
-    KeyError
-        When the study has none of ``groups``.
+    MissingBlock
+        When the study has none of ``groups`` (named by the first).
     SlicelabError
         When a block is not the same deals as ``base``, has an unrestricted or avoiding
         first spec, or two blocks measure one special at one count.
@@ -384,7 +384,7 @@ def forfeit_value(out, groups=FORFEIT_BLOCKS, base: str = "seats") -> pl.DataFra
     have = set(manifest_groups(out))
     present = [g for g in groups if g in have]
     if not present:
-        raise KeyError(f"{out} has none of the study blocks {list(groups)}")
+        raise MissingBlock(out, groups[0])  # the question is listed with the block it needs
     result = []
     for group in present:
         per_deal = restricted_deals(out, group, base)

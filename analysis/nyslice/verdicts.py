@@ -15,12 +15,12 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.estimates import Estimate, held_out_theta, rating_gap
+from analysis.estimates import Estimate, edge_claim, held_out_theta, rating_gap
 from analysis.formats import ci
 from analysis.nyslice.robustness import seat_edge
 from analysis.prose import chance, listing
 from analysis.robust import judge, sign
-from analysis.seat_question import SeatQuestion, seat_verdict
+from analysis.seat_question import SeatQuestion, first_edges, seat_verdict
 from analysis.sections import Results, Verdict
 from analysis.variant import data_label
 from analysis.verdicts import (
@@ -92,15 +92,15 @@ def first_slicer_verdict(r: Results) -> Verdict | None:
     f = r.tables.get("fairness")
     if f is None or f.is_empty():
         return None
-    edges = f.select(
-        "players", pl.lit(0).alias("position"), pl.col("first_edge_pp").alias("edge_pp"),
-        pl.col("first_low").alias("edge_low"), pl.col("first_high").alias("edge_high"), "games",
-    )  # fmt: skip
     found = r.first_conditions
     return seat_verdict(
-        SEATS, edges, lambda n, _: found.get(n, []), lambda n, _: list(r.conditions_expected),
-        data=data_label(r.manifest, "the default deck"), whatif=lambda n: _comp_effect(r, n),
-    )  # fmt: skip
+        SEATS,
+        first_edges(f),
+        lambda n, _: found.get(n, []),
+        lambda n, _: list(r.conditions_expected),
+        data=data_label(r.manifest, "the default deck"),
+        whatif=lambda n: _comp_effect(r, n),
+    )
 
 
 def signed(v: float) -> str:
@@ -392,19 +392,7 @@ def count_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="Does the game hold up from 2 to 6 players?",
         answer=answer,
-        value=Estimate(
-            "win share − fair share",
-            claim["edge_pp"],
-            claim["adj_low"],
-            claim["adj_high"],
-            int(claim["games"]),
-            "games",
-            subject=f"seat {claim['seat']}",
-            players=int(claim["players"]),
-            field="equilibrium heuristic",
-            method="interval over games",
-            family=int(claim["family"]),
-        ),
+        value=edge_claim(claim, f"seat {claim['seat']}", field="equilibrium heuristic"),
         size=clear_size(claim["adj_low"], claim["adj_high"]),
         robustness=robust.label if robust is not None else "not checked",
         recommendation=rec,

@@ -14,7 +14,7 @@ import math
 
 import polars as pl
 
-from analysis.estimates import Estimate, held_out_theta, rating_gap
+from analysis.estimates import Estimate, edge_claim, held_out_theta, rating_gap
 from analysis.formats import ci
 from analysis.pieceocake.prose import value_grouped
 from analysis.pieceocake.restricted import claim_key, sign_sentence, value_text
@@ -22,7 +22,7 @@ from analysis.pieceocake.robustness import FIELDS, OTHER_RULE
 from analysis.pieceocake.sweeps import field_sentence
 from analysis.prose import chance, counts_text, grouped, listing
 from analysis.robust import Robustness, judge, sign
-from analysis.seat_question import SeatQuestion, seat_verdict
+from analysis.seat_question import SeatQuestion, first_edges, seat_verdict
 from analysis.sections import Results, Verdict
 from analysis.verdicts import (
     Questions,
@@ -93,15 +93,11 @@ def first_server_verdict(r: Results) -> Verdict | None:
     f = r.tables.get("fairness")
     if f is None or f.is_empty():
         return None
-    edges = f.select(
-        "players", pl.lit(0).alias("position"), pl.col("first_edge_pp").alias("edge_pp"),
-        pl.col("first_low").alias("edge_low"), pl.col("first_high").alias("edge_high"), "games",
-    )  # fmt: skip
     found = r.tables.get("first_conditions", {})
     exact = r.tables.get("exact_change")
     exact = _rows(exact.filter(pl.col("measure") == "first_edge")) if exact is not None else {}
     return seat_verdict(
-        SEATS, edges, lambda n, _: found.get(n, []), lambda n, _: list(FIELDS),
+        SEATS, first_edges(f), lambda n, _: found.get(n, []), lambda n, _: list(FIELDS),
         whatif=lambda n: _exact_effect(exact.get(n)),
     )  # fmt: skip
 
@@ -454,19 +450,7 @@ def count_verdict(r: Results) -> Verdict | None:
         question=f"Does the game hold up from {lo} to {hi} players?",
         answer=answer,
         size=clear_size(claim["adj_low"], claim["adj_high"]),
-        value=Estimate(
-            "win share − fair share",
-            claim["edge_pp"],
-            claim["adj_low"],
-            claim["adj_high"],
-            int(claim["games"]),
-            "games",
-            subject=f"seat {claim['seat']}",
-            players=n,
-            field="heuristic",
-            method="interval over games",
-            family=int(claim["family"]),
-        ),
+        value=edge_claim(claim, f"seat {claim['seat']}", field="heuristic"),
         robustness=seat_robust.label if seat_robust is not None else "not checked",
         recommendation=rec,
         section="Player count",

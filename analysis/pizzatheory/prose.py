@@ -152,24 +152,27 @@ def opening_sentence(table: pl.DataFrame) -> str:
     return "; ".join(parts) + "."
 
 
-def board_sentence(boards: pl.DataFrame, positions: pl.DataFrame, field: str) -> str:
-    """Per board of a field: its largest position edge, how it compares with the default's
-    and which positions' win shares change (interval clear of 0); for a field whose boards
-    are each one game (deterministic), who wins each board's game instead."""
+def board_sentence(
+    boards: pl.DataFrame, positions: pl.DataFrame, field: str, base: str = "the default board"
+) -> str:
+    """Per board of a field: its largest position edge, how it compares with the study's
+    own board (``base``: a designer's variant names its file) and which positions' win
+    shares change (interval clear of 0); for a field whose boards are each one game
+    (deterministic), who wins each board's game instead."""
     sub = boards.filter(pl.col("field") == field)
     if sub.is_empty():
         return ""
     first = sub.row(0, named=True)
     if first["deterministic"] and first["base_deterministic"]:
         pos = positions.filter(pl.col("field") == field)
-        base = _winners(pos.filter(pl.col("board") == first["board"]), "base_share")
+        winners = _winners(pos.filter(pl.col("board") == first["board"]), "base_share")
         parts = [f"on {b} {_winners(pos.filter(pl.col('board') == b), 'win_share')}"
                  for b in sub["board"]]  # fmt: skip
         return (f"In the {field} every board's games are one game each (deterministic): on "
-                f"the default board {base}; {'; '.join(parts)}. A change there is one game "
+                f"{base} {winners}; {'; '.join(parts)}. A change there is one game "
                 "against another, not a measured effect.")  # fmt: skip
     text = (
-        f"In the {field} the default board's largest edge is position "
+        f"In the {field} {base}'s largest edge is position "
         f"{first['base_largest_position']}'s "
         f"{ci(first['base_largest_pp'], first['base_largest_low'], first['base_largest_high'])}"
         f" ({first['base_games']:,} games). "

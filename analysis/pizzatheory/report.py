@@ -1208,7 +1208,7 @@ def _boards_blocks(r: Results, num: int) -> list[Block]:
         f"field ({blocks}), from independent games: each starting position's win share and "
         "its change (Newcombe's interval from the two Wilson intervals), the change in rounds "
         "a game (Welch) and in the share of games in which the safety rule kept a topping. "
-        + " ".join(prose.board_sentence(b, pos, f) for f in fields)
+        + " ".join(prose.board_sentence(b, pos, f, base=verdicts.base_board(r)) for f in fields)
     )
     fig, axes = _figure(7.2, 3.3, len(fields[:2]))
     for ax, f in zip(axes, fields, strict=False):

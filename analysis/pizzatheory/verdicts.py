@@ -80,6 +80,13 @@ def _board(r: Results) -> str:
     return data_label(r.manifest, "hex-37")
 
 
+def base_board(r: Results) -> str:
+    """The study's own board as a sentence names it: ``the default board``, or a
+    designer's variant's file."""
+    board = _board(r)
+    return "the default board" if board == "hex-37" else board
+
+
 def _fields_of(names) -> str:
     """``the mixed and random fields``."""
     names = [short(n) for n in names]
@@ -643,7 +650,7 @@ def board_verdict(r: Results) -> Verdict | None:
     )
     det = b.filter(pl.col("deterministic") & pl.col("base_deterministic"))
     for f in dict.fromkeys(det["field"]):
-        answer += " " + board_sentence(b, pos, f)
+        answer += " " + board_sentence(b, pos, f, base=base_board(r))
     rec = ""
     if robust and big["sign"] != 0:
         rec = (

@@ -51,6 +51,7 @@ from sims import __version__, dataset
 from sims.core.errors import SlicelabError
 from sims.core.game import get_game, win_shares
 from sims.core.limits import int_dtype
+from sims.core.specs import import_strategies
 from sims.core.study import Arm, Study, StudyError, data_files, parse_study, study_hash
 from sims.dataset import TABLES
 
@@ -143,6 +144,9 @@ def play_tables(
     ValueError
         When the game returns a column named like a layout column (a bug of the game).
     """
+    # a worker process (joblib, Dask) never parsed the study: import its Python strategies'
+    # modules from the folders the study recorded before the game builds its strategies
+    import_strategies(arm.strategies, arm.code_dirs)
     game = get_game(arm.game)
     engine = engine or game.engine_for(arm)
     chunk = game.play_chunk(arm, first, count, decisions, engine)
@@ -769,11 +773,14 @@ def rebuild_study(m: dict[str, Any], allow_code: bool = False, out: Path | None 
 def repair(
     out: str | Path, jobs: int = 1, backend: str = "joblib", scheduler: str | None = None,
     allow_code: bool = False, on_progress: Callable[[int, int, int], None] | None = None,
+    before_play: Callable[[Study], None] | None = None,
 ) -> tuple[list[dataset.Problem], RunSummary]:  # fmt: skip
     """Remove what does not match a dataset's records, then re-play the chunks it lacks.
 
     Files of a damaged chunk (missing, empty, altered) are deleted with its record; files
-    no chunk records are deleted; then the run resumes, replaying exactly those chunks.
+    no chunk records are deleted; then the run resumes, replaying exactly those chunks,
+    after ``before_play(study)`` (the command line compiles, with its notice, the kernels
+    the chunks left to play call).
 
     Returns
     -------
@@ -801,5 +808,7 @@ def repair(
         for p in found:
             dataset.remove(out / p.path)
         recorder.compact()
+    if before_play is not None:
+        before_play(study)
     summary = run_study(study, out, jobs, backend, scheduler, on_progress, m.get("size"))
     return found, summary

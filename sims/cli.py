@@ -74,7 +74,7 @@ def cli() -> None:
     Examples:
       slicelab games
       slicelab strategies nyslice
-      slicelab replay nyslice --players 4 --seed 7 --index 0 --strategies greedy,random
+      slicelab replay nyslice -p 4 --seed 7 --index 0 --strategies greedy,random,greedy,random
       slicelab play nyslice --players 4 --games 1000 --strategies greedy,random,random,random
       slicelab demo nyslice
       slicelab plan nyslice --deck my-deck.toml --out my-study.toml
@@ -231,18 +231,37 @@ def strategies(game: str) -> None:
     show_default=True,
     help="One spec per seat, comma-separated, or one for all seats.",
 )
+@click.option(
+    "--reveal",
+    is_flag=True,
+    help="Also show what no player at the table could see (Horno's hidden cards, New York "
+    "Slice's mystery pool, Piece o' Cake's unseen slices), marked [hidden: ...]; a game "
+    "with nothing hidden (Pizza Theory) says so. Default: hidden, as a spectator sees it.",
+)
 @allow_code_option
 @game_options
 def replay(
-    game: str, players: int, seed: int, index: int, specs: str, allow_code: bool, **given
+    game: str,
+    players: int,
+    seed: int,
+    index: int,
+    specs: str,
+    reveal: bool,
+    allow_code: bool,
+    **given,
 ) -> None:
-    """Play one game and print it round by round, with the final scores."""
+    """Play one game and print it round by round, with the final scores.
+
+    The text uses the game's own terms (slices, portions and pieces by name, each cut
+    drawn, the board with a legend); the same arguments always print the same text."""
     if seed < 0 or index < 0:
         raise SlicelabError("--seed and --index must be non-negative")
     block = arm_dict(game, players, specs, 1, seed, given, engine="reference")
     arm = one_arm(block, seed, allow_code=allow_code)
     compile_first([arm], err)  # a search seat's playouts run on the kernel
-    text = get_game(game).replay(arm.options, arm.players, arm.strategies, seed, index)
+    text = get_game(game).replay(
+        arm.options, arm.players, arm.strategies, seed, index, reveal=reveal
+    )
     click.echo(text)
 
 
@@ -839,6 +858,12 @@ def repair(out: Path, jobs: int, backend: str, scheduler: str | None, allow_code
     from sims.batch import repair as run_repair
 
     dataset.read_manifest(out, mending=True)  # an unreadable manifest: an error before the bar
+
+    def compile_left(study) -> None:  # the kernels of the chunks to re-play, with the notice
+        progress.stop()
+        compile_first(unfinished_arms(study, out), err, jobs, warm_hint(study))
+        progress.start()
+
     with progress_bar() as progress:
         task = progress.add_task(f"repair {out.name}", total=None)
 
@@ -847,7 +872,8 @@ def repair(out: Path, jobs: int, backend: str, scheduler: str | None, allow_code
 
         try:
             with stopped_by_signals():
-                found, summary = run_repair(out, jobs, backend, scheduler, allow_code, update)
+                found, summary = run_repair(out, jobs, backend, scheduler, allow_code, update,
+                                            compile_left)  # fmt: skip
         except KeyboardInterrupt:
             err.print(f"interrupted: run `slicelab repair {out}` again to finish")
             raise SystemExit(130) from None

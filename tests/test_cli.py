@@ -36,7 +36,7 @@ def test_replay_shows_rounds_cut_choices_and_guest_check():
     for needle in (
         "Today's Special:",
         "Pizza:",
-        "Cut (rank",
+        "cuts the ring into",
         "takes portion",
         "== Guest check",
         "majorities",

@@ -134,6 +134,10 @@ class _Stop(Exception):
 @pytest.fixture
 def calls(monkeypatch):
     """Record every compile_first call of the command line, then stop the command."""
+    return _record(monkeypatch)
+
+
+def _record(monkeypatch) -> list:
     got = []
 
     def fake(arms, console, jobs=1, hint=compiling.HINT):
@@ -213,3 +217,20 @@ def test_warm_command_says_what_it_compiles(monkeypatch, tmp_path: Path):
     monkeypatch.setattr(compiling, "is_cached", lambda d: True)
     r = _invoke("warm", str(study))
     assert r.exit_code == 0 and "compiling" not in r.output and "kernel ready" in r.output
+
+
+def test_repair_compiles_first_the_arms_of_the_chunks_it_replays(monkeypatch, tmp_path: Path):
+    """A damaged chunk is re-played after the kernels its arm calls are compiled (with the
+    notice): a dataset of two arms, one chunk damaged, compiles the one arm."""
+    study = tmp_path / "s.toml"
+    study.write_text('name = "s"\nseed = 1\n[[arms]]\nname = "x"\ngame = "pizzatheory"\n'
+                     'players = 3\nstrategies = ["random"]\ngames = 2\nengine = "reference"\n'
+                     '[[arms]]\nname = "y"\ngame = "pizzatheory"\nplayers = 3\n'
+                     'strategies = ["greedy"]\ngames = 2\nengine = "reference"\n')  # fmt: skip
+    out = tmp_path / "out"
+    assert _invoke("study", str(study), "--out", str(out)).exit_code == 0
+    next(out.glob("players/pizzatheory/3p/y/*.parquet")).write_bytes(b"not parquet")
+    got = _record(monkeypatch)  # from here on: the repair's calls
+    r = _invoke("repair", str(out))
+    assert isinstance(r.exception, _Stop), r.output
+    assert [c[0] for c in got] == [[("pizzatheory", 3, ("greedy",) * 3, "reference")]]

@@ -175,9 +175,20 @@ class HighCard:
             ndec[g] = len(state.history)
         return ChunkArrays(seats=cols, games={"decisions": ndec})
 
-    def replay(self, options, players: int, specs: Sequence[str], seed: int, index: int) -> str:
+    def replay(
+        self,
+        options,
+        players: int,
+        specs: Sequence[str],
+        seed: int,
+        index: int,
+        reveal: bool = False,
+    ) -> str:
         state = self._play(options, players, specs, seed, index)
         lines = [f"High Card, {players} players, seed {seed}, game {index}"]
+        if reveal:  # hands are dealt face down; each seat plays its whole hand, in seat order
+            dealt = [sorted(state.history[p::players]) for p in range(players)]
+            lines += [f"P{p} was dealt [hidden: {cards}]" for p, cards in enumerate(dealt)]
         lines += [f"P{p} ({specs[p]}): {row}" for p, row in enumerate(state.score_breakdown())]
         return "\n".join(lines)
 

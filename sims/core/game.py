@@ -120,7 +120,9 @@ class BalancePlan:
         What the study's robustness blocks check around the variant, written as a comment
         in the planned study; a game without a perturbation of its data says so here.
     whatif : tuple of str
-        The blocks a variant's rule change is compared on (copied under the default rules).
+        The blocks a variant's rule change is compared on (copied under the default rules),
+        the main field's first: the rule change is judged robust when it holds in every
+        one of them whose players may veto (a second field's seat block makes the check).
     rules : str
         The arm-block key of the game's rule options (a ``table`` option).
     """
@@ -442,9 +444,38 @@ class Game(Protocol):
         ...
 
     def replay(
-        self, options: Mapping[str, Any], players: int, specs: Sequence[str], seed: int, index: int
+        self,
+        options: Mapping[str, Any],
+        players: int,
+        specs: Sequence[str],
+        seed: int,
+        index: int,
+        reveal: bool = False,
     ) -> str:
-        """One game as a person would follow it."""
+        """One game as a person would follow it, in the game's own terms (``slicelab
+        replay``).
+
+        Parameters
+        ----------
+        options : mapping
+            The variant's options (as :meth:`variants` parsed them).
+        players : int
+            The number of seats.
+        specs : sequence of str
+            One strategy spec per seat.
+        seed, index : int
+            The study seed and the game's index: the same pair always plays the same game,
+            so the same arguments always give the same text.
+        reveal : bool, optional
+            Also show what no spectator at the table sees (hidden cards, face-down slices,
+            the order of what is still to be dealt), marked as such. A game with nothing
+            hidden says so in one line. Default False: a spectator's view.
+
+        Returns
+        -------
+        str
+            The replay, lines separated by newlines, without a trailing newline.
+        """
         ...
 
 

@@ -1,10 +1,19 @@
-"""Strategy spec strings: ``name`` or ``name(key=value, ...)``, e.g. ``heuristic(theta=0.8)``."""
+"""Strategy spec strings: ``name`` or ``name(key=value, ...)``, e.g. ``heuristic(theta=0.8)``;
+and loading a strategy written in Python, ``package.module:Name(...)`` (:func:`import_code`)."""
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import math
+import os
 import re
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from sims.core.errors import StrategySpecError
 
@@ -180,3 +189,175 @@ def is_code(text: str) -> bool:
     building it would import and run."""
     m = _SPEC.match(text)
     return bool(m) and ":" in m.group(1)
+
+
+# ------------------------------------------------------------------ Python strategies
+# A Python strategy saved beside the user's study file, or in the folder they run slicelab
+# from, is found without PYTHONPATH: those two folders are searched after the Python path.
+# They are put on sys.path for the lookup only (the import of the module and what it
+# imports at its top level) and taken off again, so that running a study never changes
+# what other imports in the process find. A study records them in its arms
+# (``Arm.code_dirs``), so that worker processes, which never read the study file, search
+# the same folders (:func:`import_strategies`).
+
+_CODE_DIRS: ContextVar[tuple[str, ...]] = ContextVar("code_dirs", default=())
+"""The folders :func:`import_code` searches after the Python path (:func:`code_search`)."""
+
+
+def search_path(study_dir: str | Path | None = None) -> tuple[str, ...]:
+    """The folders a study's Python strategies are looked for in after the Python path:
+    the study file's folder (none for a study from the command line), then the working
+    directory, as absolute paths, each once.
+
+    Parameters
+    ----------
+    study_dir : str or Path, optional
+        The study file's folder.
+
+    Returns
+    -------
+    tuple of str
+    """
+    dirs = [] if study_dir is None else [os.path.abspath(study_dir)]
+    dirs.append(os.getcwd())
+    return tuple(dict.fromkeys(dirs))
+
+
+@contextlib.contextmanager
+def code_search(dirs: Sequence[str]) -> Iterator[None]:
+    """Within the block, :func:`import_code` also searches ``dirs`` (in order, after the
+    Python path)."""
+    token = _CODE_DIRS.set(tuple(dirs))
+    try:
+        yield
+    finally:
+        _CODE_DIRS.reset(token)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def import_code(name: str) -> Any:
+    """The object that a Python strategy's name ``package.module:Name`` names.
+
+    The module is looked for on the Python path first (an installed package or
+    ``PYTHONPATH`` wins), then in the folders of the enclosing :func:`code_search` (a
+    study's: its file's folder, then the working directory), which are on ``sys.path``
+    only while the module is imported.
+
+    Parameters
+    ----------
+    name : str
+        ``package.module:Name``.
+
+    Returns
+    -------
+    object
+        ``Name`` of the module.
+
+    Raises
+    ------
+    StrategySpecError
+        One line naming where the module was looked for and the fix (``PYTHONPATH``), or
+        what its import raised, or that the module has no such name.
+    """
+    module_name = name.split(":", 1)[0]
+    dirs = _CODE_DIRS.get()
+    if module_name in sys.modules:  # imported before (every chunk builds its strategies)
+        return _attribute(sys.modules[module_name], name)
+    added = [d for d in dirs if d not in sys.path]
+    sys.path.extend(added)
+    try:
+        if added:  # a folder's listing may be cached from before the file was written
+            importlib.invalidate_caches()
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        missing = exc.name or module_name
+        if module_name != missing and not module_name.startswith(missing + "."):
+            raise StrategySpecError(  # the user's module imports something not installed
+                f"cannot load strategy {name!r}: importing {module_name} failed: {_first_line(exc)}"
+            ) from None
+        top = missing.split(".")[0]
+        where = f" or in {' or '.join(dirs)}" if dirs else ""
+        raise StrategySpecError(
+            f"cannot load strategy {name!r}: no module named {missing!r} on the Python path"
+            f"{where}; put {top}.py (or the package folder {top}/) beside the study file or "
+            "in the working directory, or add the folder that holds it to PYTHONPATH (e.g. "
+            "PYTHONPATH=/path/to/that/folder slicelab ...)"
+        ) from None
+    except Exception as exc:  # the user's code: a syntax error, an exception at import
+        raise StrategySpecError(
+            f"cannot load strategy {name!r}: importing {module_name} raised "
+            f"{type(exc).__name__}: {_first_line(exc)}"
+        ) from None
+    finally:
+        for d in added:
+            with contextlib.suppress(ValueError):
+                sys.path.remove(d)
+    return _attribute(module, name)
+
+
+def _attribute(module: Any, name: str) -> Any:
+    """``Name`` of the module a Python strategy's ``package.module:Name`` imported."""
+    module_name, attr = name.split(":", 1)
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        where = getattr(module, "__file__", None) or module_name
+        raise StrategySpecError(
+            f"cannot load strategy {name!r}: {where} has no {attr!r}; a Python strategy is "
+            "named 'package.module:Name', Name(spec) returning an object with "
+            "choose(view, decision, rng)"
+        ) from None
+
+
+def load_code_strategy(spec: StrategySpec) -> Any:
+    """A strategy written in Python: ``package.module:Name(key=value)`` calls
+    ``Name(spec)`` (:func:`import_code` finds it), which must return an object with
+    ``choose(view, decision, rng)``; such strategies run on the reference engine.
+
+    An object without a ``spec`` attribute is given the spec it was built from (the
+    runner writes it in the ``strategy`` column).
+
+    Raises
+    ------
+    StrategySpecError
+        When the name cannot be imported, building it raises, or the object has no
+        ``choose`` method.
+    """
+    factory = import_code(spec.name)
+    try:
+        strategy = factory(spec)
+    except Exception as exc:  # the user's code, given the user's parameters
+        raise StrategySpecError(
+            f"strategy {spec}: {spec.name}(spec) raised {type(exc).__name__}: {_first_line(exc)}"
+        ) from None
+    if not callable(getattr(strategy, "choose", None)):
+        raise StrategySpecError(f"{spec.name} did not build a strategy with a choose() method")
+    if getattr(strategy, "spec", None) is None:
+        try:
+            strategy.spec = spec
+        except (AttributeError, TypeError):
+            raise StrategySpecError(
+                f"{spec.name} built a strategy without a spec attribute that cannot be given "
+                "one; keep the spec it is built from (self.spec = spec)"
+            ) from None
+    return strategy
+
+
+def import_strategies(specs: Iterable[str], dirs: Sequence[str]) -> None:
+    """Import the modules of the Python strategies among ``specs``, searching ``dirs``
+    too: in a worker process (joblib, Dask), which never parsed the study, before the game
+    builds its strategies, which then find the modules already imported.
+
+    Raises
+    ------
+    StrategySpecError
+        As :func:`import_code`.
+    """
+    with code_search(dirs):
+        for text in specs:
+            if is_code(text):
+                import_code(parse_spec(text).name)

@@ -47,7 +47,10 @@ A study may declare sizes, ``sizes = { quick = 0.01 }``: ``--size quick`` multip
 arm's games by the factor and names the study ``<name>-quick``.
 
 A strategy written in Python (``package.module:Name``) is imported and run: a study may
-use one only with ``allow_code = true`` (or ``--allow-code`` on the command line).
+use one only with ``allow_code = true`` (or ``--allow-code`` on the command line). Its
+module is looked for on the Python path, then in the study file's folder, then in the
+working directory (:func:`sims.core.specs.import_code`); the arm records those folders
+(``Arm.code_dirs``), so that worker processes look in the same ones.
 
 A study of a designer's variant (``slicelab plan``, :mod:`sims.core.plan`) names it in a
 top-level ``[variant]`` table: ``label`` (a string: how a report names the variant) and any
@@ -72,7 +75,7 @@ from typing import Any
 
 from sims.core.errors import SlicelabError
 from sims.core.game import REGISTRY, get_game
-from sims.core.specs import is_code
+from sims.core.specs import code_search, is_code, search_path
 
 MAX_SEED = 2**32 - 1
 ENGINES = ("auto", "kernel", "reference")
@@ -120,6 +123,11 @@ class Arm:
     group: str = ""  # the arm block this arm was expanded from ("" = its own name)
     rotation: int = 0  # seat of the block's first spec (rotate = true)
     grid: dict[str, Any] = field(default_factory=dict)  # grid values substituted in the specs
+    # Where its Python strategies' modules are looked for after the Python path (the study
+    # file's folder, the working directory it was read from; () without one): carried to
+    # the worker processes, which never read the study. No part of the arm's identity or
+    # of its equality: the same study read from another folder is the same study.
+    code_dirs: tuple[str, ...] = field(default=(), compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -472,6 +480,7 @@ def _expand_block(
     if not isinstance(arm_decisions, bool):
         raise _err(source, where, f"'decisions' must be true or false, got {arm_decisions!r}")
     points = _grid_points(raw.get("grid"), source, where)
+    code_dirs = search_path(base)
     arms = []
     for n in counts:
         games = _games_for(raw["games"], n, scale, source, where)
@@ -508,6 +517,7 @@ def _expand_block(
                         group=name,
                         rotation=k,
                         grid=dict(point),
+                        code_dirs=code_dirs if any(is_code(s) for s in rotated) else (),
                     )
                     _check(arm, source, f"arms[{i}] ({label!r})", allow_code)
                     arms.append(arm)
@@ -551,7 +561,8 @@ def _check(arm: Arm, source: str, where: str, allow_code: bool) -> None:
                            "if you trust it, pass --allow-code (or set allow_code = true in "
                            "the study file)")  # fmt: skip
     try:
-        get_game(arm.game).check_arm(arm)
+        with code_search(arm.code_dirs):  # the game builds its strategies to check them
+            get_game(arm.game).check_arm(arm)
     except SlicelabError as exc:
         raise _err(source, where, str(exc)) from None
 

@@ -12,8 +12,10 @@ Both engines give identical rows for the same games
 (``tests/games/horno/test_horno_kernel.py``), so the engine is recorded for provenance
 only. Its strategies are ``random``, ``greedy``, ``heuristic`` (tunable: ``slicelab
 tune``, ``exploit`` and ``equilibrium`` search its parameters; its presets are strategy
-names too) and ``search``. Chunks are written in ``records.DECISION_COLUMNS``,
-``records.SEAT_COLUMNS`` and ``records.GAME_COLUMNS`` order, by either engine.
+names too) and ``search``; a strategy written in Python (``package.module:Name``, allowed
+by ``--allow-code``) plays on the reference engine. Chunks are written in
+``records.DECISION_COLUMNS``, ``records.SEAT_COLUMNS`` and ``records.GAME_COLUMNS`` order,
+by either engine.
 
 The game's own columns (``ResultSchema``). ``players``: ``won`` (int8, 1 for a winner, ties
 included), ``score`` (int16) = ``dish_base`` + ``garbage_penalty`` + ``radioactive_bonus`` +
@@ -358,7 +360,7 @@ BALANCE = BalancePlan(
         "plain-<type> and noradio blocks play card sets derived from the variant's (written "
         "beside this study), so they replay its deals."
     ),
-    whatif=("seats",),
+    whatif=("seats", "seats-greedy"),
 )
 """Horno's balance plan (``slicelab plan horno``)."""
 
@@ -513,7 +515,8 @@ class Horno(TunesHeuristic):
     # ----------------------------------------------------------------- chunk play
     def engine_for(self, arm: Arm) -> str:
         """``"kernel"`` (compiled) or ``"reference"`` (Python) for this arm: the kernel
-        unless the arm asks for the reference or a seat plays ``search``."""
+        unless the arm asks for the reference or a seat plays ``search`` or a strategy
+        written in Python."""
         if arm.engine == "reference" or not _kernel_ok(arm.strategies):
             return "reference"
         return "kernel"
@@ -563,15 +566,22 @@ class Horno(TunesHeuristic):
         return ChunkArrays(seats=seats, games=games, decisions=table)
 
     def replay(
-        self, options: Mapping[str, Any], players: int, specs: Sequence[str], seed: int, index: int
+        self,
+        options: Mapping[str, Any],
+        players: int,
+        specs: Sequence[str],
+        seed: int,
+        index: int,
+        reveal: bool = False,
     ) -> str:
+        """One game as a person would follow it (``sims.core.game.Game.replay``)."""
         from sims.games.horno.game import play_game, seat_strategies
         from sims.games.horno.replay import format_replay
 
         strats = seat_strategies(list(specs), players)
         state = play_game(players, strats, seed, index, cards_of(options), rules_of(options))
         header = f"Horno, {players} players, seed {seed}, game {index} (reference engine)"
-        return format_replay(state, [str(s.spec) for s in strats], header)
+        return format_replay(state, [str(s.spec) for s in strats], header, reveal)
 
 
 GAME = Horno()

@@ -19,7 +19,7 @@ from typing import Protocol
 import numpy as np
 
 from sims.core.errors import StrategySpecError
-from sims.core.specs import StrategySpec, parse_spec
+from sims.core.specs import StrategySpec, load_code_strategy, parse_spec
 from sims.games.catalogue import Family as StrategyInfo
 from sims.games.catalogue import check_params
 from sims.games.horno.cards import INGREDIENT, RADIOACTIVE
@@ -374,8 +374,10 @@ def _register_search_params() -> None:
 
 def make_strategy(text: str | StrategySpec) -> Strategy:
     """Build a strategy from a spec: ``random``, ``greedy``, ``heuristic(steal=2)``, a
-    preset (``heuristic-eq3``, ``heuristic-eq3(steal=2)``, a user's) or
-    ``search(budget=16)``.
+    preset (``heuristic-eq3``, ``heuristic-eq3(steal=2)``, a user's),
+    ``search(budget=16)`` or a strategy written in Python, ``package.module:Name(...)``
+    (:func:`sims.core.specs.load_code_strategy`; it plays on the reference engine, and is
+    given the view's memory of hidden cards unless it says ``remembers = False``).
 
     Raises
     ------
@@ -383,6 +385,8 @@ def make_strategy(text: str | StrategySpec) -> Strategy:
         Naming an unknown strategy or parameter, and what is known.
     """
     spec = parse_spec(text) if isinstance(text, str) else text
+    if ":" in spec.name:
+        return load_code_strategy(spec)
     info = STRATEGIES.get(spec.name)
     if info is None:
         if spec.name in load_presets():

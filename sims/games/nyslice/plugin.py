@@ -326,7 +326,7 @@ BALANCE = BalancePlan(
         "deck's. The other robustness blocks (forfeit-greedy, forfeit-search, theta-greedy, "
         "theta-search) ask the same questions in other fields of players, on the variant."
     ),
-    whatif=("seats", "forfeit"),
+    whatif=("seats", "seats-greedy", "forfeit"),
 )
 """New York Slice's balance plan (``slicelab plan nyslice``)."""
 
@@ -526,15 +526,22 @@ class NewYorkSlice(TunesHeuristic):
         return ChunkArrays(seats=seats, games=game_cols, decisions=table)
 
     def replay(
-        self, options: Mapping[str, Any], players: int, specs: Sequence[str], seed: int, index: int
+        self,
+        options: Mapping[str, Any],
+        players: int,
+        specs: Sequence[str],
+        seed: int,
+        index: int,
+        reveal: bool = False,
     ) -> str:
+        """One game as a person would follow it (``sims.core.game.Game.replay``)."""
         from sims.games.nyslice.game import play_game, seat_strategies
         from sims.games.nyslice.replay import format_replay
 
         strats = seat_strategies(list(specs), players)
         state = play_game(players, strats, seed, index, deck_of(options), rules_of(options))
         header = f"New York Slice, {players} players, seed {seed}, game {index} (reference engine)"
-        return format_replay(state, [str(s.spec) for s in strats], header)
+        return format_replay(state, [str(s.spec) for s in strats], header, reveal)
 
 
 GAME = NewYorkSlice()

@@ -39,7 +39,7 @@ from typing import Protocol
 import numpy as np
 
 from sims.core.errors import StrategySpecError
-from sims.core.specs import StrategySpec, parse_spec
+from sims.core.specs import StrategySpec, load_code_strategy, parse_spec
 from sims.games.catalogue import Family as StrategyInfo
 from sims.games.catalogue import check_params
 from sims.games.nyslice.deck import REAL_SPECIALS, VEGGIE, Kind, Special
@@ -519,21 +519,10 @@ STRATEGIES: dict[str, StrategyInfo] = {
 
 def _import_strategy(spec: StrategySpec) -> Strategy:
     """A strategy written in Python: ``package.module:Factory(key=value)`` calls
-    ``Factory(spec)``; such strategies run on the reference engine."""
-    import importlib
-
-    module_name, attr = spec.name.split(":", 1)
-    try:
-        factory = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
-        raise StrategySpecError(
-            f"cannot load strategy {spec.name!r} ({exc}); a Python strategy is named "
-            "'package.module:Name' and must be importable"
-        ) from None
-    strategy = factory(spec)
-    if not callable(getattr(strategy, "choose", None)):
-        raise StrategySpecError(f"{spec.name} did not build a strategy with a choose() method")
-    return strategy
+    ``Factory(spec)``; such strategies run on the reference engine. Looked for on the
+    Python path, then beside the study file and in the working directory
+    (:func:`sims.core.specs.load_code_strategy`)."""
+    return load_code_strategy(spec)
 
 
 def make_strategy(text: str | StrategySpec) -> Strategy:

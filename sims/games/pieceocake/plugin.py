@@ -253,7 +253,7 @@ BALANCE = BalancePlan(
         "robustness blocks (heur-greedy, noforgo-greedy, nofewer-greedy, theta-greedy) ask "
         "the same questions in a greedy field, on the variant."
     ),
-    whatif=("seats", "noforgo", "nofewer"),
+    whatif=("seats", "seats-greedy", "noforgo", "nofewer"),
 )
 """Piece o' Cake's balance plan (``slicelab plan pieceocake``)."""
 
@@ -438,15 +438,22 @@ class PieceOCake(TunesHeuristic):
         return ChunkArrays(seats=seats, games=games, decisions=table)
 
     def replay(
-        self, options: Mapping[str, Any], players: int, specs: Sequence[str], seed: int, index: int
+        self,
+        options: Mapping[str, Any],
+        players: int,
+        specs: Sequence[str],
+        seed: int,
+        index: int,
+        reveal: bool = False,
     ) -> str:
+        """One game as a person would follow it (``sims.core.game.Game.replay``)."""
         from sims.games.pieceocake.game import play_game, seat_strategies
         from sims.games.pieceocake.replay import format_replay
 
         strats = seat_strategies(list(specs), players)
         state = play_game(players, strats, seed, index, cake_of(options), rules_of(options))
         header = f"Piece o' Cake, {players} players, seed {seed}, game {index} (reference engine)"
-        return format_replay(state, [str(s.spec) for s in strats], header)
+        return format_replay(state, [str(s.spec) for s in strats], header, reveal)
 
 
 GAME = PieceOCake()

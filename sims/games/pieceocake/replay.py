@@ -1,4 +1,12 @@
-"""Text replay of a finished Piece o' Cake game, as a person would follow it at the table."""
+"""Text replay of a finished Piece o' Cake game, as a person would follow it at the table.
+
+Every slice is named by its variety (the cake file's names), every piece by a letter (A, B,
+... in the order the cut lists them: from the piece after the lowest cut gap, round the
+circle), and each cut is drawn as one line of the circle with ``|`` at the cuts and the
+pieces' letters beneath. By default the replay shows what a spectator at the table sees
+(``docs/rules/pieceocake.md``, "What each player can see"): the slices left out of the
+game unseen are written ``[hidden]``; with ``reveal`` they are named, as ``[hidden: ...]``.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +15,35 @@ from collections.abc import Sequence
 from sims.games.pieceocake.cake import ROUNDS
 from sims.games.pieceocake.cuts import pieces_of
 from sims.games.pieceocake.engine import GameState
+from sims.games.replaytext import HIDDEN_TEXT, LETTERS, hidden, ring_drawing
+
+PIECE_LETTERS = LETTERS
+"""Piece ``j`` of a cut (``cuts.pieces_of`` order) is called PIECE_LETTERS[j]."""
 
 
-def format_replay(state: GameState, strategy_names: Sequence[str], header: str = "") -> str:
-    """Render every round (server, the circle, the cut as pieces, each turn: the piece
-    taken and each slice eaten or collected, or a forgo and what it ate; leftovers) and the
-    final score table with majorities, cream and the winner(s)."""
+def format_replay(
+    state: GameState, strategy_names: Sequence[str], header: str = "", reveal: bool = False
+) -> str:
+    """Render every round (server, the circle, the cut drawn with its pieces named, each
+    turn: the piece taken and each slice eaten or collected, or a forgo and what it ate;
+    leftovers) and the final score table with majorities, cream and the winner(s).
+
+    Parameters
+    ----------
+    state : GameState
+        A finished game.
+    strategy_names : sequence of str
+        One per seat, shown beside the seat number.
+    header : str, optional
+        A first line (the plugin's: game, players, seed, index).
+    reveal : bool, optional
+        Also name the slices left out of the game unseen. Default False (``[hidden]``).
+
+    Returns
+    -------
+    str
+        The replay, one line per event; the same game always gives the same text.
+    """
     cake = state.cake
     names = [v.name for v in cake.varieties]
     creams = [v.cream for v in cake.varieties]
@@ -25,9 +56,26 @@ def format_replay(state: GameState, strategy_names: Sequence[str], header: str =
     if header:
         lines.append(header)
     lines.append(f"Players: {', '.join(seat)}")
-    lines.append(
-        f"Cake: {cake.name}; left out unseen: {', '.join(lab(s) for s in state.deal.unseen)}"
+    unseen = state.deal.unseen
+    left_out = (
+        f"{len(unseen)} slices left out unseen {hidden(', '.join(lab(s) for s in unseen), reveal)}"
+        if unseen
+        else "no slice left out"
     )
+    lines.append(f"Cake: {cake.name}; {left_out}")
+    lines.append(
+        "Varieties (slices = points for the most collected; cream a slice scores eaten): "
+        + ", ".join(f"{v.name} {v.value} ({v.cream} cream)" for v in cake.varieties)
+    )
+    lines.append(
+        "A cut is drawn as the circle in one line, '|' at each cut, the pieces' letters "
+        "beneath; the drawing's two ends touch."
+    )
+    if reveal:
+        lines.append("--reveal: what no spectator sees (the slices left out) is named, as "
+                     "[hidden: ...].")  # fmt: skip
+    elif unseen:
+        lines.append(f"What no spectator sees is written {HIDDEN_TEXT}; --reveal names it.")
     r = -1
     for ev in state.events:
         kind = ev[0]
@@ -37,15 +85,21 @@ def format_replay(state: GameState, strategy_names: Sequence[str], header: str =
             circle = state.deal.stacks[r]
             lines.append("")
             lines.append(f"== Round {r + 1}/{ROUNDS} — server {seat[server]}")
-            lines.append("   Circle: " + " | ".join(lab(s) for s in circle))
+            lines.append("   Circle: " + ", ".join(lab(s) for s in circle))
             pieces = pieces_of(mask)
-            lines.append(f"   Cut into {len(pieces)} piece{'s' if len(pieces) > 1 else ''} "
-                         f"(gap mask {mask}):")  # fmt: skip
+            if len(pieces) == 1:
+                lines.append(f"   {seat[server]} does not cut: the whole cake is one piece, A")
+            else:
+                lines.append(f"   {seat[server]} cuts {len(pieces)} pieces:")
+            letter = {p: PIECE_LETTERS[j] for j, pos in enumerate(pieces) for p in pos}
+            drawn = ring_drawing([lab(s) for s in circle], [letter[p] for p in range(len(circle))])
+            lines += [f"     {x}" for x in drawn]
             for j, pos in enumerate(pieces):
-                lines.append(f"     [{j}] " + " + ".join(lab(circle[p]) for p in pos))
+                lines.append(f"     {PIECE_LETTERS[j]}: " + ", ".join(lab(circle[p]) for p in pos))
         elif kind == "take":
             _, p, j, slices = ev
-            lines.append(f"   {seat[p]} takes piece [{j}]: {', '.join(lab(s) for s in slices)}")
+            lines.append(f"   {seat[p]} takes piece {PIECE_LETTERS[j]}: "
+                         f"{', '.join(lab(s) for s in slices)}")  # fmt: skip
         elif kind in ("eat", "collect"):
             _, p, sid = ev
             if kind == "eat":
@@ -65,7 +119,8 @@ def format_replay(state: GameState, strategy_names: Sequence[str], header: str =
             lines.append(f"     eats {count} collected {names[v]} (+{c} cream)")
         elif kind == "leftover":
             _, j, slices = ev
-            lines.append(f"   piece [{j}] is left over: {', '.join(lab(s) for s in slices)}")
+            lines.append(f"   piece {PIECE_LETTERS[j]} is left over: "
+                         f"{', '.join(lab(s) for s in slices)}")  # fmt: skip
     lines.append("")
     lines.append("== Final scores")
     scores = state.scores()

@@ -33,7 +33,7 @@ from typing import Protocol
 import numpy as np
 
 from sims.core.errors import StrategySpecError
-from sims.core.specs import StrategySpec, parse_spec
+from sims.core.specs import StrategySpec, load_code_strategy, parse_spec
 from sims.games.catalogue import Family as StrategyInfo
 from sims.games.catalogue import check_params
 from sims.games.pieceocake.cuts import pieces_of
@@ -494,21 +494,10 @@ def _register_search_params() -> None:
 
 def _import_strategy(spec: StrategySpec) -> Strategy:
     """A strategy written in Python: ``package.module:Factory(key=value)`` calls
-    ``Factory(spec)``; such strategies run on the reference engine."""
-    import importlib
-
-    module_name, attr = spec.name.split(":", 1)
-    try:
-        factory = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
-        raise StrategySpecError(
-            f"cannot load strategy {spec.name!r} ({exc}); a Python strategy is named "
-            "'package.module:Name' and must be importable"
-        ) from None
-    strategy = factory(spec)
-    if not callable(getattr(strategy, "choose", None)):
-        raise StrategySpecError(f"{spec.name} did not build a strategy with a choose() method")
-    return strategy
+    ``Factory(spec)``; such strategies run on the reference engine. Looked for on the
+    Python path, then beside the study file and in the working directory
+    (:func:`sims.core.specs.load_code_strategy`)."""
+    return load_code_strategy(spec)
 
 
 def make_strategy(text: str | StrategySpec) -> Strategy:

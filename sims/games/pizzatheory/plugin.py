@@ -47,6 +47,7 @@ from sims.core.game import (
     Variant,
 )
 from sims.core.limits import Limit, checked_cast, column_type
+from sims.core.specs import parse_spec
 from sims.core.study import Arm
 from sims.games.pizzatheory.board import (
     LINES,
@@ -212,7 +213,7 @@ BALANCE = BalancePlan(
         "variant. Its robustness is across fields of players (seats-random, seats-heuristic, "
         "seats-greedy), on the variant."
     ),
-    whatif=("seats",),
+    whatif=("seats", "seats-random"),
 )
 """Pizza Theory's balance plan (``slicelab plan pizzatheory``)."""
 
@@ -382,8 +383,9 @@ class PizzaTheory:
     # ----------------------------------------------------------------- chunk play
     def engine_for(self, arm: Arm) -> str:
         """``"kernel"`` (it plays every family Pizza Theory knows) unless the arm asks for
-        the reference."""
-        return "reference" if arm.engine == "reference" else "kernel"
+        the reference or a seat plays a strategy written in Python."""
+        code = any(":" in parse_spec(s).name for s in arm.strategies)
+        return "reference" if arm.engine == "reference" or code else "kernel"
 
     def play_chunk(
         self, arm: Arm, first: int, count: int, decisions: bool, engine: str | None = None
@@ -407,15 +409,22 @@ class PizzaTheory:
         return ChunkArrays(seats=seats, games=games, decisions=table)
 
     def replay(
-        self, options: Mapping[str, Any], players: int, specs: Sequence[str], seed: int, index: int
+        self,
+        options: Mapping[str, Any],
+        players: int,
+        specs: Sequence[str],
+        seed: int,
+        index: int,
+        reveal: bool = False,
     ) -> str:
+        """One game as a person would follow it (``sims.core.game.Game.replay``)."""
         from sims.games.pizzatheory.game import play_game, seat_strategies
         from sims.games.pizzatheory.replay import format_replay
 
         strats = seat_strategies(list(specs), players)
         state = play_game(players, strats, seed, index, board_of(options), rules_of(options))
         header = f"Pizza Theory, {players} players, seed {seed}, game {index} (reference engine)"
-        return format_replay(state, [str(s.spec) for s in strats], header)
+        return format_replay(state, [str(s.spec) for s in strats], header, reveal)
 
 
 GAME = PizzaTheory()

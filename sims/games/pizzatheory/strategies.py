@@ -21,7 +21,7 @@ from typing import Protocol
 import numpy as np
 
 from sims.core.errors import StrategySpecError
-from sims.core.specs import ParamBound, StrategySpec, parse_spec
+from sims.core.specs import ParamBound, StrategySpec, load_code_strategy, parse_spec
 from sims.games.catalogue import Family as StrategyInfo
 from sims.games.catalogue import check_params
 from sims.games.pizzatheory.board import LINES_PER_DIRECTION
@@ -350,7 +350,9 @@ STRATEGIES: dict[str, StrategyInfo] = {
 
 def make_strategy(text: str | StrategySpec) -> Strategy:
     """Build a strategy from a spec: ``random``, ``greedy``, ``heuristic(leader=1)``, a
-    preset (``heuristic-eq3``, ``heuristic-eq3(risk=0.2)``, a user's), ``mixed(iters=400)``.
+    preset (``heuristic-eq3``, ``heuristic-eq3(risk=0.2)``, a user's), ``mixed(iters=400)``,
+    or a strategy written in Python, ``package.module:Name(...)``
+    (:func:`sims.core.specs.load_code_strategy`; it plays on the reference engine).
 
     Raises
     ------
@@ -358,6 +360,8 @@ def make_strategy(text: str | StrategySpec) -> Strategy:
         Naming an unknown strategy or parameter, and what is known.
     """
     spec = parse_spec(text) if isinstance(text, str) else text
+    if ":" in spec.name:  # package.module:Name, played on the reference engine
+        return load_code_strategy(spec)
     info = STRATEGIES.get(spec.name)
     if info is None:
         if spec.name in load_presets():

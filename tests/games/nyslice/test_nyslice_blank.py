@@ -20,7 +20,7 @@ from sims.games.nyslice.game import play_game, seat_strategies
 from sims.games.nyslice.kernel import KernelRunner, strategy_codes
 from sims.games.nyslice.plugin import specials_in_play
 from sims.games.nyslice.records import decision_row, score_rows, special_masks
-from sims.games.nyslice.replay import format_replay
+from sims.games.nyslice.replay import PORTION_LETTERS, format_replay
 from sims.games.nyslice.rules import Rules
 from sims.games.nyslice.scoring import Holdings, score
 
@@ -173,7 +173,8 @@ def test_blank_taken_is_owned_and_does_nothing(arcs, special_with, portion, eat,
     eats = [r for r in rows if r[4] == Phase.EAT and r[3] == 1]
     with_blank = len(arcs[special_with]) if special_with is not None else 0
     assert [r[16] for r in eats] == [14] * with_blank
-    assert f"takes portion [{portion}] with Blank" in format_replay(state, ["a", "b", "c"])
+    text = format_replay(state, ["a", "b", "c"])
+    assert f"takes portion {PORTION_LETTERS[portion]} with Blank" in text
     # The kernel plays the same explicit deal and decisions to the same scores.
     runner = KernelRunner(deck, Rules())
     scores, trace = runner.play_deal(

@@ -327,7 +327,7 @@ def test_replay_shows_every_round_and_the_final_scores():
                     "greedy,heuristic,random"])  # fmt: skip
     for r in range(1, 6):
         assert f"== Round {r}/5 — server P{(r - 1) % 3}" in text
-    assert "Circle: " in text and "takes piece [" in text and "== Final scores" in text
+    assert "Circle: " in text and "takes piece " in text and "== Final scores" in text
     assert "Majorities (collected counts" in text and "Winner" in text
     state = play_game(3, seat_strategies("greedy,heuristic,random", 3), 2, 0)
     for i, b in enumerate(state.scores()):

@@ -19,11 +19,13 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from analysis.blocks import block_specs
 from analysis.content import Block, Heading, Plot, Prose, Table
 from analysis.estimates import Estimate
 from analysis.formats import ci_col
 from analysis.load import rows as load_rows
 from analysis.load import uniform_blocks, untreated
+from analysis.robust import Condition, Robustness, judge
 from analysis.samplesize import annotate
 from analysis.seats import by_game
 from analysis.sections import Results, Row, Section, Verdict
@@ -266,6 +268,7 @@ def verdict(r: Results) -> Verdict | None:
             f"The rule change makes the start less even at {worst['players']} players: keep "
             "the default rule, or pair the change with a compensation for the later players."
         )  # fmt: skip
+    robust = _judged(r, changes, int(worst["players"]))
     every = ", ".join(
         f"{row['players']}p {row['change_pp']:+.1f}" for row in t.iter_rows(named=True)
     )
@@ -286,11 +289,31 @@ def verdict(r: Results) -> Verdict | None:
             family=k,
             note="against the default rules",
         ),  # fmt: skip
-        robustness="not checked",
+        robustness=robust.label,
         recommendation=advice,
         section=LABEL,
-        detail=f"Block {block}, change by count: {every} pp. Measured in that block's field only.",
+        detail=f"Block {block}, change by count: {every} pp. At {worst['players']} players in "
+        f"every compared block: {robust.detail}.",
     )
+
+
+def _judged(r: Results, changes: dict[str, pl.DataFrame], players: int) -> Robustness:
+    """The rule change's effect at ``players`` judged across every compared block (each a
+    field, or the same field under other options, its veto from its players' spec: random
+    play describes), the first block's the main condition; a block the study compares
+    that has no games at that count leaves it not fully checked."""
+    conds = []
+    for block, t in changes.items():
+        row = t.filter(pl.col("players") == players)
+        if row.height:
+            x = row.row(0, named=True)
+            specs = block_specs(r.manifest, block)
+            conds.append(Condition("field", block, x["change_pp"], x["change_low"],
+                                   x["change_high"], int(x["deals"]), "deals",
+                                   spec=specs[0] if specs else ""))  # fmt: skip
+    compared = variant_table(r.manifest).get("compare") or {}
+    other = set(r.tables.get("rule_change_other") or ())
+    return judge(conds, [*dict.fromkeys([*changes, *(b for b in compared if b not in other)])])
 
 
 def rule_change_section() -> Section:

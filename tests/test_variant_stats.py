@@ -113,3 +113,29 @@ def test_page_one_corrects_the_largest_change_for_picking_it(tmp_path):
     assert lo < round(worst["change_low"], 1)  # wider than the raw interval: corrected
     assert v.n == worst["deals"] and v.n_unit == "deals" and v.value.method == "paired by deal"
     assert "first player" in v.answer and "toward" not in v.answer
+
+
+@pytest.mark.parametrize(
+    "second, label",
+    [(0.08, "robust"), (-0.08, "not robust: sign flips"), (None, "not fully checked")],
+)
+def test_the_rule_change_is_judged_in_every_compared_field(tmp_path, second, label):
+    """The variant's rule change measured in a second field's seat block (greedy): the
+    same sign there holds; the opposite flips; the block compared but not played leaves
+    the verdict not fully checked, and a recommendation needs 'robust'."""
+    rng = np.random.default_rng(11)
+    main = {3: _winners(rng, 3000, 3, 1 / 3 + 0.08)}
+    fair = {3: _winners(rng, 3000, 3, 1 / 3)}
+    out = _pair(tmp_path / "d", main, fair)
+    t = rule_change(out, "seats", "whatif-default-seats")
+    changes = {"seats": t, "seats-greedy": t}
+    if second is not None:
+        other = _pair(tmp_path / "e", {3: _winners(rng, 3000, 3, 1 / 3 + second)},
+                      {3: _winners(rng, 3000, 3, 1 / 3)})  # fmt: skip
+        changes["seats-greedy"] = rule_change(other, "seats", "whatif-default-seats")
+    else:
+        changes["seats-greedy"] = t.head(0)
+    r = Results(out, manifest(out), "nyslice", None, {}, {"rule_changes": changes})
+    v = verdict(r)
+    assert v.robustness == label, v.detail
+    assert "At 3 players in every compared block" in v.detail

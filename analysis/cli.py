@@ -115,7 +115,8 @@ def demo(game: str, n_games: int, seed: int, specs: str) -> None:
 @click.option("--size", default=None, metavar="NAME", help="With a study file: one of its sizes.")
 @click.option(
     "--estimates", "estimates_path", type=click.Path(dir_okay=False, path_type=Path),
-    default=None, help="Also write page 1's numbers as data (one row per answer: quantity, "
+    default=None, help="Also write the report's numbers as data (one row per page-1 answer, "
+    "then per headline number of the appendix that carries one; columns: source, quantity, "
     "player count, estimate, interval, n and its unit, method, family): Parquet for a "
     ".parquet name, else CSV.",
 )  # fmt: skip
@@ -156,4 +157,4 @@ def report(
         write_report(out, pdf, estimates_path=estimates_path, payoff_games=payoff_games)
     console.print(f"report: {pdf}")
     if estimates_path is not None:
-        console.print(f"page 1's numbers: {estimates_path}")
+        console.print(f"the report's numbers: {estimates_path}")

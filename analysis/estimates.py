@@ -22,6 +22,7 @@ import polars as pl
 from analysis.formats import ci
 
 ESTIMATE_SCHEMA: dict[str, pl.DataType] = {
+    "source": pl.String,
     "question": pl.String,
     "section": pl.String,
     "quantity": pl.String,
@@ -176,7 +177,9 @@ def frame(rows: Iterable[dict]) -> pl.DataFrame:
     Parameters
     ----------
     rows : iterable of dict
-        Each ``{"question": …, "section": …, "robustness": …, "value": Estimate}``.
+        Each ``{"question": …, "section": …, "robustness": …, "value": Estimate}``, and
+        ``source``: where the report states it (``"page 1"``, the default, or
+        ``"appendix"``: the table of every headline number).
 
     Returns
     -------
@@ -187,5 +190,7 @@ def frame(rows: Iterable[dict]) -> pl.DataFrame:
     for row in rows:
         value = asdict(row["value"])
         value.pop("note")
-        out.append({**value, **{k: row.get(k, "") for k in ("question", "section", "robustness")}})
+        keys = ("question", "section", "robustness")
+        out.append({"source": row.get("source", "page 1"), **value,
+                    **{k: row.get(k, "") for k in keys}})  # fmt: skip
     return pl.DataFrame(out, schema=ESTIMATE_SCHEMA)

@@ -235,14 +235,22 @@ def answered(r: Results) -> list[Verdict] | None:
     return first + by_size(found)
 
 
-def estimates(r: Results, verdicts: list[Verdict] | None = None) -> pl.DataFrame:
-    """Page 1's numbers as data: one row per verdict that carries its
-    :class:`~analysis.estimates.Estimate` (:data:`analysis.estimates.ESTIMATE_SCHEMA`), in
-    page-1 order, with its question, the section showing the evidence and its robustness.
-    ``verdicts``: page 1's, when already computed (default: :func:`answered`)."""
+def estimates(
+    r: Results, verdicts: list[Verdict] | None = None, headlines: list[Row] | None = None
+) -> pl.DataFrame:
+    """The report's numbers as data (:data:`analysis.estimates.ESTIMATE_SCHEMA`): one row
+    per page-1 verdict that carries its :class:`~analysis.estimates.Estimate`, in page-1
+    order, with its question, the section showing the evidence and its robustness
+    (``source`` "page 1"); then every headline number of the appendix table that carries
+    one (``source`` "appendix", its question the row's finding, its section the report's
+    section). ``verdicts``, ``headlines``: page 1's and :func:`headline_rows`, when already
+    computed."""
     verdicts = answered(r) if verdicts is None else verdicts
+    headlines = headline_rows(r) if headlines is None else headlines
     rows = [{"question": v.question, "section": v.section, "robustness": v.robustness,
              "value": v.value} for v in verdicts or [] if v.value is not None]  # fmt: skip
+    rows += [{"source": "appendix", "question": h["finding"], "section": h["question"],
+              "value": h["value"]} for h in headlines if h.get("value") is not None]  # fmt: skip
     return estimate_frame(rows)
 
 
@@ -317,17 +325,28 @@ def compute(out: str | Path, **options: Any) -> Results:
     return r
 
 
-def summary(r: Results) -> pl.DataFrame:
-    """One row per headline number: ``question, finding, estimate, games, warning, unit``
-    (``games`` is the row's n, counted in ``unit``)."""
+def headline_rows(r: Results) -> list[Row]:
+    """Every section's headline rows (:func:`analysis.sections.headline`), in report order."""
     rows: list[Row] = []
     for num, section in enumerate(r.report.sections, 1):
         if section.headlines is not None:
             rows += section.headlines(r, f"{num} {section.label}", list(rows))
-    rows = [{"unit": "games", **row} for row in rows]
-    return pl.DataFrame(rows, schema={"question": pl.String, "finding": pl.String,
-                                      "estimate": pl.String, "games": pl.Int64,
-                                      "warning": pl.String, "unit": pl.String})  # fmt: skip
+    return rows
+
+
+SUMMARY_SCHEMA = {"question": pl.String, "finding": pl.String, "estimate": pl.String,
+                  "games": pl.Int64, "warning": pl.String, "unit": pl.String}  # fmt: skip
+"""The columns of :func:`summary`."""
+
+
+def summary(r: Results, rows: list[Row] | None = None) -> pl.DataFrame:
+    """One row per headline number: ``question, finding, estimate, games, warning, unit``
+    (``games`` is the row's n, counted in ``unit``); ``rows``: :func:`headline_rows`, when
+    already computed."""
+    rows = headline_rows(r) if rows is None else rows
+    rows = [{"unit": "games", **{k: v for k, v in row.items() if k in SUMMARY_SCHEMA}}
+            for row in rows]  # fmt: skip
+    return pl.DataFrame(rows, schema=SUMMARY_SCHEMA)
 
 
 def glossary(report: GameReport) -> dict[str, str]:
@@ -714,7 +733,7 @@ def write_report(
         The command that regenerates the report, printed on page 1 (default:
         :func:`regenerate_command`).
     estimates_path : path, optional
-        Also write page 1's numbers as data there (:func:`estimates`, :func:`write_estimates`).
+        Also write the report's numbers as data there (:func:`estimates`, :func:`write_estimates`).
     **options
         The game's report options (see :func:`compute`).
 

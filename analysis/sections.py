@@ -34,7 +34,7 @@ from matplotlib.figure import Figure
 
 from analysis import load, playercount, ratings, seats
 from analysis.content import Block, Heading, Plot, Prose, Table
-from analysis.estimates import Estimate
+from analysis.estimates import Estimate, edge, rating_gap
 from analysis.formats import (
     A4,
     ci,
@@ -299,11 +299,27 @@ def appendix_label(r: Results, label: str) -> str:
 
 
 def headline(
-    question: str, finding: str, estimate: str, games: int, warn: str = "", unit: str = "games"
+    question: str,
+    finding: str,
+    estimate: str | Estimate,
+    games: int | None = None,
+    warn: str = "",
+    unit: str | None = None,
+    subject: bool = False,
 ) -> Row:
-    """A summary row; ``games`` is its n, counted in ``unit`` (games, deals, decisions)."""
-    return {"question": question, "finding": finding, "estimate": estimate, "games": games,
-            "warning": warn, "unit": unit}  # fmt: skip
+    """A summary row; ``games`` is its n, counted in ``unit`` (games, deals, decisions).
+
+    Given as an :class:`~analysis.estimates.Estimate`, the estimate is printed from it (its
+    interval, then its subject when ``subject`` and the finding does not name it), its n
+    and unit are its own unless stated, and the row carries it (``value``), so
+    ``slicelab report --estimates`` lists it as data."""
+    value = estimate if isinstance(estimate, Estimate) else None
+    if value is not None:
+        estimate = value.interval() + (f" ({value.subject})" if subject else "")
+        games = value.n if games is None else games
+        unit = value.n_unit if unit is None else unit
+    return {"question": question, "finding": finding, "estimate": estimate, "games": games or 0,
+            "warning": warn, "unit": unit or "games", "value": value}  # fmt: skip
 
 
 def block_strategies(r: Results, group: str) -> list[str]:
@@ -346,9 +362,10 @@ def seat_headlines(seat: pl.DataFrame, fairness: pl.DataFrame, q: str) -> list[R
             q,
             f"{n} players: {fair} (χ² p={f['p_value']:.2g}); best seat {top['seat']}, "
             f"worst seat {low['seat']}",
-            ci(top["edge_pp"], top["edge_low"], top["edge_high"]) + f" (seat {top['seat']})",
-            f["games"],
-            warning(top["edge_pp"], top["edge_low"], top["edge_high"], f["games"]),
+            edge(top["edge_pp"], top["edge_low"], top["edge_high"], f["games"],
+                 f"seat {top['seat']}", n),
+            subject=True,
+            warn=warning(top["edge_pp"], top["edge_low"], top["edge_high"], f["games"]),
         ))  # fmt: skip
     return rows
 
@@ -782,7 +799,7 @@ def ratings_headlines(gaps: pl.DataFrame, q: str) -> list[Row]:
             q,
             f"{g['players']} players: {g['a']} rated highest, {g['b']} lowest (gap; "
             f"n = {g['deals']:,} deals)",
-            ci(g["gap"], g["low"], g["high"], "Elo", "+.0f"), g["deals"], g["warning"], "deals",
+            rating_gap(g, f"{g['a']} − {g['b']}", g["players"]), warn=g["warning"],
         ))  # fmt: skip
     return rows
 

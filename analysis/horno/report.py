@@ -33,6 +33,7 @@ from analysis import seats as generic_seats
 from analysis.blocks import block_specs, has_block
 from analysis.content import Block, Heading, PageBreak, Plot, Prose, Table
 from analysis.content import panels as _figure
+from analysis.estimates import edge
 from analysis.formats import ci, ci_col, fmt
 from analysis.horno import cardsets, dishes, radioactive, sabotage, seats, verdicts
 from analysis.horno.common import (
@@ -349,14 +350,21 @@ def _seats_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
     if e is None:
         return out
     for x in e.iter_rows(named=True):
-        for what, key in (("first player's", "first"), ("last player's", "last")):
+        for what, key in (("first player", "first"), ("last player", "last")):
             out.append(
                 headline(
                     q,
-                    f"{x['players']} players, {x['field']}: {what} edge over the fair share",
-                    ci(x[f"{key}_pp"], x[f"{key}_low"], x[f"{key}_high"]),
-                    x["games"],
-                    "" if x[f"{key}_low"] > 0 or x[f"{key}_high"] < 0 else "interval covers 0",
+                    f"{x['players']} players, {x['field']}: {what}'s edge over the fair share",
+                    edge(
+                        x[f"{key}_pp"],
+                        x[f"{key}_low"],
+                        x[f"{key}_high"],
+                        x["games"],
+                        f"the {what}",
+                        x["players"],
+                        field=x["field"],
+                    ),
+                    warn="" if x[f"{key}_low"] > 0 or x[f"{key}_high"] < 0 else "interval covers 0",
                 )
             )
     return out

@@ -34,6 +34,7 @@ from analysis import seats as generic_seats
 from analysis.blocks import block_specs, has_block
 from analysis.content import Block, Heading, PageBreak, Plot, Prose, Table
 from analysis.content import panels as _figure
+from analysis.estimates import edge
 from analysis.formats import EMPTY, ci, ci_col, fmt
 from analysis.pizzatheory import boards, length, opening, prose, safety, seats, verdicts
 from analysis.pizzatheory.common import (
@@ -472,8 +473,16 @@ def _seats_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
                 q,
                 f"{x['players']} players, {x['field']}{det}: first starter's "
                 f"edge over the fair share ({across})",
-                prose.value(
-                    x["first_pp"], x["first_low"], x["first_high"], exact=x["deterministic"]
+                prose.value(x["first_pp"], x["first_low"], x["first_high"], exact=True)
+                if x["deterministic"]  # one game, not an estimate
+                else edge(
+                    x["first_pp"],
+                    x["first_low"],
+                    x["first_high"],
+                    x["games"],
+                    "the first starter",
+                    n,
+                    field=x["field"],
                 ),  # fmt: skip
                 x["games"],
                 warn,
@@ -484,8 +493,16 @@ def _seats_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
                 q,
                 f"{x['players']} players, {x['field']}{det}: last starter's "
                 "edge over the fair share",
-                prose.value(
-                    x["last_pp"], x["last_low"], x["last_high"], exact=x["deterministic"]
+                prose.value(x["last_pp"], x["last_low"], x["last_high"], exact=True)
+                if x["deterministic"]  # one game, not an estimate
+                else edge(
+                    x["last_pp"],
+                    x["last_low"],
+                    x["last_high"],
+                    x["games"],
+                    "the last starter",
+                    n,
+                    field=x["field"],
                 ),  # fmt: skip
                 x["games"],
                 warn,

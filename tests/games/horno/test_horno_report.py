@@ -204,6 +204,10 @@ def test_every_page_one_number_is_data(results):
         assert (v.n, v.n_unit) == (x.n, x.n_unit)
         if v.question != "Do the answers hang on the assumed card list?":
             assert v.estimate == x.text(), v.question
-    table = estimates(results)
+    every = estimates(results)
+    table = every.filter(pl.col("source") == "page 1")
+    appendix = every.filter(pl.col("source") == "appendix")  # seat and ratings headlines
+    assert {"win share − fair share", "rating gap"} <= set(appendix["quantity"])
+    assert appendix["n"].min() > 0 and appendix["estimate"].is_finite().all()
     assert set(table["question"]) == set(QUESTIONS)
     assert table.select("estimate", "low", "high").null_count().sum_horizontal()[0] == 0

@@ -152,7 +152,11 @@ def test_every_verdict_carries_its_number_as_data(results, pages):
         assert x.n > 0 and x.quantity and x.n_unit, v.question
         assert v.estimate == x.text() and (v.n, v.n_unit) == (x.n, x.n_unit), v.question
         assert " ".join(v.estimate.split()) in front, v.question
-    table = estimates(results)
+    every = estimates(results)
+    table = every.filter(pl.col("source") == "page 1")
+    appendix = every.filter(pl.col("source") == "appendix")  # seat and ratings headlines
+    assert {"win share − fair share", "rating gap"} <= set(appendix["quantity"])
+    assert appendix["n"].min() > 0 and appendix["estimate"].is_finite().all()
     assert set(table["question"]) == set(QUESTIONS) and table.height == len(QUESTIONS)
     assert table["n"].min() > 0 and table["estimate"].is_finite().all()
 

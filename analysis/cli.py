@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 import polars as pl
-from rich.table import Table
+from rich.console import Console
 
 from analysis.summary import seat_summary
 from sims.batch import one_arm
@@ -26,23 +26,68 @@ from sims.cli import (
 )
 from sims.core.errors import SlicelabError
 from sims.core.game import get_game
+from sims.output import Column, format_option, print_table, write_rows
 
 
-def print_summary(rows: pl.DataFrame, game: str, title: str) -> None:
-    """Per-seat win share (Wilson 95%) and mean score components as a table."""
-    components = [*get_game(game).results.components, "score"]
-    summary = seat_summary(rows, components)
-    table = Table(title=title)
-    heads = ["players", "seat", "strategy", "games", "win", "95% CI", *components]
-    for col in heads:
-        table.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
-    for r in summary.iter_rows(named=True):
-        table.add_row(
-            str(r["players"]), str(r["seat"]), r["strategy"], str(r["games"]),
-            f"{r['win_share']:.1%}", f"{r['win_low']:.1%}–{r['win_high']:.1%}",
-            *[f"{r[c]:.2f}" for c in components],
-        )  # fmt: skip
-    console.print(table)
+def spec_text(spec: str) -> str:
+    """A strategy spec as a table shows it: a space after each comma, so that a long one
+    wraps between its parameters rather than inside one."""
+    return spec.replace(",", ", ")
+
+
+WIN_COLUMNS = (
+    Column("players"),
+    Column("seat"),
+    Column("win_share", "win", text=lambda r: f"{r['win_share']:.1%}"),
+    Column("win_low", "95% CI", text=lambda r: f"{r['win_low']:.1%}–{r['win_high']:.1%}"),
+    Column("games", text=lambda r: f"{r['games']:,}"),
+    # last and the only one that wraps: a long spec (a preset with overrides, a Python
+    # strategy) takes the lines it needs instead of pushing the numbers off the screen
+    Column("strategy", justify="left", wrap=True, text=lambda r: spec_text(r["strategy"])),
+)
+"""The first table of :func:`print_summary`: who won, with its interval, by seat."""
+
+
+SUMMARY_FIELDS = ("players", "seat", "strategy", "games", "win_share", "win_low", "win_high")
+"""The csv and json columns of :func:`print_summary` before the score components."""
+
+
+def print_summary(
+    rows: pl.DataFrame, game: str, title: str, fmt: str = "table", to: Console | None = None
+) -> None:
+    """Per-seat win share (Wilson 95%) and mean score components.
+
+    As a table (``fmt="table"``), it fits the console's width for every game: the win
+    share, its interval and the games by seat first, with the strategy last (wrapped if
+    long), then the mean score and its components by seat in as many tables as the width
+    needs (each repeating players and seat). As ``csv`` or ``json``, one row per player count
+    and seat with raw numbers on stdout: ``players``, ``seat``, ``strategy``, ``games``,
+    ``win_share`` (a fraction, a shared win counting 1/k), ``win_low`` and ``win_high``
+    (the Wilson 95% interval), then the mean ``score`` and the mean of each of its
+    components.
+
+    Parameters
+    ----------
+    rows : polars.DataFrame
+        A ``players`` table with a ``players`` column (:func:`sims.cli.play_in_memory`).
+    game : str
+        The game's registry name (its score components).
+    title : str
+        Above the first table.
+    fmt : {"table", "csv", "json"}
+        The ``--format`` given.
+    to : rich.console.Console, optional
+        Where a table goes (default: the command line's stdout console).
+    """
+    components = ["score", *get_game(game).results.components]  # the total first
+    records = seat_summary(rows, components).to_dicts()
+    if fmt != "table":
+        write_rows(records, [*SUMMARY_FIELDS, *components], fmt)
+        return
+    to = to or console
+    print_table(to, WIN_COLUMNS, records, title)
+    means = [Column(c, text=lambda r, c=c: f"{r[c]:.2f}") for c in components]
+    print_table(to, [*WIN_COLUMNS[:2], *means], records, "mean score by seat", keys=2)
 
 
 @click.command()
@@ -61,17 +106,20 @@ def print_summary(rows: pl.DataFrame, game: str, title: str) -> None:
     "--engine", type=click.Choice(["auto", "kernel", "reference"]), default="auto",
     show_default=True, help="auto: the compiled kernel when every strategy is built in.",
 )  # fmt: skip
+@format_option
 @allow_code_option
 @game_options
 def play(
-    game: str, players: int, n_games: int, seed: int, specs: str, engine: str, allow_code: bool,
-    **given,
+    game: str, players: int, n_games: int, seed: int, specs: str, engine: str, fmt: str,
+    allow_code: bool, **given,
 ):  # fmt: skip
-    """Play a batch in memory (no files) and print a per-seat summary."""
+    """Play a batch in memory (no files) and print a per-seat summary: win share and its
+    95% interval, then the mean score and its components (--format csv or json: one row
+    per seat)."""
     arm = arm_dict(game, players, specs, n_games, seed, given, engine)
     rows = play_in_memory(arm, seed, f"{players} players", allow_code)
     title = get_game(game).info.title
-    print_summary(rows, game, f"{title} — {n_games} games, seed {seed}")
+    print_summary(rows, game, f"{title} — {n_games:,} games, seed {seed}", fmt)
 
 
 @click.command()
@@ -84,9 +132,10 @@ def play(
 @click.option(
     "--strategies", "specs", default="greedy", show_default=True, help="Strategy for every seat."
 )
-def demo(game: str, n_games: int, seed: int, specs: str) -> None:
+@format_option
+def demo(game: str, n_games: int, seed: int, specs: str, fmt: str) -> None:
     """Play a batch at every player count of the game and print win share and mean score
-    by seat."""
+    by seat (--format csv or json: one row per player count and seat)."""
     info = get_game(game).info
     arms = [arm_dict(game, n, specs, n_games, seed, {})
             for n in range(info.min_players, info.max_players + 1)]  # fmt: skip
@@ -95,9 +144,11 @@ def demo(game: str, n_games: int, seed: int, specs: str) -> None:
     frames = [play_in_memory(arm, seed, f"{arm['players']} players") for arm in arms]
     print_summary(
         pl.concat(frames), game,
-        f"{info.title} — {n_games} games per player count, all seats {specs}, seed {seed}",
+        f"{info.title} — {n_games:,} games per player count, all seats {specs}, seed {seed}",
+        fmt,
     )  # fmt: skip
-    console.print(
+    # csv and json keep stdout for the rows: the note goes with the progress, to stderr
+    (console if fmt == "table" else err).print(
         "Win share counts a shared win as 1/k; intervals are Wilson 95%. Seat 0 moves first."
     )
 

@@ -51,7 +51,7 @@ from sims import __version__, dataset
 from sims.core.errors import SlicelabError
 from sims.core.game import get_game, win_shares
 from sims.core.limits import int_dtype
-from sims.core.specs import import_strategies
+from sims.core.specs import import_strategies, resolved_params
 from sims.core.study import Arm, Study, StudyError, data_files, parse_study, study_hash
 from sims.dataset import TABLES
 
@@ -174,7 +174,11 @@ def play_tables(
             **{c: chunk.games[c] for c in schema.game_columns},
         }
     )
-    specs = [game.make_strategy(s).spec for s in arm.strategies]
+    built = [game.make_strategy(s) for s in arm.strategies]
+    specs = [b.spec for b in built]
+    # every seat's parameters as it played them (defaults and presets resolved at this
+    # player count, not the spec's few), as sorted JSON: the same bytes from any worker
+    params = [json.dumps(resolved_params(b, n), sort_keys=True, default=str) for b in built]
     rep = count * n
     players = pa.table(
         {
@@ -183,9 +187,7 @@ def play_tables(
             "seat": np.tile(np.arange(n, dtype=seat_type), count),
             "strategy": pa.array([str(s) for s in specs] * count, pa.string()),
             "strategy_family": pa.array([s.name for s in specs] * count, pa.string()),
-            "strategy_params": pa.array(
-                [json.dumps(s.params, sort_keys=True) for s in specs] * count, pa.string()
-            ),
+            "strategy_params": pa.array(params * count, pa.string()),
             **{c: _column(chunk.seats[c], rep) for c in schema.seat_columns},
             "win_share": shares.ravel(),
         }
@@ -464,6 +466,8 @@ def _resume_state(out: Path, digest: str, study: Study) -> dict | None:
             )
         return None
     old = dataset.read_manifest(out)
+    if old.get("format") != dataset.FORMAT:  # readable, but never extended
+        raise StudyError(dataset.SPEC_PARAMS.format(out=out))
     if old.get("study_hash") != digest:
         raise StudyError(
             f"{out} holds the data of another study ({old.get('study_name')!r}, hash "

@@ -21,19 +21,20 @@ from rich.progress import (
     TextColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
 from rich.text import Text
 
 from sims import __version__
 from sims.batch import available_cores, one_arm, play_arm
 from sims.compiling import announced, compile_first, to_compile, unfinished_arms, warm_hint
 from sims.core.errors import SlicelabError
+from sims.core.game import Game, get_game
 from sims.core.game import games as all_games
-from sims.core.game import get_game
-from sims.core.specs import _value, parse_spec, split_specs
+from sims.core.specs import _value, parse_spec, resolved_params, split_specs
 from sims.core.study import MAX_NAME
+from sims.output import Column, emit, format_option, number, print_table, write_rows
 
-# Wide enough for the summary table when output is piped (rich defaults to 80 columns).
+# Piped output gets one fixed width, whatever the terminal, so that it is the same text
+# everywhere (tables fit any width: sims.output; csv/json bypass rich).
 console = Console(width=None if sys.stdout.isatty() else 132)
 err = Console(stderr=True)
 
@@ -187,26 +188,130 @@ def arm_dict(
     return arm
 
 
+GAME_COLUMNS = (
+    Column("game", justify="left"),
+    Column("title", justify="left", wrap=True),
+    Column("players", text=lambda r: f"{r['min_players']}-{r['max_players']}"),
+    # the rules document on the summary's second line: as a column of its own, its
+    # unbreakable path would leave the summary a few characters at 80 columns
+    Column("summary", "summary and rules", justify="left", wrap=True,
+           text=lambda r: f"{r['summary']}\nrules: {r['rules_doc']}"),
+)  # fmt: skip
+"""The table of ``slicelab games``."""
+
+
 @cli.command()
-def games() -> None:
-    """List the games slicelab can simulate."""
-    table = Table("game", "title", "players", "summary", "rules")
-    for g in all_games():
-        i = g.info
-        table.add_row(i.name, i.title, i.players_text, i.summary, i.rules_doc)
-    console.print(table)
+@format_option
+def games(fmt: str) -> None:
+    """List the games slicelab can simulate (--format csv or json: one row per game)."""
+    rows = [
+        {"game": i.name, "title": i.title, "min_players": i.min_players,
+         "max_players": i.max_players, "summary": i.summary, "rules_doc": i.rules_doc}
+        for i in (g.info for g in all_games())
+    ]  # fmt: skip
+    emit(fmt, GAME_COLUMNS, rows, console, fields=list(rows[0]))
+
+
+def _params_text(params: dict | None) -> str:
+    return ", ".join(f"{k}={number(v) if isinstance(v, float) else v}"
+                     for k, v in params.items()) if params else "-"  # fmt: skip
+
+
+def _count_template(names: list[str], players: int) -> set[str]:
+    """The names with the player count written N (``heuristic-eq4`` at 4: ``heuristic-eqN``)."""
+    return {re.sub(rf"(?<![0-9]){players}(?![0-9])", "N", name) for name in names}
+
+
+def strategy_rows(the_game: Game, players: int | None = None) -> list[dict]:
+    """The strategy catalogue as ``slicelab strategies`` lists it: one row per family or
+    preset with the parameters it plays (:func:`~sims.core.specs.resolved_params`).
+
+    With ``players``, ``params`` are those it plays at that count. Without, they are the
+    ones it plays at every count where these are the same; where they depend on the
+    count (plain ``heuristic`` plays ``heuristic-eqN`` at N players), ``params`` is None
+    rather than numbers it would not play, ``depends_on_players`` is true and
+    ``default_preset`` names the presets it plays (``heuristic-eqN``) when presets do.
+
+    Parameters
+    ----------
+    the_game : Game
+        The game.
+    players : int, optional
+        A player count in the game's range (checked by the caller).
+
+    Returns
+    -------
+    list of dict
+        Keys ``strategy``, ``preset_of``, ``kernel``, ``players``, ``params``,
+        ``depends_on_players``, ``default_preset``, ``summary``.
+    """
+    info = the_game.info
+    counts = range(info.min_players, info.max_players + 1)
+    catalogue = the_game.strategies()
+    played = {
+        s.name: {n: resolved_params(the_game.make_strategy(s.name), n) for n in counts}
+        for s in catalogue
+    }
+    rows = []
+    for s in catalogue:
+        at = played[s.name]
+        varies = any(at[n] != at[counts[0]] for n in counts)
+        template = None
+        if varies:  # which of its presets it plays at each count, if one name says so
+            common = None
+            for n in counts:
+                same = [p.name for p in catalogue
+                        if p.preset_of == s.name and played[p.name][n] == at[n]]  # fmt: skip
+                names = _count_template(same, n)
+                common = names if common is None else common & names
+            template = sorted(common)[0] if common else None
+        params = at[players] if players is not None else (None if varies else at[counts[0]])
+        rows.append({
+            "strategy": s.name, "preset_of": s.preset_of, "kernel": s.kernel,
+            "players": players, "params": params, "depends_on_players": varies,
+            "default_preset": template, "summary": s.summary,
+        })  # fmt: skip
+    return rows
+
+
+def _params_cell(row: dict) -> str:
+    if row["params"] is not None:
+        return _params_text(row["params"])
+    at = f": {row['default_preset']}'s at N players" if row["default_preset"] else ""
+    return f"depends on the player count{at} (see --players)"
 
 
 @cli.command()
 @click.argument("game")
-def strategies(game: str) -> None:
-    """List a game's built-in strategies and their parameters."""
+@click.option(
+    "--players", "-p", type=int, default=None,
+    help="List the parameters each strategy plays at this many players (default: those "
+    "played at every count; a family whose defaults depend on the count says so).",
+)  # fmt: skip
+@format_option
+def strategies(game: str, players: int | None, fmt: str) -> None:
+    """List a game's built-in strategies and the parameters they play (--players N: at N
+    players; --format csv or json: one row per strategy, the parameters as a JSON object)."""
     the_game = get_game(game)
-    table = Table("strategy", "parameters (default)", "kernel", "summary")
-    for info in the_game.strategies():
-        params = ", ".join(f"{k}={v:g}" for k, v in info.params.items()) or "-"
-        table.add_row(info.name, params, "yes" if info.kernel else "no", info.summary)
-    console.print(table)
+    if players is not None:
+        the_game.info.check_players(players)
+    rows = strategy_rows(the_game, players)
+    head = "parameters" if players is None else f"parameters at {players} players"
+    columns = (
+        Column("strategy", justify="left"),
+        Column("params", head, text=_params_cell, justify="left", wrap=True),
+        Column("kernel", text=lambda r: "yes" if r["kernel"] else "no", justify="left"),
+        Column("summary", justify="left", wrap=True),
+    )
+    emit(fmt, columns, rows, console, fields=list(rows[0]))
+    if fmt != "table":
+        return
+    varying = [r["strategy"] for r in rows if r["depends_on_players"] and r["params"] is None]
+    if varying:
+        console.print(
+            f"{', '.join(varying)}: the parameters played depend on the player count; "
+            f"`slicelab strategies {game} --players N` lists those played at N players."
+        )
     tunable = [i.name for i in the_game.strategies() if i.ranges]
     with_params = [i.name for i in the_game.strategies() if i.params and not i.preset_of]
     example = f" or {with_params[0]}(key=value)" if with_params else ""
@@ -768,11 +873,13 @@ def tuning_options(fn):
     help="Store the winner as a named preset of the family, in your own presets file (the "
     "shipped names, such as New York Slice's heuristic-eqN, are reserved).",
 )
+@format_option
 def tune(
     game, players, family, field_spec, candidates, n_games, validation_games, seed, jobs,
-    save_preset,
+    save_preset, fmt,
 ) -> None:  # fmt: skip
-    """Search a strategy family's parameters for the best win share against a field."""
+    """Search a strategy family's parameters for the best win share against a field
+    (--format csv or json: the winner as one row, its parameters and validation)."""
     from sims.tune import tunable_family
     from sims.tune import tune as run_tune
 
@@ -795,19 +902,32 @@ def tune(
         game, players, field_spec, family, candidates, n_games, validation_games, seed, jobs,
         on_round=show,
     )  # fmt: skip
-    console.print(
-        f"best {family} at {players} players vs {field_spec}: {result.best.spec}\n"
-        f"win share on {result.validation_games:,} fresh seat-rotated games "
-        f"(seed {result.validation_seed}): {result.share:.1%} "
-        f"[95% CI {result.low:.1%}, {result.high:.1%}] (fair share {result.fair:.1%})"
-    )
+    if fmt == "table":
+        console.print(
+            f"best {family} at {players} players vs {field_spec}: {result.best.spec}\n"
+            f"win share on {result.validation_games:,} fresh seat-rotated games "
+            f"(seed {result.validation_seed}): {result.share:.1%} "
+            f"[95% CI {result.low:.1%}, {result.high:.1%}] (fair share {result.fair:.1%})"
+        )
+    else:
+        row = {
+            "game": game, "players": players, "field": field_spec, "family": family,
+            "spec": result.best.spec, "params": dict(result.best.params),
+            "validation_games": result.validation_games,
+            "validation_seed": result.validation_seed, "win_share": result.share,
+            "win_low": result.low, "win_high": result.high, "fair_share": result.fair,
+        }  # fmt: skip
+        write_rows([row], list(row), fmt)
     if save_preset:
         note = (
             f"tuned vs {field_spec} at {players} players: {result.share:.3f} "
             f"[{result.low:.3f}, {result.high:.3f}] on {result.validation_games} games, seed {seed}"
         )
         path = the_game.save_preset(family, save_preset, result.best.params, note)
-        console.print(f"saved preset {save_preset!r}" + (f" in {path}" if path else ""))
+        # with csv or json, stdout holds the row alone
+        (console if fmt == "table" else err).print(
+            f"saved preset {save_preset!r}" + (f" in {path}" if path else "")
+        )
 
 
 @cli.command()
@@ -885,6 +1005,18 @@ def repair(out: Path, jobs: int, backend: str, scheduler: str | None, allow_code
     )
 
 
+EXPLOIT_COLUMNS = (
+    # the spec wraps between its parameters; the numbers stay whole on one line
+    Column("spec", "finalist (chosen on its own fresh deals)", justify="left", wrap=True,
+           text=lambda r: r["spec"].replace(",", ", ")),
+    Column("win_share", "win share", text=lambda r: f"{r['win_share']:.1%}"),
+    Column("gain_pp", "gain (pp)", text=lambda r: f"{r['gain_pp']:+.1f}"),
+    Column("low_pp", "95% CI", text=lambda r: f"[{r['low_pp']:+.1f}, {r['high_pp']:+.1f}]"),
+    Column("deals", text=lambda r: f"{r['deals']:,}"),
+)  # fmt: skip
+"""The finalists' table of ``slicelab exploit``."""
+
+
 @cli.command()
 @click.argument("game")
 @tuning_options
@@ -893,11 +1025,14 @@ def repair(out: Path, jobs: int, backend: str, scheduler: str | None, allow_code
     help="Another deviating spec to try besides the tuned family (repeatable), e.g. "
     "'search(budget=16)'.",
 )  # fmt: skip
+@format_option
 def exploit(
     game, players, family, field_spec, candidates, n_games, validation_games, seed, jobs, also,
+    fmt,
 ) -> None:  # fmt: skip
     """How much one seat gains by deviating from a field (every seat FIELD): the family
-    tuned against it (and any --also spec), measured on fresh seat-rotated deals."""
+    tuned against it (and any --also spec), measured on fresh seat-rotated deals
+    (--format csv or json: one row per finalist, the best marked)."""
     from sims.exploit import exploitability
     from sims.tune import tunable_family
 
@@ -913,15 +1048,23 @@ def exploit(
 
     res = exploitability(game, players, field_spec, family, tuple(also), candidates, n_games,
                          validation_games, seed, jobs, on_round=show)  # fmt: skip
-    if len(res.finalists) > 1:
-        table = Table("finalist (chosen on its own fresh deals)", "win share", "gain (pp)",
-                      "95% CI", "deals")  # fmt: skip
-        for d in res.finalists:
-            table.add_row(d.spec, f"{d.share:.1%}", f"{d.gain_pp:+.1f}",
-                          f"[{d.low_pp:+.1f}, {d.high_pp:+.1f}]", f"{d.deals:,}")  # fmt: skip
-        console.print(table)
     b = res.best
-    console.print(
+
+    def row(d, stage: str) -> dict:
+        return {"game": game, "players": players, "field": field_spec, "family": res.family,
+                "stage": stage, "spec": d.spec, "chosen": d.spec == b.spec, "deals": d.deals,
+                "win_share": d.share, "gain_pp": d.gain_pp, "low_pp": d.low_pp,
+                "high_pp": d.high_pp, "seed": res.seed if stage == "final" else None}  # fmt: skip
+
+    # with --also the finalists are measured on deals of their own and the chosen one
+    # again on fresh deals (the final row); without, the tuned family is the one row
+    finalists = [row(d, "finalist") for d in res.finalists if d is not b]
+    if fmt != "table":
+        write_rows([*finalists, row(b, "final")], list(row(b, "final")), fmt)
+    elif len(finalists) > 1:
+        print_table(console, EXPLOIT_COLUMNS, finalists)
+    # with csv or json, stdout holds the rows alone: the verdict goes to stderr
+    (console if fmt == "table" else err).print(
         f"exploitability of {field_spec} at {players} players (family {res.family}"
         + (", also " + ", ".join(also) if also else "")
         + f"): {b.gain_pp:+.1f} pp "

@@ -55,9 +55,20 @@ MANIFEST = "manifest.json"
 LOG = "chunks.log"
 LOCK = ".slicelab.lock"
 HOLDER = ".slicelab.holder.json"
-FORMAT = 3
-"""The manifest format: 3 is the plain folder layout of :func:`chunk_path`; 2 was the hive
-layout (``game=G/players=N/arm=A``), which is refused with :data:`OLD_LAYOUT`."""
+FORMAT = 4
+"""The manifest format: 4 is the plain folder layout of :func:`chunk_path`, each seat's
+``strategy_params`` the parameters it played (resolved at its player count); 3 is the same
+layout with the spec's own parameters there (``{}`` for a plain ``heuristic``), read but
+never resumed (:data:`SPEC_PARAMS`: the two would mix in one table); 2 was the hive layout
+(``game=G/players=N/arm=A``), which is refused with :data:`OLD_LAYOUT`."""
+SPEC_PARAMS_FORMAT = 3
+SPEC_PARAMS = (
+    "{out} was written by an older slicelab (manifest format 3), whose strategy_params are "
+    "the specs' own parameters, not the ones each seat played; resuming it would mix the "
+    "two in one table: re-run its study into a new folder (--out) or delete this one"
+)
+READABLE = (SPEC_PARAMS_FORMAT, FORMAT)
+"""The manifest formats every reader reads."""
 HIVE_FORMAT = 2
 OLD_LAYOUT = (
     "{out} was written in the old hive layout (<table>/game=G/players=N/arm=A, manifest "
@@ -246,10 +257,10 @@ def read_manifest(out: str | Path, mending: bool = False) -> dict[str, Any]:
                                           type(exc).__name__)) from None  # fmt: skip
     if not isinstance(m, dict):
         raise DatasetError(damaged.format("not a JSON object"))
-    if m.get("format") != FORMAT:
+    if m.get("format") not in READABLE:
         if m.get("format") == HIVE_FORMAT:
             raise DatasetError(OLD_LAYOUT.format(out=out))
-        if isinstance(m.get("format"), int) and m["format"] < FORMAT:
+        if isinstance(m.get("format"), int) and m["format"] < SPEC_PARAMS_FORMAT:
             raise DatasetError(
                 f"{out} was written by an older slicelab (manifest format {m['format']}, without "
                 "file checksums); re-run its study into a new --out (or delete the folder)"

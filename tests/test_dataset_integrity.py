@@ -506,3 +506,23 @@ def test_a_reader_during_a_run_names_the_run_and_a_stale_holder_is_ignored(copy)
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_a_format_3_dataset_is_read_but_never_resumed(copy, clean):
+    """Manifest format 3 recorded the specs' own parameters in strategy_params (format 4:
+    the parameters each seat played): every reader reads it; resuming or repairing would
+    write chunks of the other meaning beside them, so both are refused naming the fix."""
+    path = copy / dataset.MANIFEST
+    m = json.loads(path.read_text("utf-8"))
+    path.write_text(json.dumps({**m, "format": 3}), "utf-8")
+    assert rows_of(copy)["players"].equals(rows_of(clean)["players"])
+    assert manifest(copy)["format"] == 3
+    for args in (["repair", str(copy)], ["verify", str(copy)]):
+        r = CliRunner().invoke(cli, args)
+        if args[0] == "verify":
+            assert r.exit_code == 0, r.output  # a reader
+        else:
+            assert r.exit_code == 2 and "manifest format 3" in r.output, r.output
+            assert "new folder (--out)" in r.output
+    with pytest.raises(StudyError, match="would mix the two in one table"):
+        run_study(parse_study(study_data()), copy)

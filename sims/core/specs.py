@@ -191,6 +191,40 @@ def is_code(text: str) -> bool:
     return bool(m) and ":" in m.group(1)
 
 
+def resolved_params(strategy: Any, players: int) -> dict[str, Any]:
+    """Every parameter a built strategy plays with at ``players``: what ``slicelab
+    strategies GAME --players N`` lists and a dataset's ``strategy_params`` records.
+
+    A strategy whose parameters depend on the player count resolves them in a
+    ``params(players)`` method (the family's defaults, then its preset, ``heuristic-eqN``
+    for plain ``heuristic``, then the spec's own); one with fixed parameters merged with
+    its defaults holds them in ``p`` (a search); any other has only its spec's. A
+    parameter of the spec that the resolved set leaves out (restricted play, ``avoid`` or
+    ``forfeit``, which is no valuation parameter) is added as given, so that nothing the
+    seat plays under is missing. The games' ``strategy_identity`` keys read the same
+    parameters (``tests/test_resolved_params.py`` checks that they agree).
+
+    Parameters
+    ----------
+    strategy : object
+        A strategy built by the game's ``make_strategy`` (it has ``spec``).
+    players : int
+        The number of seats it plays at.
+
+    Returns
+    -------
+    dict
+        Parameter name → value (float, int, bool or str), a new dict.
+    """
+    spec = strategy.spec
+    params = getattr(strategy, "params", None)
+    resolved = params(players) if callable(params) else getattr(strategy, "p", spec.params)
+    out = dict(resolved)
+    for key, value in spec.params.items():
+        out.setdefault(key, value)
+    return out
+
+
 # ------------------------------------------------------------------ Python strategies
 # A Python strategy saved beside the user's study file, or in the folder they run slicelab
 # from, is found without PYTHONPATH: those two folders are searched after the Python path.

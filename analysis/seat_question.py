@@ -153,6 +153,13 @@ def seat_verdict(
            if robust_at else f"At no player count does the sign hold in every {q.checked}.")
     )  # fmt: skip
     if q.claim == "any":
+        by_count = [
+            f"{int(m)}p position {int(y['position'])} "
+            f"{ci(y['edge_pp'], y['edge_low'], y['edge_high'])}"
+            for (m,), sub in family.group_by("players", maintain_order=True)
+            for y in [sub.sort(pl.col("edge_pp").abs(), descending=True).row(0, named=True)]
+        ]
+        answer += f" By player count, the largest edge: {'; '.join(by_count)}."
         answer += (
             f" The largest edge is position {p}'s at {n} players, "
             f"{ci(claim['edge_pp'], claim['adj_low'], claim['adj_high'])} once corrected for "

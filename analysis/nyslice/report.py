@@ -24,7 +24,8 @@ import polars as pl
 
 from analysis import seats as generic_seats
 from analysis.content import Block, Heading, PageBreak, Plot, Prose, Table, figure
-from analysis.formats import ci, ci_col, count_colour, fmt
+from analysis.estimates import Estimate, edge, held_out_theta
+from analysis.formats import ci_col, count_colour, fmt
 from analysis.nyslice import (
     playercount,
     prose,
@@ -62,6 +63,7 @@ BLOCKS = ("seats", "seats-collect", "seats-greedy", "specials", "forfeit", "thet
           "ladder")  # fmt: skip
 """Study blocks the report needs (see studies/nyslice-balance.toml)."""
 SEAT_FIELDS = ("seats", "seats-collect", "seats-greedy", "seats-search")
+FIELD = verdicts.FIELD
 """Blocks that ask the seat question with one strategy in every seat; ``seats-search``
 (the search player, a smaller block) is read when the study has it."""
 MAIN_PLAYERS = 4
@@ -219,8 +221,9 @@ def _seats_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
             continue
         out.append(headline(q, f"{f['players']} players: first slicer's edge across "
                             f"{j['conditions']} fields and decks: {j['label']}",
-                            ci(f["first_edge_pp"], f["first_low"], f["first_high"]),
-                            f["games"], "" if j["robust"] else j["detail"]))  # fmt: skip
+                            edge(f["first_edge_pp"], f["first_low"], f["first_high"],
+                                 f["games"], "the first slicer", f["players"], field=FIELD),
+                            warn="" if j["robust"] else j["detail"]))  # fmt: skip
     return out
 
 
@@ -351,9 +354,11 @@ def _specials_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
                        + (f" ({have} of {s.height} worth having, {cost} costly, Holm)"
                           if what == "most" else "")
                        + (f"; across fields and decks: {tag['label']}" if tag else ""))  # fmt: skip
-            out.append(headline(q, finding, ci(x["points"], x["points_low"], x["points_high"],
-                                                "points"),
-                                x["in_play"], x["warning"], "deals"))  # fmt: skip
+            value = Estimate(verdicts.SPECIAL_WORTH, x["points"], x["points_low"], x["points_high"],
+                             int(x["in_play"]), "deals", unit="points",
+                             subject=x["special"].replace("_", " "), players=int(n),
+                             field=FIELD, method="paired by deal")  # fmt: skip
+            out.append(headline(q, finding, value, warn=x["warning"]))
     return out
 
 
@@ -620,13 +625,17 @@ def _eat_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
             f"{b['players']} players: best θ {b['best_theta']:g} "
             f"(not significantly worse: {_theta_set(b)}); its edge over the fair share "
             "against the field, on held-out deals",
-            ci(b["edge_pp"], b["edge_low"], b["edge_high"]), b["deals"], b["warning"], "deals",
+            held_out_theta(b, b["players"], FIELD), warn=b["warning"],
         ))  # fmt: skip
     for o in r.payoff_overall.iter_rows(named=True):
         out.append(headline(q, f"{o['players']} players: win share from eating instead of "
                             "collecting (replayed decisions, clustered by game)",
-                            ci(o["payoff_pp"], o["payoff_low"], o["payoff_high"]), o["games"],
-                            o["warning"]))  # fmt: skip
+                            Estimate("win share from eating instead of collecting",
+                                     o["payoff_pp"], o["payoff_low"], o["payoff_high"],
+                                     int(o["games"]), "games", players=int(o["players"]),
+                                     field=FIELD, method="replayed decisions, clustered by game",
+                                     ),
+                            warn=o["warning"]))  # fmt: skip
     return out
 
 
@@ -824,8 +833,10 @@ def _whatif_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
             out.append(headline(q, f"{c['players']} players: {what}: from "
                                 f"{verdicts.signed(c[f'before_{unit}'])} to "
                                 f"{verdicts.signed(c[f'after_{unit}'])} {unit} (change)",
-                                ci(c[f"change_{unit}"], c["change_low"], c["change_high"], unit),
-                                c["deals"], unit="deals"))  # fmt: skip
+                                Estimate(f"change in the {what}", c[f"change_{unit}"],
+                                         c["change_low"], c["change_high"], int(c["deals"]),
+                                         "deals", unit=unit, players=int(c["players"]),
+                                         field=FIELD, method="paired by deal")))  # fmt: skip
     return out
 
 

@@ -33,6 +33,10 @@ from analysis.verdicts import (
 
 MAIN = 4
 """The player count of the single-count verdicts (the game's usual table)."""
+FIELD = "equilibrium heuristic"
+"""Who plays the main field's games (:attr:`analysis.estimates.Estimate.field`)."""
+SPECIAL_WORTH = "worth to a seat that may receive it (points a game it is in play)"
+"""What a special's value measures (:attr:`analysis.estimates.Estimate.quantity`)."""
 BIG_EDGE = 2.0
 """A seat edge (pp) a designer should act on when it is robust: at 4 players a seat's fair
 share is 25%, and 2 pp is one game in fifty changing hands."""
@@ -62,7 +66,7 @@ SEATS = SeatQuestion(
     question="Is the first slicer favoured?",
     first="the first slicer",
     who="the equilibrium heuristic",
-    field="equilibrium heuristic",
+    field=FIELD,
     checked="field and plausible deck",
     method="t interval over games",
     big_edge=BIG_EDGE,
@@ -197,7 +201,7 @@ def special_verdict(r: Results) -> Verdict | None:
         question="Which Today's Specials are strongest?",
         answer=answer,
         value=Estimate(
-            "worth to a seat that may receive it (points a game it is in play)",
+            SPECIAL_WORTH,
             claim["points"],
             claim["adj_low"],
             claim["adj_high"],
@@ -206,7 +210,7 @@ def special_verdict(r: Results) -> Verdict | None:
             unit="points",
             subject=_name(claim["special"]),
             players=main,
-            field="equilibrium heuristic",
+            field=FIELD,
             data=data_label(r.manifest, "the default deck"),
             method="paired by deal against a seat that never receives it",
             family=int(claim["family"]),
@@ -264,7 +268,7 @@ def overpay_verdict(r: Results) -> Verdict | None:
             "games",
             subject=_name(x["special"]),
             players=main,
-            field="equilibrium heuristic",
+            field=FIELD,
             data=data_label(r.manifest, "the default deck"),
             method="t interval over games",
             family=int(x["family"]),
@@ -392,7 +396,7 @@ def count_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="Does the game hold up from 2 to 6 players?",
         answer=answer,
-        value=edge_claim(claim, f"seat {claim['seat']}", field="equilibrium heuristic"),
+        value=edge_claim(claim, f"seat {claim['seat']}", field=FIELD),
         size=clear_size(claim["adj_low"], claim["adj_high"]),
         robustness=robust.label if robust is not None else "not checked",
         recommendation=rec,
@@ -421,7 +425,7 @@ def _change_value(c: dict) -> Estimate:
         unit="points" if points else "pp",
         subject="the candidate rule",
         players=int(c["players"]),
-        field="equilibrium heuristic",
+        field=FIELD,
         method="paired by deal",
     )
 

@@ -31,6 +31,7 @@ import numpy as np
 import polars as pl
 
 from analysis.content import TEXT_WIDTH, Block, Heading, PageBreak, Plot, Prose, Table, figure
+from analysis.estimates import Estimate, edge
 from analysis.formats import EMPTY, ci, ci_col, fmt
 from analysis.load import manifest as read_manifest
 from analysis.pieceocake import compare, cuts, forgo, prose, robustness, sweeps, varieties, verdicts
@@ -72,6 +73,8 @@ BLOCKS = (
 )  # fmt: skip
 """Study blocks the report needs (see studies/pieceocake-balance.toml)."""
 MAIN_PLAYERS = verdicts.MAIN
+FIELD = "heuristic"
+"""Who plays the main field (:attr:`analysis.estimates.Estimate.field`)."""
 SEAT_LABEL = "seat (0 = serves the first cake)"
 FIELD_STYLE = {"heuristic field": ("black", "o"), "greedy field": ("tab:purple", "s")}
 
@@ -194,8 +197,9 @@ def _seats_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
         j = judge(conds, list(robustness.FIELDS))
         out.append(headline(q, f"{f['players']} players: first server's edge across "
                             f"{len(conds)} fields: {j.label}",
-                            ci(f["first_edge_pp"], f["first_low"], f["first_high"]),
-                            f["games"], "" if j.robust else j.detail))  # fmt: skip
+                            edge(f["first_edge_pp"], f["first_low"], f["first_high"],
+                                 f["games"], "the first server", f["players"], field=FIELD),
+                            warn="" if j.robust else j.detail))  # fmt: skip
     return out
 
 
@@ -306,8 +310,13 @@ def _sweep_headlines(r: Results, q: str, param: str, symbol: str) -> list[Row]:
         return []
     return [headline(q, f"{x['players']} players: best {symbol} {x[f'best_{param}']:g} "
                      f"(not worse: {sweeps.set_text(x, param)}); held-out edge over the fair "
-                     "share", ci(x["edge_pp"], x["edge_low"], x["edge_high"]), x["deals"],
-                     x["warning"], "deals") for x in b.iter_rows(named=True)]  # fmt: skip
+                     "share", Estimate(f"held-out edge over the fair share at the best {symbol}",
+                                       x["edge_pp"], x["edge_low"], x["edge_high"],
+                                       int(x["deals"]), "deals",
+                                       subject=f"{symbol} = {x[f'best_{param}']:g}",
+                                       players=int(x["players"]), field=FIELD,
+                                       method="deals not used to pick it"),
+                     warn=x["warning"]) for x in b.iter_rows(named=True)]  # fmt: skip
 
 
 def _sweep_cells(r: Results, param: str, symbol: str) -> list[Row]:
@@ -655,7 +664,11 @@ def _assoc_headlines(r: Results, q: str) -> list[Row]:
         return []
     return [headline(q, f"{x['players']} players: win share of seats that forgo − seats that "
                      "do not (association, not an effect)",
-                     ci(x["diff_pp"], x["diff_low"], x["diff_high"]), x["games"], x["warning"])
+                     Estimate("win share of seats that forgo − seats that do not",
+                              x["diff_pp"], x["diff_low"], x["diff_high"], int(x["games"]),
+                              "games", players=int(x["players"]), field=FIELD,
+                              method="association over games, not an effect"),
+                     warn=x["warning"])
             for x in a.iter_rows(named=True) if x["seats_forgoing"] and x["seats_not"]]  # fmt: skip
 
 
@@ -796,8 +809,12 @@ def _varieties_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
     return [headline(q, f"{x['players']} players: {x['variety']} carries the largest share of "
                      "the winners' points"
                      + ("" if x["separated"] else f" (not separated from {x['runner_up']})"),
-                     ci(100 * x["share"], 100 * x["share_low"], 100 * x["share_high"], "%", ".1f"),
-                     x["games"]) for x in top.iter_rows(named=True)]  # fmt: skip
+                     Estimate("share of the winners' points", 100 * x["share"],
+                              100 * x["share_low"], 100 * x["share_high"], int(x["games"]),
+                              "games", unit="%", subject=x["variety"],
+                              players=int(x["players"]), field=FIELD,
+                              method="interval over games"))
+            for x in top.iter_rows(named=True)]  # fmt: skip
 
 
 VARIETIES = Section("Varieties", _varieties_compute, headlines=_varieties_headlines,
@@ -919,8 +936,11 @@ def _nys_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
         out.append(headline(q, f"{x['players']} players: first server's edge from "
                             f"{x['poc']:+.1f} to {x['exact']:+.1f} pp with exact-N cutting "
                             "(change, paired by game)",
-                            ci(x["change"], x["change_low"], x["change_high"]), x["games"],
-                            x["warning"]))  # fmt: skip
+                            Estimate("change in the first server's edge with exact-N cutting",
+                                     x["change"], x["change_low"], x["change_high"],
+                                     int(x["games"]), "games", players=int(x["players"]),
+                                     field=FIELD, method="paired by game"),
+                            warn=x["warning"]))  # fmt: skip
     return out
 
 

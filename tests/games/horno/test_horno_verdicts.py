@@ -128,6 +128,8 @@ def test_the_count_verdict_recommends_only_what_the_seat_verdict_calls_robust(gr
     r = Results(out=None, manifest={}, game="horno", report=None, tables={"positions": tables})
     seats, count = seats_verdict(r), count_verdict(r)
     assert "The largest edge is position 0's at 2 players, +10.0 pp [" in seats.answer
+    assert ("By player count, the largest edge: 2p position 0 +10.0 pp [+9.0, +11.0]; 3p "
+            "position 2 +5.0 pp [+4.0, +6.0].") in seats.answer  # fmt: skip
     assert "once corrected for picking it among the 5 positions of all counts (ahead)" in (
         seats.answer
     )

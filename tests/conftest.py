@@ -48,6 +48,20 @@ def quick_dataset(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def nyslice_quick_results(quick_dataset):
+    """New York Slice's report analyses of :func:`quick_dataset` (``analysis.report.compute``
+    with 20 replayed games per count and 200 bootstrap resamples), computed once per
+    worker. tests/test_report.py (its report's pages, ``slicelab report STUDY``) and
+    tests/games/nyslice/test_nyslice_report.py read them, both in the ``nyslice-report``
+    xdist group, so on one worker. Before, the seats section's test computed two of its
+    sections again and ``slicelab report STUDY`` all of them (with other sampling options:
+    some 12 s of CPU that checked nothing more). Tests must not change them."""
+    from analysis.report import compute
+
+    return compute(quick_dataset, payoff_games=20, n_boot=200)
+
+
+@pytest.fixture(scope="session")
 def pieceocake_quick_dataset(tmp_path_factory) -> Path:
     """`studies/pieceocake-balance.toml --size quick`, simulated once per session."""
     return study_once(tmp_path_factory, ROOT / "studies" / "pieceocake-balance.toml", "quick")
@@ -74,24 +88,43 @@ def _private_slicelab_home(tmp_path_factory, monkeypatch):
 # Scheduling on pytest-xdist workers (`make test`: -n JOBS --dist loadgroup)
 # --------------------------------------------------------------------------------------
 
-SLOW_FIRST = (
-    "tests/games/nyslice/test_nyslice_kernel.py::test_kernel_search_agrees_with_reference_search",
-    "tests/test_notebooks.py::test_notebook_runs_top_to_bottom[06-sample-size]",
-    "tests/test_notebooks.py::test_notebook_runs_top_to_bottom[05-strategy-ratings]",
-    "tests/games/horno/test_horno_search.py::test_search_beats_greedy",
-    "tests/test_notebooks.py::test_notebook_runs_top_to_bottom[02-special-strength]",
-    "tests/games/nyslice/test_nyslice_kernel.py::test_kernel_search_with_restricted_seats_agrees",
-    "tests/games/nyslice/test_nyslice_kernel.py::test_kernel_agrees_with_reference_heuristic[6]",
-    "tests/test_notebooks.py::test_notebook_runs_top_to_bottom",
-    "tests/games/nyslice/test_nyslice_kernel.py::test_kernel_agrees_heuristic_under_rulings",
-    "tests/games/nyslice/test_nyslice_search.py::test_search_beats_the_heuristic_field",
-    "tests/games/nyslice/test_nyslice_kernel.py::test_kernel_agrees_with_reference_heuristic[5]",
-    "tests/games/horno/test_horno_search.py::test_search_beats_random",
+VARIANT = (
+    "tests/test_variant_report.py::test_a_planned_variant_study_gets_a_report_naming_the_variant"
 )
-"""Node id prefixes of the longest single tests (a quarter to a full minute each on 2
-cores), longest first. The workers collect them first, so the scheduler (after the
-``xdist_group`` groups, which it hands out first, the largest first) starts them first and
-neither worker is left running one while the other has finished."""
+NOTEBOOK = "tests/test_notebooks.py::test_notebook_runs_top_to_bottom"
+NYS_KERNEL = "tests/games/nyslice/test_nyslice_kernel.py::"
+
+SLOW_FIRST = (
+    f"{VARIANT}[nyslice]",
+    f"{NOTEBOOK}[02-special-strength]",
+    f"{VARIANT}[pieceocake]",
+    f"{NOTEBOOK}[05-strategy-ratings]",
+    f"{NOTEBOOK}[06-sample-size]",
+    f"{NYS_KERNEL}test_kernel_agrees_with_reference_heuristic[6]",
+    f"{NOTEBOOK}[03-eat-or-collect]",
+    "tests/games/horno/test_horno_search.py::test_search_beats_greedy",
+    f"{NYS_KERNEL}test_kernel_agrees_with_reference_heuristic[5]",
+    f"{VARIANT}[horno]",
+    "tests/games/nyslice/test_nyslice_search.py::test_search_beats_the_heuristic_field",
+    "tests/test_batch.py::test_killed_run_resumes_to_the_uninterrupted_result",
+    NOTEBOOK,
+    f"{NYS_KERNEL}test_kernel_agrees_with_reference_heuristic[4]",
+    f"{NYS_KERNEL}test_kernel_search_agrees_with_reference_search",
+    "tests/games/horno/test_horno_search.py::test_search_beats_random",
+    f"{NYS_KERNEL}test_kernel_agrees_heuristic_under_rulings",
+    f"{NYS_KERNEL}test_cut_search_equals_reference_cut_scores",
+    "tests/games/nyslice/test_nyslice_avoid.py::test_planted_truth_stuffed_crust_is_worth_having",
+    "tests/games/nyslice/test_nyslice_generated.py::test_generated_decks_play_alike_on_both_engines",
+    f"{NYS_KERNEL}test_kernel_search_with_restricted_seats_agrees",
+)
+"""Node id prefixes of the longest single tests (5 to 45 s of CPU each, measured with
+``--durations``), longest first. The workers collect them first, so the scheduler starts
+them first and neither worker is left running one while the other has finished.
+``--dist loadgroup`` hands out the ``xdist_group`` groups of several tests first, the
+largest (most tests) first, then every other test in collection order, a group of one test
+among them: the planned variant's report of each game (its own group) came last in the
+collection, and the worker left with New York Slice's (45 s) finished a minute after the
+other."""
 
 
 def _slow_rank(nodeid: str) -> int:

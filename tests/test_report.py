@@ -36,15 +36,49 @@ pytestmark = pytest.mark.xdist_group("nyslice-report")
 
 
 @pytest.fixture(scope="module")
-def results(quick_dataset):
-    return compute(quick_dataset, payoff_games=20, n_boot=200)
+def results(nyslice_quick_results):
+    """The report's analyses of the quick dataset, computed once (conftest.py)."""
+    return nyslice_quick_results
 
 
 @pytest.fixture(scope="module")
-def report_pdf(results, quick_dataset, tmp_path_factory):
-    """New York Slice's report of the quick dataset, and the text of each of its pages."""
-    pdf = write_report(quick_dataset, tmp_path_factory.mktemp("pdf") / "sub" / "r.pdf",
-                       results=results)  # fmt: skip
+def from_study(results, quick_dataset, tmp_path_factory):
+    """``slicelab report STUDY --size quick --data COPY --out .../sub/r.pdf``, once for the
+    module: its result, its calls of ``write_report``, the dataset and the PDF.
+
+    A study file resumes its dataset (and takes its writer lock): on a copy, as the
+    session's dataset is shared with other workers' readers. The command's
+    ``write_report`` draws the whole report for real, from ``results``: the analyses of
+    the same data, which computing again inside the command took 12 s of CPU that checked
+    nothing more (``compute`` is checked on ``results``; tests/test_variant_report.py has
+    ``slicelab report STUDY`` compute its report itself). Its PDF is the one the tests of
+    the report's pages read (:func:`report_pdf`): the report is drawn once."""
+    import analysis.report
+
+    root = tmp_path_factory.mktemp("from-study")
+    data = root / "nyslice-balance-quick"
+    shutil.copytree(quick_dataset, data)
+    pdf = root / "sub" / "r.pdf"  # write_report creates the folder
+    calls = []
+
+    def drawn(out, pdf_path, **kw):
+        calls.append(((out, pdf_path), kw))
+        return write_report(out, pdf_path, results=results, **kw)
+
+    args = ["report", str(BALANCE), "--size", "quick", "--data", str(data), "--out", str(pdf),
+            "--payoff-games", "20"]  # fmt: skip
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(analysis.report, "write_report", drawn)
+        res = CliRunner().invoke(cli, args)
+    return res, calls, data, pdf
+
+
+@pytest.fixture(scope="module")
+def report_pdf(from_study):
+    """New York Slice's report of the quick dataset (as ``slicelab report STUDY`` drew
+    it: :func:`from_study`), and the text of each of its pages."""
+    res, _, _, pdf = from_study
+    assert res.exit_code == 0, res.output
     return pdf, pages_text(pdf)
 
 
@@ -175,20 +209,16 @@ def test_empty_cells_show_a_dash(report_pdf):
                                     [EMPTY, EMPTY, "3"]]  # fmt: skip
 
 
-def test_cli_report_from_dataset_and_from_study(quick_dataset, tmp_path, monkeypatch):
+def test_cli_report_from_dataset_and_from_study(from_study, quick_dataset, tmp_path,
+                                               monkeypatch):  # fmt: skip
     runner = CliRunner()
     # a study file: resumes the (complete) dataset, plays nothing, reports (the whole
-    # report, computed and drawn)
-    out = tmp_path / "b.pdf"
-    # a study file resumes its dataset (and takes its writer lock): on a copy, as the
-    # session's dataset is shared with other workers' readers
-    data = tmp_path / "nyslice-balance-quick"
-    shutil.copytree(quick_dataset, data)
-    args = ["report", str(BALANCE), "--size", "quick", "--data", str(data)]
-    res = runner.invoke(cli, [*args, "--out", str(out), "--payoff-games", "5"])
+    # report, drawn from the analyses of the same data: from_study)
+    res, drawn, data, out = from_study
     assert res.exit_code == 0, res.output
     text = " ".join(res.output.split())
     assert re.search(r"\b0 games played \([\d,]+ already done\)", text), text
+    assert drawn == [((data, out), {"estimates_path": None, "payoff_games": 20})]
     assert out.read_bytes().startswith(b"%PDF")
     # a dataset: checked, then reported from itself with the options given. The report it
     # would write is the one above (computed and drawn again: half a minute of CPU that

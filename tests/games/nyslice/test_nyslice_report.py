@@ -8,7 +8,6 @@ import polars as pl
 import pytest
 
 from analysis.content import Heading, Plot, Prose
-from analysis.load import manifest
 from analysis.nyslice import report
 from analysis.nyslice.report import REPORT
 from analysis.sections import Results
@@ -23,12 +22,13 @@ def test_every_section_gives_blocks():
 
 
 @pytest.fixture(scope="module")
-def seats_results(quick_dataset) -> Results:
-    """The tables the seats section reads: its own and the ratings its text cites."""
-    r = Results(quick_dataset, manifest(quick_dataset), "nyslice", REPORT, dict(REPORT.options))
-    ratings = next(s for s in REPORT.sections if s.label == "Ratings")
-    r.tables.update(report.SEATS.compute(r))
-    r.tables.update(ratings.compute(r))
+def seats_results(nyslice_quick_results) -> Results:
+    """The tables the seats section reads: its own and the ratings its text cites. They are
+    the report's analyses of the quick dataset, computed once for this group
+    (``nyslice_quick_results`` in conftest.py; the seats and ratings sections read no report
+    option), not computed again here."""
+    r = nyslice_quick_results
+    assert {"seat", "fairness", "first_conditions", "ratings"} <= set(r.tables)
     return r
 
 

@@ -190,6 +190,7 @@ def report(
     variant gets a report that names the variant."""
     from analysis.report import check_dataset, write_report
     from sims.batch import read_manifest
+    from sims.compiling import analysis_notice
     from sims.core.study import load_study
 
     if source.suffix == ".toml":
@@ -204,6 +205,9 @@ def report(
         name = read_manifest(out)["study_name"]
     check_dataset(out)
     pdf = pdf or Path("reports") / f"{name}.pdf"
+    games = {a["game"] for a in read_manifest(out)["study"]["arms"]}
+    for line in filter(None, (analysis_notice(g) for g in sorted(games))):
+        err.print(line, markup=False, highlight=False, soft_wrap=True)
     with err.status("analysing and drawing the report"):
         write_report(out, pdf, estimates_path=estimates_path, payoff_games=payoff_games)
     console.print(f"report: {pdf}")

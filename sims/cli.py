@@ -25,11 +25,18 @@ from rich.text import Text
 
 from sims import __version__
 from sims.batch import available_cores, one_arm, play_arm
-from sims.compiling import announced, compile_first, to_compile, unfinished_arms, warm_hint
+from sims.compiling import (
+    announced,
+    cluster_notice,
+    compile_first,
+    to_compile,
+    unfinished_arms,
+    warm_hint,
+)
 from sims.core.errors import SlicelabError
 from sims.core.game import Game, get_game
 from sims.core.game import games as all_games
-from sims.core.specs import _value, parse_spec, resolved_params, split_specs
+from sims.core.specs import parse_spec, parse_value, resolved_params, split_specs
 from sims.core.study import MAX_NAME
 from sims.output import Column, emit, format_option, number, print_table, write_rows
 
@@ -153,7 +160,7 @@ def _pairs(flag: str, items: tuple[str, ...]) -> dict:
         if "=" not in item:
             raise SlicelabError(f"{flag} {item!r}: write NAME=VALUE, e.g. {flag} name=true")
         key, val = item.split("=", 1)
-        out[key.strip()] = _value(val.strip())
+        out[key.strip()] = parse_value(val.strip())
     return out
 
 
@@ -461,8 +468,12 @@ def run(
 
     def start() -> None:  # once every check has passed: nothing is printed before
         _announce(study, out, jobs, backend, scheduler)
-        if backend == "joblib":  # (a Dask cluster's workers have their own caches)
-            compile_first(unfinished_arms(study, out), err, jobs, warm_hint(study))
+        left = unfinished_arms(study, out)
+        if backend == "joblib":
+            compile_first(left, err, jobs, warm_hint(study))
+        elif todo := to_compile(left):  # a Dask cluster's workers have their own caches
+            err.print(cluster_notice(list(todo), warm_hint(study)), markup=False,
+                      highlight=False, soft_wrap=True)  # fmt: skip
         progress.start()
 
     def update(done: int, total: int, played: int) -> None:

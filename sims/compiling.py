@@ -18,8 +18,11 @@ warm`` does: a game per process, ``jobs`` processes at a time), and closes with
 ``compiled in 74 s``. The command's own games then load the kernel from the cache, in this
 process or in its workers: the line is printed by the process that does the compiling, or
 waits for the processes that do, so it is true with ``--jobs`` too (and ``jobs`` workers
-no longer compile the same kernel side by side). Runs on a Dask cluster are not covered:
-its workers have their own caches, which this process cannot see.
+no longer compile the same kernel side by side). A Dask cluster's workers have their own
+caches, which this process cannot see: when this machine's cache lacks a kernel, a run on
+a cluster prints :func:`cluster_notice` (the workers may compile it on their first chunk)
+and compiles nothing here. ``slicelab report`` prints :func:`analysis_notice` before
+analyses that replay games on a kernel whose replay functions the cache lacks.
 
 What a kernel is, found through the game, not by name (this module, like the runner and
 the command line, knows no game's code): the study entry point ``play_games_kernel`` of
@@ -165,6 +168,37 @@ def notice(games: Sequence[str], jobs: int = 1, hint: str | None = HINT) -> str:
     how = f"{about(secs)} on a 2-core machine" if secs is not None else "it can take minutes"
     ahead = f"; `{hint}` compiles ahead" if hint else ""
     return f"compiling the {names} {kernels} (first run only, {how}{ahead})"
+
+
+def analysis_notice(game: str) -> str | None:
+    """The line ``slicelab report`` prints before its analyses when they call kernel
+    functions (:attr:`~sims.core.game.GameInfo.analysis_kernels`, replays) that numba's
+    cache does not hold and that therefore compile on first use; None when it holds them
+    all (or the game declares none)."""
+    names = get_game(game).info.analysis_kernels
+    cold = [n for n in names if (d := _kernel_attr(game, n)) is not None and not is_cached(d)]
+    if not cold:
+        return None
+    title = get_game(game).info.title
+    return (
+        f"the report replays games on the {title} kernel: its replay functions compile "
+        "first (first run only, it can take a few minutes)"
+    )
+
+
+def cluster_notice(games: Sequence[str], hint: str | None = HINT) -> str:
+    """The line printed before a run on a Dask cluster when this machine's numba cache
+    lacks ``games``' kernels: the workers' caches may lack them too."""
+    titles = [get_game(g).info.title for g in games]
+    names = titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1]
+    kernels = "kernel" if len(titles) == 1 else "kernels"
+    secs = estimate(games, 1)
+    how = f"{about(secs)} on a 2-core machine" if secs is not None else "it can take minutes"
+    ahead = f"; `{hint}` on each worker's machine compiles ahead" if hint else ""
+    return (
+        f"the Dask workers compile the {names} {kernels} on their first chunk unless their "
+        f"cache holds it (first run only, {how}{ahead})"
+    )
 
 
 @contextlib.contextmanager

@@ -234,3 +234,53 @@ def test_repair_compiles_first_the_arms_of_the_chunks_it_replays(monkeypatch, tm
     r = _invoke("repair", str(out))
     assert isinstance(r.exception, _Stop), r.output
     assert [c[0] for c in got] == [[("pizzatheory", 3, ("greedy",) * 3, "reference")]]
+
+
+def test_a_run_on_a_dask_cluster_says_its_workers_may_compile(calls, monkeypatch, tmp_path):
+    """A cluster's workers have their own caches: when this machine's lacks the kernel, the
+    run says the workers may compile it on their first chunk, and compiles nothing here
+    (``calls``: compile_first is never called)."""
+    import sims.batch
+
+    class Client:
+        def close(self):
+            pass
+
+    def stop(*args, **kw):
+        raise _Stop
+
+    monkeypatch.setattr(sims.batch, "_connect", lambda scheduler: Client())
+    monkeypatch.setattr(sims.batch, "_run_locked", stop)
+    monkeypatch.setattr(compiling, "is_cached", lambda d: False)
+    study = tmp_path / "s.toml"
+    study.write_text('name = "s"\nseed = 1\n[[arms]]\nname = "x"\ngame = "pizzatheory"\n'
+                     'players = 3\nstrategies = ["greedy"]\ngames = 4\n')  # fmt: skip
+    args = ["study", str(study), "--out", str(tmp_path / "out"), "--backend", "dask",
+            "--scheduler", "tcp://127.0.0.1:1"]  # fmt: skip
+    r = _invoke(*args)
+    assert isinstance(r.exception, _Stop), r.output
+    assert calls == []
+    text = " ".join(r.output.split())
+    assert ("the Dask workers compile the Pizza Theory kernel on their first chunk unless "
+            "their cache holds it (first run only, about a minute and a half on a 2-core "
+            f"machine; `slicelab warm {study}` on each worker's machine compiles ahead)"
+            ) in text  # fmt: skip
+    monkeypatch.setattr(compiling, "is_cached", lambda d: True)
+    r = _invoke(*args)
+    assert isinstance(r.exception, _Stop) and "workers compile" not in r.output
+
+
+def test_the_report_says_when_its_replays_compile(monkeypatch):
+    """New York Slice's report replays games on its kernel (functions the study kernel
+    does not compile for Python callers): the report says they compile first when the cache
+    lacks them, and nothing when it holds them or for a game whose report replays none."""
+    from sims.compiling import analysis_notice
+
+    monkeypatch.setattr(compiling, "is_cached", lambda d: False)
+    assert analysis_notice("nyslice") == (
+        "the report replays games on the New York Slice kernel: its replay functions compile "
+        "first (first run only, it can take a few minutes)"
+    )
+    assert analysis_notice("pizzatheory") is None
+    monkeypatch.setattr(compiling, "is_cached", lambda d: True)
+    assert analysis_notice("nyslice") is None

@@ -163,6 +163,10 @@ class GameInfo:
         Strategy family → the function of the game's ``kernel`` module (``name`` or
         ``module.name``) a seat of that family calls on the reference engine (a search
         player's playouts), so the first-run notice covers it too.
+    analysis_kernels : tuple of str
+        The functions of the game's ``kernel`` module its report's analyses call (replays
+        of a dataset's games), named as in ``playout_kernels``, so that ``slicelab report``
+        says when they compile (:func:`sims.compiling.analysis_notice`).
     """
 
     name: str
@@ -174,6 +178,7 @@ class GameInfo:
     balance: BalancePlan | None = None
     compile_seconds: float | None = None
     playout_kernels: Mapping[str, str] = field(default_factory=dict)
+    analysis_kernels: tuple[str, ...] = ()
 
     @property
     def players_text(self) -> str:

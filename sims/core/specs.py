@@ -111,7 +111,9 @@ class ParamBound:
         return int(value) if self.integer else float(value)
 
 
-def _value(text: str) -> float | int | str | bool:
+def parse_value(text: str) -> float | int | str | bool:
+    """A parameter value written in a spec or a ``NAME=VALUE`` flag: ``true``/``false``
+    (any case), an int, a float, else the text without its quotes."""
     low = text.lower()
     if low in ("true", "false"):
         return low == "true"
@@ -163,7 +165,7 @@ def parse_spec(text: str) -> StrategySpec:
                 raise StrategySpecError(
                     f"strategy spec {text!r} sets parameter {key} twice; give each parameter once"
                 )
-            params[key] = _value(pm.group(2))
+            params[key] = parse_value(pm.group(2))
     return StrategySpec(name=name, params=params)
 
 

@@ -344,6 +344,8 @@ class NewYorkSlice(TunesHeuristic):
         balance=BALANCE,
         compile_seconds=255,  # measured on 2 cores (a fresh clone's make demo, issue 28)
         playout_kernels={"search": "play_deal_kernel"},
+        # eat or collect's counterfactual replays, and the specials' own points
+        analysis_kernels=("_play_deal", "ownpoints.own_points_kernel"),
     )
     data_limits: tuple[Limit, ...] = (*DECK_LIMITS, *RULE_LIMITS)
     """The deck file's limits (``deck.DECK_LIMITS``) and the rule options'

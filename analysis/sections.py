@@ -33,6 +33,7 @@ import polars as pl
 from matplotlib.figure import Figure
 
 from analysis import load, playercount, ratings, seats
+from analysis.blocks import has_block
 from analysis.content import Block, Heading, Plot, Prose, Table
 from analysis.estimates import Estimate, edge, rating_gap
 from analysis.formats import (
@@ -230,6 +231,9 @@ class GameReport:
         The game's own glossary entries (term → definition), merged with the generic
         ones of :data:`analysis.report.GLOSSARY` (an entry of the same term replaces the
         generic one).
+    describe : callable, optional
+        ``describe(spec) -> str``: a strategy spec as the report's sentences name it
+        (``the equilibrium heuristic``); default: the spec in quotes.
     """
 
     sections: tuple[Section, ...]
@@ -242,6 +246,7 @@ class GameReport:
     options: dict[str, Any] = field(default_factory=dict)
     verdicts: Callable[[Results], list[Verdict]] | None = None
     glossary: dict[str, str] = field(default_factory=dict)
+    describe: Callable[[str], str] | None = None
 
 
 def rules_row(m: dict, doc: str) -> tuple[str, str]:
@@ -332,8 +337,9 @@ def block_strategies(r: Results, group: str) -> list[str]:
 
 
 def field_text(r: Results, group: str, describe: Callable[[str], str] | None = None) -> str:
-    """``Every seat plays 'greedy'``: who plays a uniform block, from the manifest."""
-    describe = describe or (lambda s: f"'{s}'")
+    """``Every seat plays 'greedy'``: who plays a uniform block, from the manifest, each
+    spec named by ``describe`` (default: the report's :attr:`GameReport.describe`)."""
+    describe = describe or r.report.describe or (lambda s: f"'{s}'")
     specs = block_strategies(r, group)
     return f"Every seat plays {listing(describe(s) for s in specs) or 'nobody'}"
 
@@ -739,33 +745,70 @@ def count_title(count: pl.DataFrame, num: int) -> str:
     return f"{num}  Does the game hold up from {counts[0]} to {counts[-1]} players?"
 
 
-def player_count_section(group: str | None = None) -> Section:
-    """Score, spread, margin, shared wins and close games by player count."""
+def count_values(count: pl.DataFrame, measure: str, scale: float = 1.0, f: str = ".1f") -> str:
+    """``2p 41.2; 3p 38.0``: a measure's estimate at every player count, in order."""
+    v = count.filter(pl.col("measure") == measure).sort("players")
+    return "; ".join(f"{p}p {scale * e:{f}}" for p, e in zip(v["players"], v["estimate"],
+                                                             strict=True))  # fmt: skip
+
+
+def player_count_section(
+    group: str | None = None,
+    *,
+    extra: playercount.Extra | None = None,
+    labels: dict[str, str] | None = None,
+    headlines: tuple[tuple[str, str, str, str], ...] = COUNT_HEADLINES,
+    about: Callable[[Results, pl.DataFrame], str] | None = None,
+) -> Section:
+    """The player-count question for any game: score, spread, margin, shared wins, close
+    games and the game's own measures, by player count, with a panel per measure.
+
+    Parameters
+    ----------
+    group : str, optional
+        The uniform block it reads (default: the seats section's block, else the study's
+        first uniform block); a study without it gets no such section.
+    extra : callable, optional
+        The game's own measures (:data:`analysis.playercount.Extra`).
+    labels : dict, optional
+        Their names, for the panels, the table and the warnings.
+    headlines : tuple
+        The measures of the summary list: ``(measure, label, unit, format)`` each.
+    about : callable, optional
+        ``about(results, count) -> str``: the game's sentences on its measures, after who
+        plays and what the margin is (default: the ranges of shared wins and close games).
+
+    Returns
+    -------
+    Section
+    """
 
     def compute(r: Results) -> dict[str, Any]:
-        g = group or r.tables.get("seat_block") or _uniform(r)
-        if g is None:
+        g = group if group is not None else r.tables.get("seat_block") or _uniform(r)
+        if g is None or not has_block(r.manifest, g):
             return {}
-        return {"count_block": g, "count": playercount.player_count(r.out, g)}
+        return {"count_block": g, "count": playercount.player_count(r.out, g, extra=extra)}
+
+    def default_about(r: Results, c: pl.DataFrame) -> str:
+        return (f"Shared wins run from {count_range(c, 'shared_win', 100)}% of games; games "
+                f"won by at most 1 point from {count_range(c, 'close', 100)}%.")  # fmt: skip
 
     def blocks(r: Results, num: int) -> list[Block]:
         if "count" not in r.tables:
             return []
         c = r.count
-        text = (
-            f"{field_text(r, r.count_block)}. Winning margin is the winner's total minus the "
-            f"runner-up's. Shared wins run from {count_range(c, 'shared_win', 100)}% of "
-            f"games; games won by at most 1 point from {count_range(c, 'close', 100)}%."
-        )
-        if appendix_label(r, "Player count"):
-            text += f" Every estimate with its interval: {appendix_label(r, 'Player count')}."
-        return [Heading(count_title(c, num)), *count_blocks(text, c, with_table=False)]
+        said = (about or default_about)(r, c)
+        text = (f"{field_text(r, r.count_block)} (block {r.count_block}). Winning margin is "
+                f"the winner's total minus the runner-up's. {said}")  # fmt: skip
+        if where := appendix_label(r, "Player count"):
+            text += f" Every estimate with its interval: {where}."
+        return [Heading(count_title(c, num)), *count_blocks(text, c, labels, with_table=False)]
 
-    def headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
-        return count_headlines(r.count, q) if "count" in r.tables else []
+    def heads(r: Results, q: str, rows: list[Row]) -> list[Row]:
+        return count_headlines(r.count, q, headlines) if "count" in r.tables else []
 
-    return Section("Player count", compute, headlines=headlines, blocks=blocks,
-                   appendix_blocks=count_appendix_blocks())  # fmt: skip
+    return Section("Player count", compute, headlines=heads, blocks=blocks,
+                   appendix_blocks=count_appendix_blocks(labels))  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- ratings

@@ -28,7 +28,6 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from analysis import playercount
 from analysis import seats as generic_seats
 from analysis.blocks import block_specs, has_block
 from analysis.content import Block, Heading, PageBreak, Plot, Prose, Table
@@ -75,11 +74,9 @@ from analysis.sections import (
     Row,
     Section,
     appendix_label,
-    count_appendix_blocks,
-    count_blocks,
-    count_headlines,
-    count_title,
+    count_values,
     headline,
+    player_count_section,
     position_appendix_blocks,
     position_cells,
     ratings_section,
@@ -1183,59 +1180,26 @@ def _horno_measures(n: int, players: pl.DataFrame, games: pl.DataFrame) -> dict[
     }
 
 
-def _count_compute(r: Results) -> dict[str, Any]:
-    if not has_block(r.manifest, SEATS):
-        return {}
-    return {
-        "count_block": SEATS,
-        "count": playercount.player_count(r.out, SEATS, extra=_horno_measures),
-    }
-
-
-def _count_blocks(r: Results, num: int) -> list[Block]:
-    c = r.tables.get("count")
-    if c is None:
-        return []
-    where = appendix_label(r, "Player count")
-
-    def rng(m: str, scale: float = 1.0, f: str = ".1f") -> str:
-        v = c.filter(pl.col("measure") == m).sort("players")
-        return "; ".join(
-            f"{p}p {scale * x:{f}}" for p, x in zip(v["players"], v["estimate"], strict=True)
-        )
-
-    text = (
-        f"Every seat plays {_specs(r, SEATS)} (block {SEATS}, {the_field()}). The score is a "
-        "seat's points at the end; the winning margin is the winner's points minus the "
-        f"runner-up's. Mean score: {rng('score')}; winning margin: {rng('margin')} points; "
-        f"shared wins: {rng('shared_win', 100)}% of games; dishes completed per seat: "
-        f"{rng('dishes', f='.2f')}; points lost to sabotage per seat: {rng('lost', f='.2f')}."
-        + (f" Every estimate with its interval: {where}." if where else "")
-    )
-    return [Heading(count_title(c, num)), *count_blocks(text, c, COUNT_LABELS, with_table=False)]
-
-
-def _count_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
-    c = r.tables.get("count")
-    if c is None:
-        return []
-    return count_headlines(
-        c,
-        q,
-        (
-            ("shared_win", "shared wins", "%", ".1f"),
-            ("margin", "winning margin", "points", ".1f"),
-            ("dishes", "dishes completed per seat", "dishes", ".2f"),
-        ),
+def _count_about(r: Results, c: pl.DataFrame) -> str:
+    return (
+        f"The field is {the_field()}. The score is a seat's points at the end. Mean score: "
+        f"{count_values(c, 'score')}; winning margin: {count_values(c, 'margin')} points; "
+        f"shared wins: {count_values(c, 'shared_win', 100)}% of games; dishes completed per "
+        f"seat: {count_values(c, 'dishes', f='.2f')}; points lost to sabotage per seat: "
+        f"{count_values(c, 'lost', f='.2f')}."
     )
 
 
-COUNT = Section(
-    "Player count",
-    _count_compute,
-    headlines=_count_headlines,
-    blocks=_count_blocks,
-    appendix_blocks=count_appendix_blocks(COUNT_LABELS),
+COUNT = player_count_section(
+    SEATS,
+    extra=_horno_measures,
+    labels=COUNT_LABELS,
+    headlines=(
+        ("shared_win", "shared wins", "%", ".1f"),
+        ("margin", "winning margin", "points", ".1f"),
+        ("dishes", "dishes completed per seat", "dishes", ".2f"),
+    ),
+    about=_count_about,
 )
 """6: player count (the generic measures and Horno's)."""
 
@@ -1299,5 +1263,6 @@ REPORT = GameReport(
     notes=_notes,
     verdicts=verdicts.verdicts,
     glossary=GLOSSARY,
+    describe=describe,
 )
 """Horno's balance report."""

@@ -46,12 +46,9 @@ from analysis.sections import (
     Section,
     appendix_label,
     block_strategies,
-    count_blocks,
-    count_headlines,
     count_range,
-    count_table_blocks,
-    count_title,
     headline,
+    player_count_section,
     ratings_section,
     sample_size_section,
     seat_blocks,
@@ -778,28 +775,18 @@ COUNT_HEADLINES = (
 )
 
 
-def _count_blocks(r: Results, num: int) -> list[Block]:
-    c = r.count
+def _count_about(r: Results, c: pl.DataFrame) -> str:
     counts = sorted(c["players"].unique())
-    text = (
-        f"{_field(r)}. Winning margin is the winner's total minus the runner-up's; a "
-        "majority goes unscored when nobody holds the type or a tie is not broken by the "
+    return (
+        "A majority goes unscored when nobody holds the type or a tie is not broken by the "
         f"Tie-Breaker. Shared wins run from {count_range(c, 'shared_win', 100)}% of games; "
         f"unscored majorities from {count_range(c, 'unclaimed', f='.2f')} per game (types in "
         "play: " + ", ".join(f"{playercount.types_in_play(n)} at {n}p" for n in counts) + ")."
     )
-    return [Heading(count_title(c, num)),
-            *count_blocks(text, c, playercount.LABELS, with_table=False)]  # fmt: skip
 
 
-def _count_appendix(r: Results, label: str) -> list[Block]:
-    return count_table_blocks(f"{label} — Player count: every measure", r.count,
-                              playercount.LABELS)  # fmt: skip
-
-
-COUNT = Section("Player count", lambda r: {"count": playercount.player_count(r.out)},
-                headlines=lambda r, q, rows: count_headlines(r.count, q, COUNT_HEADLINES),
-                blocks=_count_blocks, appendix_blocks=_count_appendix)  # fmt: skip
+COUNT = player_count_section("seats", extra=playercount.unclaimed, labels=playercount.LABELS,
+                             headlines=COUNT_HEADLINES, about=_count_about)  # fmt: skip
 """4: does the game hold up from 2 to 6 players?"""
 
 
@@ -955,5 +942,6 @@ REPORT = GameReport(
     options={"payoff_games": 300, "n_boot": 1000, "own_games": 5000},
     verdicts=verdicts.verdicts,
     glossary=GLOSSARY,
+    describe=describe,
 )
 """New York Slice's balance report."""

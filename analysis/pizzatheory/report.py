@@ -29,7 +29,6 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
-from analysis import playercount
 from analysis import seats as generic_seats
 from analysis.blocks import block_specs, has_block
 from analysis.content import Block, Heading, PageBreak, Plot, Prose, Table
@@ -66,11 +65,9 @@ from analysis.sections import (
     Row,
     Section,
     appendix_label,
-    count_appendix_blocks,
-    count_blocks,
-    count_headlines,
-    count_title,
+    count_values,
     headline,
+    player_count_section,
     position_appendix_blocks,
     position_cells,
     ratings_section,
@@ -1326,34 +1323,15 @@ def _rounds(n: int, players: pl.DataFrame, games: pl.DataFrame) -> dict[str, tup
     return {"rounds": mean_interval(games["rounds"].to_numpy().astype(float))}
 
 
-def _count_compute(r: Results) -> dict[str, Any]:
-    g = FIELDS[MAIN_FIELD]
-    if not has_block(r.manifest, g):
-        return {}
-    return {"count_block": g, "count": playercount.player_count(r.out, g, extra=_rounds)}
-
-
-def _count_blocks(r: Results, num: int) -> list[Block]:
-    c = r.tables.get("count")
-    if c is None:
-        return []
-    g = r.count_block
-    d = distinct_games(*block_frames(r.out, g))
+def _count_about(r: Results, c: pl.DataFrame) -> str:
+    d = distinct_games(*block_frames(r.out, r.count_block))
     det = [int(x["players"]) for x in d.filter(pl.col("deterministic")).iter_rows(named=True)]
-    where = appendix_label(r, "Player count")
-
-    def rng(m: str, scale: float = 1.0) -> str:
-        v = c.filter(pl.col("measure") == m).sort("players")
-        return "; ".join(
-            f"{p}p {scale * e:.1f}" for p, e in zip(v["players"], v["estimate"], strict=True)
-        )
-
-    text = (
-        f"Every seat plays {_specs(r, g)} (block {g}, {the_field()}); the 2-player game adds the "
-        "neutral colour. The score is a seat's toppings on the board at the end; the winning "
-        "margin is the winner's toppings minus the runner-up's. Shared wins (more than one winner) "
-        "include the draws and neutral wins every seat shares: "
-        f"{rng('shared_win', 100)}% of games. Rounds a game: {rng('rounds')}."
+    return (
+        f"The field is {the_field()}; the 2-player game adds the neutral colour. The score is "
+        "a seat's toppings on the board at the end, so the margin counts toppings. Shared wins "
+        "(more than one winner) include the draws and neutral wins every seat shares: "
+        f"{count_values(c, 'shared_win', 100)}% of games. Rounds a game: "
+        f"{count_values(c, 'rounds')}."
         + (
             f" At {listing(det)} players every game of this block is the same game "
             "(deterministic): its numbers are that one game's (the shares' intervals are "
@@ -1361,28 +1339,20 @@ def _count_blocks(r: Results, num: int) -> list[Block]:
             if det
             else ""
         )
-        + (f" Every estimate with its interval: {where}." if where else "")
-    )
-    return [Heading(count_title(c, num)), *count_blocks(text, c, COUNT_LABELS, with_table=False)]
-
-
-def _count_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
-    c = r.tables.get("count")
-    if c is None:
-        return []
-    return count_headlines(
-        c,
-        q,
-        (
-            ("shared_win", "shared wins (draws and neutral wins)", "%", ".1f"),
-            ("margin", "winning margin", "toppings", ".1f"),
-            ("rounds", "rounds per game", "rounds", ".1f"),
-        ),
     )
 
 
-COUNT = Section("Player count", _count_compute, headlines=_count_headlines, blocks=_count_blocks,
-                appendix_blocks=count_appendix_blocks(COUNT_LABELS))  # fmt: skip
+COUNT = player_count_section(
+    FIELDS[MAIN_FIELD],
+    extra=_rounds,
+    labels=COUNT_LABELS,
+    headlines=(
+        ("shared_win", "shared wins (draws and neutral wins)", "%", ".1f"),
+        ("margin", "winning margin", "toppings", ".1f"),
+        ("rounds", "rounds per game", "rounds", ".1f"),
+    ),
+    about=_count_about,
+)
 """6: player count (the generic measures and the rounds a game lasts)."""
 
 
@@ -1445,5 +1415,6 @@ REPORT = GameReport(
     notes=_notes,
     verdicts=verdicts.verdicts,
     glossary=GLOSSARY,
+    describe=describe,
 )
 """Pizza Theory's balance report."""

@@ -9,7 +9,7 @@ JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 SERIAL_BLAS := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 
 .DEFAULT_GOAL := help
-.PHONY: help install report demo bench validate lab test lint fmt clean
+.PHONY: help install report quick demo bench validate lab test lint fmt clean
 
 help: ## List every target with one line
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-10s %s\n", $$1, $$2}'
@@ -30,6 +30,10 @@ report: $(STAMP) ## Compile the kernels (a game per core), run the default balan
 	$(BIN)/slicelab report studies/pieceocake-balance.toml --out reports/pieceocake-balance.pdf --jobs $(JOBS)
 	$(BIN)/slicelab report studies/pizzatheory-balance.toml --out reports/pizzatheory-balance.pdf --jobs $(JOBS)
 	$(BIN)/slicelab report studies/horno-balance.toml --out reports/horno-balance.pdf --jobs $(JOBS)
+
+quick: $(STAMP) ## Run the four balance studies at their quick size into data/<study>-quick/ (minutes, compiles included), small datasets the notebooks open (README, "Balance analyses, notebooks and the report")
+	$(BIN)/slicelab warm $(STUDIES) --jobs $(JOBS)
+	for s in $(STUDIES); do $(BIN)/slicelab study $$s --size quick --jobs $(JOBS) || exit 1; done
 
 demo: $(STAMP) ## Play a batch of New York Slice games at every player count and print a summary (seconds; a fresh clone first compiles the game's kernel, about 4 minutes, and says so)
 	$(BIN)/slicelab demo nyslice --games 20000 --seed 1

@@ -759,6 +759,7 @@ def player_count_section(
     labels: dict[str, str] | None = None,
     headlines: tuple[tuple[str, str, str, str], ...] = COUNT_HEADLINES,
     about: Callable[[Results, pl.DataFrame], str] | None = None,
+    field_name: str | None = None,
 ) -> Section:
     """The player-count question for any game: score, spread, margin, shared wins, close
     games and the game's own measures, by player count, with a panel per measure.
@@ -777,6 +778,9 @@ def player_count_section(
     about : callable, optional
         ``about(results, count) -> str``: the game's sentences on its measures, after who
         plays and what the margin is (default: the ranges of shared wins and close games).
+    field_name : str, optional
+        What the report calls the block's field (``the mixed field``), named beside the
+        block.
 
     Returns
     -------
@@ -798,7 +802,8 @@ def player_count_section(
             return []
         c = r.count
         said = (about or default_about)(r, c)
-        text = (f"{field_text(r, r.count_block)} (block {r.count_block}). Winning margin is "
+        named = f", {field_name}" if field_name else ""
+        text = (f"{field_text(r, r.count_block)} (block {r.count_block}{named}). Winning margin is "
                 f"the winner's total minus the runner-up's. {said}")  # fmt: skip
         if where := appendix_label(r, "Player count"):
             text += f" Every estimate with its interval: {where}."

@@ -1182,7 +1182,7 @@ def _horno_measures(n: int, players: pl.DataFrame, games: pl.DataFrame) -> dict[
 
 def _count_about(r: Results, c: pl.DataFrame) -> str:
     return (
-        f"The field is {the_field()}. The score is a seat's points at the end. Mean score: "
+        "The score is a seat's points at the end. Mean score: "
         f"{count_values(c, 'score')}; winning margin: {count_values(c, 'margin')} points; "
         f"shared wins: {count_values(c, 'shared_win', 100)}% of games; dishes completed per "
         f"seat: {count_values(c, 'dishes', f='.2f')}; points lost to sabotage per seat: "
@@ -1200,6 +1200,7 @@ COUNT = player_count_section(
         ("dishes", "dishes completed per seat", "dishes", ".2f"),
     ),
     about=_count_about,
+    field_name=the_field(),
 )
 """6: player count (the generic measures and Horno's)."""
 

@@ -1327,7 +1327,7 @@ def _count_about(r: Results, c: pl.DataFrame) -> str:
     d = distinct_games(*block_frames(r.out, r.count_block))
     det = [int(x["players"]) for x in d.filter(pl.col("deterministic")).iter_rows(named=True)]
     return (
-        f"The field is {the_field()}; the 2-player game adds the neutral colour. The score is "
+        "The 2-player game adds the neutral colour. The score is "
         "a seat's toppings on the board at the end, so the margin counts toppings. Shared wins "
         "(more than one winner) include the draws and neutral wins every seat shares: "
         f"{count_values(c, 'shared_win', 100)}% of games. Rounds a game: "
@@ -1352,6 +1352,7 @@ COUNT = player_count_section(
         ("rounds", "rounds per game", "rounds", ".1f"),
     ),
     about=_count_about,
+    field_name=the_field(),
 )
 """6: player count (the generic measures and the rounds a game lasts)."""
 

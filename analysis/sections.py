@@ -33,7 +33,7 @@ import polars as pl
 from matplotlib.figure import Figure
 
 from analysis import load, playercount, ratings, seats
-from analysis.blocks import has_block
+from analysis.blocks import block_specs, has_block
 from analysis.content import Block, Heading, Plot, Prose, Table
 from analysis.estimates import Estimate, edge, rating_gap
 from analysis.formats import (
@@ -417,6 +417,227 @@ def position_cells(tables: dict[str, pl.DataFrame], short: Callable[[str], str])
         for name, t in tables.items()
         for x in t.iter_rows(named=True)
     ]
+
+
+def paired_cells(
+    t: pl.DataFrame | None, number: Callable[[Row], str], n: str = "deals"
+) -> list[Row]:
+    """Every row of a table of edges in pp, for the sample-size page.
+
+    Parameters
+    ----------
+    t : pl.DataFrame or None
+        A table with ``n``, ``half_width`` (pp), ``games_for_1pp`` and ``warning`` (none:
+        no rows).
+    number : callable
+        A row's label on the page: ``3p <restriction> (deals)``.
+    n : str
+        The column of a row's n: ``deals`` where the rows are paired by deal.
+
+    Returns
+    -------
+    list of Row
+        One row a table row.
+    """
+    if t is None:
+        return []
+    return [
+        {
+            "number": number(x),
+            "games": x[n],
+            "± (pp)": x["half_width"],
+            "games for ±1 pp": x["games_for_1pp"],
+            "warning": x["warning"],
+        }
+        for x in t.iter_rows(named=True)
+    ]
+
+
+def paired_headline(question: str, finding: str, x: Row) -> Row:
+    """The summary row of one paired-by-deal edge: ``x``'s ``edge_pp`` with its interval
+    (``edge_low``, ``edge_high``), over its ``deals``, with its ``warning``."""
+    return headline(question, finding, ci(x["edge_pp"], x["edge_low"], x["edge_high"]),
+                    x["deals"], x["warning"], "deals")  # fmt: skip
+
+
+def block_players(r: Results, block: str, describe: Callable[[str], str] | None = None) -> str:
+    """Who plays a block, as the report names them (``?`` when the manifest names nobody);
+    each spec named by ``describe`` (default: the report's :attr:`GameReport.describe`)."""
+    describe = describe or r.report.describe or (lambda s: f"'{s}'")
+    return listing(describe(s) for s in block_specs(r.manifest, block)) or "?"
+
+
+def fields_text(r: Results, fields: dict[str, str], short: Callable[[str], str]) -> str:
+    """``greedy (seats-greedy: greedy) and random (...)``: every field (name → block) the
+    study has, by its ``short`` name, with its block and who plays it
+    (:func:`block_players`)."""
+    return listing(
+        f"{short(name)} ({b}: {block_players(r, b)})"
+        for name, b in fields.items()
+        if has_block(r.manifest, b)
+    )
+
+
+def scaled_ci_col(
+    frame: pl.DataFrame,
+    est: str,
+    lo: str,
+    hi: str,
+    name: str,
+    f: str = "+.1f",
+    scale: float = 1.0,
+    exact: str | None = None,
+) -> pl.DataFrame:
+    """:func:`analysis.formats.ci_col` of the columns times ``scale``.
+
+    Parameters
+    ----------
+    frame : pl.DataFrame
+        The table; its other columns are kept.
+    est, lo, hi : str
+        The estimate's column and its interval's.
+    name : str
+        The new column: ``estimate [low, high]`` cells.
+    f : str
+        The number format.
+    scale : float
+        What every value is multiplied by (100: a share in percent).
+    exact : str or None
+        A boolean column of ``frame``: where true (a block whose games are all the same)
+        the cell is the value alone, ``+66.7 (one game)``, as an interval there would
+        claim a spread that no game shows. Ignored when ``frame`` has no such column.
+
+    Returns
+    -------
+    pl.DataFrame
+        ``frame`` with the column ``name``.
+    """
+    scaled = frame.with_columns(
+        (scale * pl.col(est)).alias("_e"),
+        (scale * pl.col(lo)).alias("_l"),
+        (scale * pl.col(hi)).alias("_h"),
+    )
+    out = ci_col(scaled, "_e", "_l", "_h", name, f)
+    if exact is not None and exact in frame.columns:
+        one = pl.col("_e").map_elements(lambda v: f"{v:{f}} (one game)", return_dtype=pl.String)
+        out = out.with_columns(pl.when(pl.col(exact)).then(one).otherwise(pl.col(name)).alias(name))
+    return out.drop("_e", "_l", "_h")
+
+
+def pct_col(
+    frame: pl.DataFrame, est: str, lo: str, hi: str, name: str, exact: str | None = None
+) -> pl.DataFrame:
+    """:func:`scaled_ci_col` of a share in percent, one decimal: ``42.1 [40.3, 43.9]``."""
+    return scaled_ci_col(frame, est, lo, hi, name, ".1f", 100.0, exact)
+
+
+def figure_part(title: str, text: str, fig: Figure, caption: str, shown: pl.DataFrame,
+                size: float, level: int = 1) -> list[Block]:  # fmt: skip
+    """A section's part: its heading (``level``), its paragraph, its chart and its table
+    (type ``size``) under a minor heading (``caption``)."""
+    return [Heading(title, level), Prose(text, size=8.5), Plot.natural(fig),
+            Heading(caption, level=3), Table.fitted(shown, size)]  # fmt: skip
+
+
+def plot_positions(t: pl.DataFrame, ax, label: str, what: str) -> None:
+    """A position table's win shares (:func:`analysis.seats.plot_seat_advantage`), the
+    x axis labelled ``label``, titled by ``what`` a position is (``turn position``)."""
+    seats.plot_seat_advantage(t.rename({"position": "seat"}), ax, label)
+    ax.set_title(f"Win share by {what} (dashed: fair share)", fontsize=9)
+    ax.tick_params(labelsize=7)
+
+
+def position_share_table(
+    t: pl.DataFrame,
+    means: dict[str, tuple[str, str]],
+    games: str = "games",
+    exact: str | None = None,
+) -> pl.DataFrame:
+    """A position table as printed: win share and edge over the fair share with their
+    intervals, the game's means, the warning.
+
+    Parameters
+    ----------
+    t : pl.DataFrame
+        A position table (:func:`analysis.seats.position_table`).
+    means : dict of str to (str, str)
+        Each mean column of ``t`` shown: its heading and number format.
+    games : str
+        The column of a row's n.
+    exact : str or None
+        As in :func:`scaled_ci_col`.
+
+    Returns
+    -------
+    pl.DataFrame
+        Every cell as text.
+    """
+    share = "win share (%) [95% CI]"
+    shown = pct_col(t, "win_share", "win_low", "win_high", share, exact)
+    shown = scaled_ci_col(shown, "edge_pp", "edge_low", "edge_high", "edge over fair (pp)",
+                          exact=exact)  # fmt: skip
+    return fmt(
+        shown.select("players", "position", games, share, "edge over fair (pp)",
+                     *(pl.col(c).alias(name) for c, (name, _) in means.items()), "warning"),
+        {name: f for name, f in means.values()},
+    )  # fmt: skip
+
+
+def position_results(
+    tables: dict[str, pl.DataFrame], edges: Callable[[pl.DataFrame], pl.DataFrame]
+) -> dict[str, Any]:
+    """The position tables of every field, as a section's computed tables: ``positions``
+    (field → table) and ``position_edges`` (``edges`` of each, stacked, with ``field``)."""
+    stacked = pl.concat(
+        [edges(t).with_columns(pl.lit(name).alias("field")) for name, t in tables.items()]
+    )
+    return {"positions": tables, "position_edges": stacked}
+
+
+def at_position(position: str, value: pl.Expr) -> pl.Expr:
+    """``pos. 2: +4.1 [...]``: a cell of ``value`` named by the position in column
+    ``position``."""
+    return pl.lit("pos. ") + pl.col(position).cast(pl.String) + ": " + value
+
+
+def position_edges_table(
+    e: pl.DataFrame,
+    who: str = "player",
+    key: str = "field",
+    games: str = "games",
+    exact: str | None = None,
+) -> pl.DataFrame:
+    """The table of the first, the last and the largest position edge over the fair share.
+
+    Parameters
+    ----------
+    e : pl.DataFrame
+        One row a ``key`` and count: ``first_pp``, ``last_pp``, ``largest_pp`` with their
+        ``_low`` and ``_high``, ``largest_position`` and the column ``games``.
+    who : str
+        Who holds a position, in the column names: ``first player (pp)``.
+    key : str
+        The column that names a row's field (its `` field`` suffix dropped) or data.
+    games : str
+        The column of a row's n.
+    exact : str or None
+        As in :func:`scaled_ci_col`.
+
+    Returns
+    -------
+    pl.DataFrame
+        Every cell as text.
+    """
+    first, last = f"first {who} (pp)", f"last {who} (pp)"
+    e = scaled_ci_col(e, "first_pp", "first_low", "first_high", first, exact=exact)
+    e = scaled_ci_col(e, "last_pp", "last_low", "last_high", last, exact=exact)
+    e = scaled_ci_col(e, "largest_pp", "largest_low", "largest_high", "largest edge (pp)",
+                      exact=exact)  # fmt: skip
+    e = e.with_columns(
+        pl.col(key).str.replace(" field", ""),
+        at_position("largest_position", pl.col("largest edge (pp)")).alias("largest edge (pp)"),
+    )
+    return fmt(e.select(key, "players", games, first, last, "largest edge (pp)"), {})
 
 
 def _position_frames(

@@ -28,7 +28,6 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from analysis import seats as generic_seats
 from analysis.blocks import block_specs, has_block
 from analysis.content import Block, Heading, PageBreak, Plot, Prose, Table
 from analysis.content import panels as _figure
@@ -74,11 +73,21 @@ from analysis.sections import (
     Row,
     Section,
     appendix_label,
+    block_players,
     count_values,
+    fields_text,
+    figure_part,
     headline,
+    paired_cells,
+    paired_headline,
+    pct_col,
     player_count_section,
+    plot_positions,
     position_appendix_blocks,
     position_cells,
+    position_edges_table,
+    position_results,
+    position_share_table,
     ratings_section,
     rules_row,
     sample_size_section,
@@ -137,18 +146,6 @@ def _set_styles(names) -> dict[str, tuple[str, str]]:
     }
 
 
-def _specs(r: Results, block: str) -> str:
-    """Who plays a block, as the report names them."""
-    return listing(describe(s) for s in block_specs(r.manifest, block)) or "?"
-
-
-def _pct_col(frame: pl.DataFrame, est: str, lo: str, hi: str, name: str) -> pl.DataFrame:
-    scaled = frame.with_columns((100 * pl.col(c)).alias(f"_{c}") for c in (est, lo, hi))
-    return ci_col(scaled, f"_{est}", f"_{lo}", f"_{hi}", name, ".1f").drop(
-        f"_{est}", f"_{lo}", f"_{hi}"
-    )
-
-
 # ----------------------------------------------------------------------------- notes
 
 
@@ -167,14 +164,10 @@ def _provenance(m: dict) -> list[tuple[str, str]]:
 
 
 def _notes(r: Results) -> list[str]:
-    fields = listing(
-        f"{short(name)} ({b}: {_specs(r, b)})"
-        for name, b in FIELDS.items()
-        if has_block(r.manifest, b) and name != MAIN_FIELD
-    )
+    fields = fields_text(r, {k: v for k, v in FIELDS.items() if k != MAIN_FIELD}, short)
     players = (
         f"Players. The main field is {the_field()}: unless a section says otherwise every "
-        f"seat plays {_specs(r, SEATS)} (block {SEATS}; docs/strategies/horno.md). "
+        f"seat plays {block_players(r, SEATS)} (block {SEATS}; docs/strategies/horno.md). "
         f"{preset_status()} The other fields: {fields}. A conclusion about weak players is "
         "weak: where the fields disagree, trust neither blindly. The search player, whose "
         "playouts run on the reference engine, plays only in the ratings (block "
@@ -205,12 +198,8 @@ def _seats_compute(r: Results) -> dict[str, Any]:
     tables = seats.field_positions(r.out, r.manifest)
     if not tables:
         return {}
-    stacked = pl.concat(
-        [seats.edges(t).with_columns(pl.lit(name).alias("field")) for name, t in tables.items()]
-    )
     out: dict[str, Any] = {
-        "positions": tables,
-        "position_edges": stacked,
+        **position_results(tables, seats.edges),
         "first_conditions": seats.conditions(tables, "first"),
         "last_conditions": seats.conditions(tables, "last"),
         "seat_block": SEATS,
@@ -221,20 +210,7 @@ def _seats_compute(r: Results) -> dict[str, Any]:
 
 
 def _position_table(t: pl.DataFrame) -> pl.DataFrame:
-    shown = _pct_col(t, "win_share", "win_low", "win_high", "win share (%) [95% CI]")
-    shown = ci_col(shown, "edge_pp", "edge_low", "edge_high", "edge over fair (pp)")
-    return fmt(
-        shown.select(
-            "players",
-            "position",
-            "games",
-            "win share (%) [95% CI]",
-            "edge over fair (pp)",
-            pl.col("score").alias("mean score"),
-            "warning",
-        ),
-        {"mean score": ".1f"},
-    )
+    return position_share_table(t, {"score": ("mean score", ".1f")})
 
 
 POSITION_WIDTHS = [0.07, 0.07, 0.07, 0.2, 0.2, 0.08, 0.2]
@@ -253,7 +229,7 @@ def _seats_blocks(r: Results, num: int) -> list[Block]:
         f"{100 * x['shared']:.1f}% at {x['players']} players" for x in e.iter_rows(named=True)
     )
     text = (
-        f"The main field, {the_field()}: every seat plays {_specs(r, SEATS)} (block "
+        f"The main field, {the_field()}: every seat plays {block_players(r, SEATS)} (block "
         f"{SEATS}), on assumed v1. A seat's turn position is its place in every round's "
         "turn order: 0 plays first (restocks, acts and prepares before the others). "
         + (
@@ -271,17 +247,13 @@ def _seats_blocks(r: Results, num: int) -> list[Block]:
         "and the card-set section."
     )
     fig, (ax,) = _figure(6.6, 3.9)
-    generic_seats.plot_seat_advantage(main.rename({"position": "seat"}), ax, POSITION_LABEL)
-    ax.set_title("Win share by turn position (dashed: fair share)", fontsize=9)
-    ax.tick_params(labelsize=7)
+    plot_positions(main, ax, POSITION_LABEL, "turn position")
     return [
-        Heading(f"{num}  Does the turn order favour a seat?"),
-        Prose(text, size=8.5),
-        Plot.natural(fig),
-        Heading(f"Win share by turn position, {the_field()} (95% intervals over games)", level=3),
-        Table.fitted(_position_table(main), 7),
+        *figure_part(f"{num}  Does the turn order favour a seat?", text, fig,
+                     f"Win share by turn position, {the_field()} (95% intervals over games)",
+                     _position_table(main), 7),
         *_robust_blocks(r, num),
-    ]
+    ]  # fmt: skip
 
 
 def _robust_blocks(r: Results, num: int) -> list[Block]:
@@ -310,35 +282,10 @@ def _robust_blocks(r: Results, num: int) -> list[Block]:
         plot_conditions(found, ax, f"{what} player's edge, pp (95% CI)", list(FIELDS), FIELD_STYLE)
     axes[0].get_legend().remove()
     # the seats part says this part is on "the next page"
-    return [
-        PageBreak(),
-        Heading(f"{num}  Does the turn order's edge hold with other players?", level=2),
-        Prose(text, size=8.5),
-        Plot.natural(fig),
-        Heading("Turn-position edges over the fair share in every field (pp, 95% CI)", level=3),
-        Table.fitted(_edges_table(r.position_edges), 7),
-    ]
-
-
-def _edges_table(e: pl.DataFrame, key: str = "field") -> pl.DataFrame:
-    e = ci_col(e, "first_pp", "first_low", "first_high", "first player (pp)")
-    e = ci_col(e, "last_pp", "last_low", "last_high", "last player (pp)")
-    e = ci_col(e, "largest_pp", "largest_low", "largest_high", "largest edge (pp)")
-    e = e.with_columns(
-        pl.col(key).str.replace(" field", ""),
-        (
-            pl.lit("pos. ")
-            + pl.col("largest_position").cast(pl.String)
-            + ": "
-            + pl.col("largest edge (pp)")
-        ).alias("largest edge (pp)"),
-    )
-    return fmt(
-        e.select(
-            key, "players", "games", "first player (pp)", "last player (pp)", "largest edge (pp)"
-        ),
-        {},
-    )
+    return [PageBreak(), *figure_part(
+        f"{num}  Does the turn order's edge hold with other players?", text, fig,
+        "Turn-position edges over the fair share in every field (pp, 95% CI)",
+        position_edges_table(r.position_edges), 7, level=2)]  # fmt: skip
 
 
 def _seats_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
@@ -420,7 +367,7 @@ def _main_count(frames: list[pl.DataFrame | None]) -> int:
 
 def _type_table(r: Results, n: int) -> pl.DataFrame:
     own = r.own.filter(pl.col("players") == n)
-    shown = _pct_col(own, "completion", "completion_low", "completion_high", "completed (%)")
+    shown = pct_col(own, "completion", "completion_low", "completion_high", "completed (%)")
     shown = ci_col(shown, "yield", "yield_low", "yield_high", "points per dish taken", ".1f")
     shown = ci_col(shown, "excess", "excess_low", "excess_high", "over the average dish", "+.1f")
     shown = ci_col(
@@ -529,7 +476,7 @@ def _dishes_blocks(r: Results, num: int) -> list[Block]:
 
 
 def _card_table(c: pl.DataFrame) -> pl.DataFrame:
-    shown = _pct_col(c, "completion", "completion_low", "completion_high", "completed (%) [95% CI]")
+    shown = pct_col(c, "completion", "completion_low", "completion_high", "completed (%) [95% CI]")
     shown = ci_col(shown, "points", "points_low", "points_high", "points when completed", ".1f")
     return fmt(
         shown.select(
@@ -617,32 +564,25 @@ def _dishes_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
 
 
 def _dishes_cells(r: Results) -> list[Row]:
-    out = []
-    for key, what, n in (
-        ("avoid", "restricted play", "deals"),
-        ("replacement", "replacement", "games"),
-    ):
-        t = r.tables.get(key)
-        if t is None:
-            continue
-        for x in t.iter_rows(named=True):
-            out.append(
-                {
-                    "number": f"{x['players']}p {x['type_name']} {what} ({n})",
-                    "games": x[n],
-                    "± (pp)": x["half_width"],
-                    "games for ±1 pp": x["games_for_1pp"],
-                    "warning": x["warning"],
-                }
-            )
-    return out
+    return [
+        row
+        for key, what, n in (
+            ("avoid", "restricted play", "deals"),
+            ("replacement", "replacement", "games"),
+        )
+        for row in paired_cells(
+            r.tables.get(key),
+            lambda x, w=what, n=n: f"{x['players']}p {x['type_name']} {w} ({n})",
+            n,
+        )
+    ]
 
 
 def _dishes_appendix(r: Results, label: str) -> list[Block]:
     own = r.tables.get("own")
     if own is None:
         return []
-    shown = _pct_col(own, "completion", "completion_low", "completion_high", "completed (%)")
+    shown = pct_col(own, "completion", "completion_low", "completion_high", "completed (%)")
     shown = ci_col(shown, "yield", "yield_low", "yield_high", "per dish taken", ".1f")
     shown = ci_col(shown, "excess", "excess_low", "excess_high", "over average", "+.1f")
     shown = ci_col(shown, "per_seat", "per_seat_low", "per_seat_high", "points a seat-game", ".2f")
@@ -787,7 +727,7 @@ def _restricted_table(t: pl.DataFrame) -> pl.DataFrame:
 
 def _damage_table(d: pl.DataFrame) -> pl.DataFrame:
     shown = ci_col(d, "lost", "lost_low", "lost_high", "points lost / seat-game", ".2f")
-    shown = _pct_col(shown, "share", "share_low", "share_high", "share of dish points (%)")
+    shown = pct_col(shown, "share", "share_low", "share_high", "share of dish points (%)")
     means = {
         "on completed dishes": "completed_lost",
         "on unfinished": "unfinished_lost",
@@ -806,14 +746,11 @@ def _sabotage_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
     t, d = r.tables.get("restrictions"), r.tables.get("damage")
     for x in t.iter_rows(named=True) if t is not None else []:
         out.append(
-            headline(
+            paired_headline(
                 q,
                 f"{x['players']} players: a seat that {x['restriction']}, minus the "
                 "unrestricted seat on the same deals",
-                ci(x["edge_pp"], x["edge_low"], x["edge_high"]),
-                x["deals"],
-                x["warning"],
-                "deals",
+                x,
             )
         )
     for x in d.iter_rows(named=True) if d is not None else []:
@@ -830,19 +767,9 @@ def _sabotage_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
 
 
 def _sabotage_cells(r: Results) -> list[Row]:
-    t = r.tables.get("restrictions")
-    if t is None:
-        return []
-    return [
-        {
-            "number": f"{x['players']}p {x['restriction']} (deals)",
-            "games": x["deals"],
-            "± (pp)": x["half_width"],
-            "games for ±1 pp": x["games_for_1pp"],
-            "warning": x["warning"],
-        }
-        for x in t.iter_rows(named=True)
-    ]
+    return paired_cells(
+        r.tables.get("restrictions"), lambda x: f"{x['players']}p {x['restriction']} (deals)"
+    )
 
 
 SABOTAGE = Section(
@@ -1111,7 +1038,7 @@ def _sets_blocks(r: Results, num: int) -> list[Block]:
             "95% intervals over games).",
             size=8.5,
         ),
-        Table.fitted(_edges_table(e, "card_set").rename({"card_set": "card set"}), 6.5),
+        Table.fitted(position_edges_table(e, key="card_set").rename({"card_set": "card set"}), 6.5),
         Heading(f"Points per dish taken over the average dish, {n} players", level=3),
         Table.fitted(_excess_table(r, n), 6.5),
     ]

@@ -27,11 +27,9 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from matplotlib.figure import Figure
 
-from analysis import seats as generic_seats
 from analysis.blocks import block_specs, has_block
-from analysis.content import Block, Heading, PageBreak, Plot, Prose, Table
+from analysis.content import Block, Heading, PageBreak, Prose, Table
 from analysis.content import panels as _figure
 from analysis.estimates import edge
 from analysis.formats import EMPTY, ci, ci_col, fmt
@@ -55,6 +53,7 @@ from analysis.pizzatheory.common import (
     mixed_status,
     preset_status,
     rule_value,
+    short,
     the_field,
 )
 from analysis.prose import edge_sentence, listing
@@ -65,17 +64,32 @@ from analysis.sections import (
     Row,
     Section,
     appendix_label,
+    at_position,
+    block_players,
     count_values,
+    fields_text,
+    figure_part,
     headline,
+    paired_cells,
+    paired_headline,
+    pct_col,
     player_count_section,
+    plot_positions,
     position_appendix_blocks,
     position_cells,
+    position_edges_table,
+    position_results,
+    position_share_table,
     ratings_section,
     rules_row,
     sample_size_section,
+    scaled_ci_col,
 )
 from analysis.stats import mean_interval
 
+DET = "deterministic"
+"""The column of a table that says its block's games are all the same (a cell there is
+the value alone, no interval)."""
 RATING_BLOCKS = ("ladder", "ladder-random")
 """The rotated blocks the ratings are fitted on."""
 BLOCKS = tuple(
@@ -117,62 +131,8 @@ BOARD_NOTE = (
 )
 
 
-def _short(field: str) -> str:
-    return field.removesuffix(" field")
-
-
-def _part(title: str, text: str, fig: Figure, caption: str, shown: pl.DataFrame, size: float,
-          level: int = 1) -> list[Block]:  # fmt: skip
-    """A section's part: its heading, its paragraph, its chart and its table under a minor
-    heading (``caption``), the layout every part of this report shares."""
-    return [Heading(title, level), Prose(text, size=8.5), Plot.natural(fig),
-            Heading(caption, level=3), Table.fitted(shown, size)]  # fmt: skip
-
-
 def _exact(c: Condition) -> bool:
     return bool(np.isfinite(c.low) and c.low == c.high)
-
-
-def _fields_text(r: Results, fields: dict[str, str]) -> str:
-    parts = []
-    for name, block in fields.items():
-        if has_block(r.manifest, block):
-            specs = block_specs(r.manifest, block)
-            parts.append(f"{_short(name)} ({block}: {listing(describe(s) for s in specs)})")
-    return listing(parts)
-
-
-def _ci_col(
-    frame: pl.DataFrame,
-    est: str,
-    lo: str,
-    hi: str,
-    name: str,
-    f: str = "+.1f",
-    scale: float = 1.0,
-    exact: str | None = "deterministic",
-) -> pl.DataFrame:
-    """A column of ``estimate [low, high]`` cells (times ``scale``); where the frame's
-    ``exact`` column is true (a deterministic field), the value alone: ``+66.7 (one game)``."""
-    scaled = frame.with_columns(
-        (scale * pl.col(est)).alias("_e"),
-        (scale * pl.col(lo)).alias("_l"),
-        (scale * pl.col(hi)).alias("_h"),
-    )
-    out = ci_col(scaled, "_e", "_l", "_h", name, f)
-    if exact is not None and exact in frame.columns:
-        one = pl.col("_e").map_elements(lambda v: f"{v:{f}} (one game)", return_dtype=pl.String)
-        out = out.with_columns(pl.when(pl.col(exact)).then(one).otherwise(pl.col(name)).alias(name))
-    return out.drop("_e", "_l", "_h")
-
-
-def _specs(r: Results, block: str) -> str:
-    """Who plays a block, as the report names them."""
-    return listing(describe(s) for s in block_specs(r.manifest, block)) or "?"
-
-
-def _pct_col(frame: pl.DataFrame, est: str, lo: str, hi: str, name: str) -> pl.DataFrame:
-    return _ci_col(frame, est, lo, hi, name, ".1f", 100.0)
 
 
 def _games_col(frame: pl.DataFrame) -> pl.DataFrame:
@@ -224,14 +184,15 @@ def _notes(r: Results) -> list[str]:
     main = FIELDS[MAIN_FIELD]
     players = (
         f"Players. The main field is {the_field()}: unless a section says otherwise every "
-        f"seat plays {_specs(r, main)} (block {main}; docs/strategies/pizzatheory.md). "
+        f"seat plays {block_players(r, main)} (block {main}; "
+        "docs/strategies/pizzatheory.md). "
         f"{mixed_status()} The other fields: "
-        + _fields_text(r, {k: v for k, v in FIELDS.items() if k != MAIN_FIELD})
+        + fields_text(r, {k: v for k, v in FIELDS.items() if k != MAIN_FIELD}, short)
         + f". {preset_status()} A conclusion about weak players is weak: where the fields "
         "disagree, trust neither blindly."
     )
     det = _deterministic_blocks(r)
-    no_draws = listing(_short(f) for f in NO_DRAWS)
+    no_draws = listing(short(f) for f in NO_DRAWS)
     determinism = (
         f"Determinism. The {listing(NO_CHANCE)}-player game has no chance (no deal, no die) "
         f"and the {no_draws} players draw nothing, so at {listing(NO_CHANCE)} players every "
@@ -282,12 +243,8 @@ def _seats_compute(r: Results) -> dict[str, Any]:
     tables = seats.field_positions(r.out, r.manifest)
     if not tables:
         return {}
-    stacked = pl.concat(
-        [seats.edges(t).with_columns(pl.lit(name).alias("field")) for name, t in tables.items()]
-    )
     out: dict[str, Any] = {
-        "positions": tables,
-        "position_edges": stacked,
+        **position_results(tables, seats.edges),
         "first_conditions": seats.conditions(tables, "first"),
         "last_conditions": seats.conditions(tables, "last"),
         "first_points": seats.conditions(tables, "first", deterministic=True),
@@ -299,28 +256,9 @@ def _seats_compute(r: Results) -> dict[str, Any]:
     return out
 
 
-def _plot_positions(t: pl.DataFrame, ax) -> None:
-    shown = t.rename({"position": "seat"})
-    generic_seats.plot_seat_advantage(shown, ax, POSITION_LABEL)
-    ax.set_title("Win share by starting position (dashed: fair share)", fontsize=9)
-    ax.tick_params(labelsize=7)
-
-
 def _position_table(t: pl.DataFrame) -> pl.DataFrame:
-    shown = _games_col(_pct_col(t, "win_share", "win_low", "win_high", "win share (%) [95% CI]"))
-    shown = _ci_col(shown, "edge_pp", "edge_low", "edge_high", "edge over fair (pp)")
-    return fmt(
-        shown.select(
-            "players",
-            "position",
-            "games (distinct)",
-            "win share (%) [95% CI]",
-            "edge over fair (pp)",
-            pl.col("toppings").alias("toppings at end"),
-            "warning",
-        ),
-        {"toppings at end": ".2f"},
-    )
+    return position_share_table(_games_col(t), {"toppings": ("toppings at end", ".2f")},
+                                "games (distinct)", DET)  # fmt: skip
 
 
 def _seat_text(r: Results, main: pl.DataFrame) -> str:
@@ -338,8 +276,8 @@ def _seat_text(r: Results, main: pl.DataFrame) -> str:
             s = edge_sentence(x, first="the first starter")
             parts.append(s[:1].upper() + s[1:] + ".")
     text = (
-        f"The main field, {the_field()}: every seat plays {_specs(r, FIELDS[MAIN_FIELD])} "
-        f"(block {FIELDS[MAIN_FIELD]}). A seat's "
+        f"The main field, {the_field()}: every seat plays "
+        f"{block_players(r, FIELDS[MAIN_FIELD])} (block {FIELDS[MAIN_FIELD]}). A seat's "
         "starting position is its turn position in round 1: 0 places first; at 3 players the "
         "positions rotate every round, at 2 the first player alternates. "
         + (
@@ -367,11 +305,11 @@ def _seats_blocks(r: Results, num: int) -> list[Block]:
         return []
     main = tables[MAIN_FIELD]
     fig, (ax,) = _figure(6.9, 4.0)
-    _plot_positions(main, ax)
+    plot_positions(main, ax, POSITION_LABEL, "starting position")
     return [
-        *_part(f"{num}  Do the seat and the starting position matter?", _seat_text(r, main), fig,
-               f"Win share by starting position, {the_field()} (95% intervals over games)",
-               _position_table(main), 7),
+        *figure_part(f"{num}  Do the seat and the starting position matter?", _seat_text(r, main),
+                     fig, f"Win share by starting position, {the_field()} (95% intervals over "
+                     "games)", _position_table(main), 7),
         *_robust_blocks(r, num),
     ]  # fmt: skip
 
@@ -388,7 +326,7 @@ def _judged_lines(r: Results, key: str, what: str) -> str:
         label, _, _, _ = prose.judged(conds, chance_fields(n, det), det)
         line = f"at {n} players {prose.field_signs(conds)} ({label})" if conds else ""
         if det:
-            one = f"one game, counted neither way: {listing(_short(d) for d in det)}"
+            one = f"one game, counted neither way: {listing(short(d) for d in det)}"
             line = f"{line[:-1]}; {one})" if line else f"at {n} players only {one}"
         if line:
             lines.append(line)
@@ -397,30 +335,8 @@ def _judged_lines(r: Results, key: str, what: str) -> str:
 
 
 def _edges_table(r: Results) -> pl.DataFrame:
-    e = _games_col(r.position_edges)
-    e = _ci_col(e, "first_pp", "first_low", "first_high", "first starter (pp)")
-    e = _ci_col(e, "last_pp", "last_low", "last_high", "last starter (pp)")
-    e = _ci_col(e, "largest_pp", "largest_low", "largest_high", "largest edge (pp)")
-    e = e.with_columns(
-        pl.col("field").str.replace(" field", ""),
-        (
-            pl.lit("pos. ")
-            + pl.col("largest_position").cast(pl.String)
-            + ": "
-            + pl.col("largest edge (pp)")
-        ).alias("largest edge (pp)"),
-    )
-    return fmt(
-        e.select(
-            "field",
-            "players",
-            "games (distinct)",
-            "first starter (pp)",
-            "last starter (pp)",
-            "largest edge (pp)",
-        ),
-        {},
-    )
+    return position_edges_table(_games_col(r.position_edges), "starter", games="games (distinct)",
+                                exact=DET)  # fmt: skip
 
 
 def _robust_blocks(r: Results, num: int) -> list[Block]:
@@ -430,7 +346,7 @@ def _robust_blocks(r: Results, num: int) -> list[Block]:
     text = (
         "The first starter's edge (position 0's win share minus the fair share, pp) and the "
         "last starter's, 95% intervals over games, in every field the study plays: "
-        + _fields_text(r, FIELDS)
+        + fields_text(r, FIELDS, short)
         + ". A verdict is robust only when the interval of every field with chance at the "
         "count excludes 0 with the same sign. Open markers: a deterministic field at that "
         "count (one game replayed: its value is exact, it has no interval, and it counts "
@@ -446,7 +362,7 @@ def _robust_blocks(r: Results, num: int) -> list[Block]:
                         FIELD_STYLE, hollow=_exact)  # fmt: skip
     axes[0].get_legend().remove()
     # the seats part sends the reader to "the next page" for this one
-    return [PageBreak(), *_part(
+    return [PageBreak(), *figure_part(
         f"{num}  Does the starting position's edge hold with other players?", text, fig,
         "Starting-position edges over the fair share in every field (one game: deterministic)",
         _edges_table(r), 7, level=2)]  # fmt: skip
@@ -509,13 +425,13 @@ def _seats_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
 
 
 def _seats_cells(r: Results) -> list[Row]:
-    return position_cells(r.tables.get("positions") or {}, _short)
+    return position_cells(r.tables.get("positions") or {}, short)
 
 
 def _seats_appendix(r: Results, label: str) -> list[Block]:
     # no widths: the typesetter sizes the columns by their cells
     return position_appendix_blocks(
-        r, label, _position_table, short=_short, what="starting position", widths=[],
+        r, label, _position_table, short=short, what="starting position", widths=[],
         intro="Every field's win share by starting position with its 95% "
         "interval over games (one game: a deterministic field).",
         seat_widths=[], main=the_field(),
@@ -562,7 +478,7 @@ def _plot_rounds(hist: dict[str, pl.DataFrame], lengths: pl.DataFrame, ax) -> No
                 marker="o",
                 ms=2.5,
                 lw=1,
-                label=f"{_short(name)} {n}p",
+                label=f"{short(name)} {n}p",
             )
     ax.set_xlabel("rounds in the game", fontsize=8)
     ax.set_ylabel("% of games", fontsize=8)
@@ -575,7 +491,7 @@ def _plot_rounds(hist: dict[str, pl.DataFrame], lengths: pl.DataFrame, ax) -> No
 def _plot_endings(endings: pl.DataFrame, ax) -> None:
     keys = endings.select("field", "players").unique(maintain_order=True)
     colours = {0: "#4c72b0", 1: "#dd8452", 2: "#c44e52", 3: "#8172b3"}
-    labels = [f"{_short(f)} {n}p" for f, n in keys.iter_rows()]
+    labels = [f"{short(f)} {n}p" for f, n in keys.iter_rows()]
     bottom = np.zeros(keys.height)
     for code, label in ENDINGS.items():
         vals = []
@@ -594,12 +510,14 @@ def _plot_endings(endings: pl.DataFrame, ax) -> None:
 
 def _length_table(lengths: pl.DataFrame, endings: pl.DataFrame) -> pl.DataFrame:
     shown = _games_col(
-        _ci_col(lengths, "rounds", "rounds_low", "rounds_high", "rounds [95% CI]", ".2f")
+        scaled_ci_col(
+            lengths, "rounds", "rounds_low", "rounds_high", "rounds [95% CI]", ".2f", exact=DET
+        )  # fmt: skip
     )
     rows = []
     for x in shown.iter_rows(named=True):
         row = {
-            "field": _short(x["field"]),
+            "field": short(x["field"]),
             "players": str(x["players"]),
             "games (distinct)": x["games (distinct)"],
             "rounds [95% CI]": x["rounds [95% CI]"],
@@ -634,9 +552,9 @@ def _length_blocks(r: Results, num: int) -> list[Block]:
     fig, axes = _figure(7.2, 3.5, 2, width_ratios=(1.7, 1))
     _plot_rounds(r.rounds_hist, lengths, axes[0])
     _plot_endings(endings, axes[1])
-    return _part(f"{num}  How long are games, and how do they end?", text, fig,
-                 "Rounds per game and endings (games; % of the field's games)",
-                 _length_table(lengths, endings), 6.5)  # fmt: skip
+    return figure_part(f"{num}  How long are games, and how do they end?", text, fig,
+                       "Rounds per game and endings (games; % of the field's games)",
+                       _length_table(lengths, endings), 6.5)  # fmt: skip
 
 
 def _length_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
@@ -686,7 +604,7 @@ def _length_appendix(r: Results, label: str) -> list[Block]:
     if endings is None:
         return []
     shown = _games_col(
-        _pct_col(endings, "share", "share_low", "share_high", "share of games (%) [95% CI]")
+        pct_col(endings, "share", "share_low", "share_high", "share of games (%) [95% CI]", DET)
     )
     shown = fmt(
         shown.select(
@@ -795,7 +713,8 @@ def _effect_blocks(r: Results, num: int) -> list[Block]:
     on, off = eff["on_block"][0], eff["off_block"][0]
     v = verdicts.safety_verdict(r)
     text = (
-        f"Block {off} plays the deals of {on} ({the_field()}: {_specs(r, on)} in every seat; "
+        f"Block {off} plays the deals of {on} ({the_field()}: {block_players(r, on)} in every "
+        "seat; "
         "game i of both draws the same streams) with rule safety = false. Per deal the "
         "change without the rule minus with it, a t interval over deals; where fewer than 30 "
         "deals differ, the exact sign test instead (an interval over a handful of deals means "
@@ -805,16 +724,16 @@ def _effect_blocks(r: Results, num: int) -> list[Block]:
     )
     fig, (ax,) = _figure(6.9, 2.4)
     _plot_effect(eff, ax)
-    return _part(f"{num}  Does the safety rule matter?", text, fig,
-                 f"Without the safety rule − with it, on the same deals ({off} against {on})",
-                 _effect_table(eff), 6.5)  # fmt: skip
+    return figure_part(f"{num}  Does the safety rule matter?", text, fig,
+                       f"Without the safety rule − with it, on the same deals ({off} against {on})",
+                       _effect_table(eff), 6.5)  # fmt: skip
 
 
 def _safety_wide(t: pl.DataFrame) -> pl.DataFrame:
     rows = []
     keys = t.select("field", "players").unique(maintain_order=True)
     for f, n in keys.iter_rows():
-        row: dict[str, str] = {"field": _short(f), "players": str(n)}
+        row: dict[str, str] = {"field": short(f), "players": str(n)}
         for m in safety.MEASURES:
             x = safety.measure(t, f, n, m)
             if x is None:
@@ -858,7 +777,7 @@ def _plot_safety(t: pl.DataFrame, ax, m: str, title: str, scale: float = 1.0) ->
         )
     ax.set_xticks(
         range(sub.height),
-        [f"{_short(f)}\n{n}p" for f, n in zip(sub["field"], sub["players"], strict=True)],
+        [f"{short(f)}\n{n}p" for f, n in zip(sub["field"], sub["players"], strict=True)],
         fontsize=6,
     )
     ax.set_xlim(-0.5, sub.height - 0.5)
@@ -873,7 +792,7 @@ def _safety_blocks(r: Results, num: int) -> list[Block]:
     effect = _effect_blocks(r, num)
     fired = t.filter(pl.col("measure") == "fired")
     parts = "; ".join(
-        f"{_short(x['field'])} {x['players']}p "
+        f"{short(x['field'])} {x['players']}p "
         + (f"{100 * x['estimate']:.1f}% (one game, {x['games']:,} times)" if x["deterministic"]
            else f"{prose.pct(x['estimate'], x['low'], x['high'])} ({x['count']:,} of "
            f"{x['games']:,} games)")
@@ -881,7 +800,7 @@ def _safety_blocks(r: Results, num: int) -> list[Block]:
     )  # fmt: skip
     saved = t.filter(pl.col("measure") == "saved")
     kept = "; ".join(
-        f"{_short(x['field'])} {x['players']}p {x['estimate']:.2f}"
+        f"{short(x['field'])} {x['players']}p {x['estimate']:.2f}"
         + (" (one game)" if x["deterministic"] else "")
         for x in saved.iter_rows(named=True)
     )
@@ -900,7 +819,7 @@ def _safety_blocks(r: Results, num: int) -> list[Block]:
     _plot_safety(t, axes[0], "fired", "games in which it kept a topping (%)", 100)
     _plot_safety(t, axes[1], "saved", "toppings it kept per seat per game")
     # without the paired block, this part opens the section
-    return [*effect, *_part(
+    return [*effect, *figure_part(
         f"{num}  How often does the safety rule fire?", text, fig,
         "The safety rule per field and count (95% intervals over games; open markers: one game)",
         _safety_wide(t), 6.5, level=2 if effect else 1)]  # fmt: skip
@@ -1010,7 +929,7 @@ def _opening_blocks(r: Results, num: int) -> list[Block]:
         for name, (blind, base) in OPENING_FIELDS.items()
         if has_block(r.manifest, blind) and has_block(r.manifest, base)
     }
-    fields = [f"{_short(name)} ({blind} against {base})" for name, (blind, base) in played.items()]
+    fields = [f"{short(name)} ({blind} against {base})" for name, (blind, base) in played.items()]
     specs = listing(
         dict.fromkeys(
             f"{x} in {the_field(name)}"
@@ -1042,7 +961,7 @@ def _opening_blocks(r: Results, num: int) -> list[Block]:
         + ". Negative: the first placement is worth having. "
         + prose.opening_sentence(t)
         + (
-            f" In the {listing(_short(d) for d in det)} field the unrestricted games at "
+            f" In the {listing(short(d) for d in det)} field the unrestricted games at "
             f"{MAIN} players are one game (deterministic), so every difference there comes "
             "from the blind seat's random opening."
             if det
@@ -1053,9 +972,9 @@ def _opening_blocks(r: Results, num: int) -> list[Block]:
     plot_conditions(r.tables.get("opening_conditions", {}), ax,
                     "blind seat − unrestricted seat, pp (95% CI over deals)",
                     list(OPENING_FIELDS), FIELD_STYLE)  # fmt: skip
-    return _part(f"{num}  What is the first placement worth?", text, fig,
-                 "The first placement's value by field (t intervals over deals)",
-                 _opening_table(t), 6.5)  # fmt: skip
+    return figure_part(f"{num}  What is the first placement worth?", text, fig,
+                       "The first placement's value by field (t intervals over deals)",
+                       _opening_table(t), 6.5)  # fmt: skip
 
 
 def _opening_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
@@ -1065,14 +984,11 @@ def _opening_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
     out = []
     for x in t.iter_rows(named=True):
         out.append(
-            headline(
+            paired_headline(
                 q,
                 f"{x['players']} players, {x['field']}: blind seat's win share "
                 "minus the unrestricted seat's on the same deals",
-                ci(x["edge_pp"], x["edge_low"], x["edge_high"]),
-                x["deals"],
-                x["warning"],
-                "deals",
+                x,
             )
         )
         out.append(
@@ -1090,19 +1006,10 @@ def _opening_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
 
 
 def _opening_cells(r: Results) -> list[Row]:
-    t = r.tables.get("opening")
-    if t is None:
-        return []
-    return [
-        {
-            "number": f"{x['players']}p {_short(x['field'])} first placement (deals)",
-            "games": x["deals"],
-            "± (pp)": x["half_width"],
-            "games for ±1 pp": x["games_for_1pp"],
-            "warning": x["warning"],
-        }
-        for x in t.iter_rows(named=True)
-    ]
+    return paired_cells(
+        r.tables.get("opening"),
+        lambda x: f"{x['players']}p {short(x['field'])} first placement (deals)",
+    )
 
 
 OPENING = Section("First placement", _opening_compute, headlines=_opening_headlines,
@@ -1165,24 +1072,16 @@ def _boards_table(b: pl.DataFrame) -> pl.DataFrame:
     shown = _games_col(b).with_columns(
         (pl.col("deterministic") & pl.col("base_deterministic")).alias("both")
     )
-    shown = _ci_col(shown, "largest_pp", "largest_low", "largest_high", "largest edge (pp)",
-                    exact="both")  # fmt: skip
-    shown = _ci_col(shown, "rounds_change", "rounds_low", "rounds_high",
-                    "rounds a game: change", "+.2f", exact="both")  # fmt: skip
-    shown = _ci_col(shown, "safety_change_pp", "safety_low", "safety_high",
-                    "safety fired: change (pp)", exact="both")  # fmt: skip
+    shown = scaled_ci_col(shown, "largest_pp", "largest_low", "largest_high",
+                          "largest edge (pp)", exact="both")  # fmt: skip
+    shown = scaled_ci_col(shown, "rounds_change", "rounds_low", "rounds_high",
+                          "rounds a game: change", "+.2f", exact="both")  # fmt: skip
+    shown = scaled_ci_col(shown, "safety_change_pp", "safety_low", "safety_high",
+                          "safety fired: change (pp)", exact="both")  # fmt: skip
     shown = shown.with_columns(
-        (
-            pl.lit("pos. ")
-            + pl.col("largest_position").cast(pl.String)
-            + ": "
-            + pl.col("largest edge (pp)")
-        ).alias("largest edge (pp)"),
-        (
-            pl.lit("pos. ")
-            + pl.col("base_largest_position").cast(pl.String)
-            + ": "
-            + pl.col("base_largest_pp").round(1).cast(pl.String)
+        at_position("largest_position", pl.col("largest edge (pp)")).alias("largest edge (pp)"),
+        at_position(
+            "base_largest_position", pl.col("base_largest_pp").round(1).cast(pl.String)
         ).alias("on hex-37"),
         pl.col("changed_positions")
         .list.eval(pl.element().cast(pl.String))
@@ -1211,7 +1110,7 @@ def _boards_blocks(r: Results, num: int) -> list[Block]:
     pos = r.board_positions
     fields = list(dict.fromkeys(b["field"]))
     blocks = "; ".join(
-        f"{_short(f)}: {BOARD_FIELDS[f][1].format(board='<board>')} against {BOARD_FIELDS[f][0]}"
+        f"{short(f)}: {BOARD_FIELDS[f][1].format(board='<board>')} against {BOARD_FIELDS[f][0]}"
         for f in fields
         if f in BOARD_FIELDS
     )
@@ -1230,9 +1129,9 @@ def _boards_blocks(r: Results, num: int) -> list[Block]:
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, fontsize=7, loc="outside lower center", ncol=len(labels),
                frameon=False)  # fmt: skip
-    return _part(f"{num}  Does the board's shape change the balance?", text, fig,
-                 f"Each board against {DEFAULT_BOARD} at {MAIN} players (95% intervals)",
-                 _boards_table(b), 6.5)  # fmt: skip
+    return figure_part(f"{num}  Does the board's shape change the balance?", text, fig,
+                       f"Each board against {DEFAULT_BOARD} at {MAIN} players (95% intervals)",
+                       _boards_table(b), 6.5)  # fmt: skip
 
 
 def _boards_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
@@ -1264,7 +1163,7 @@ def _boards_cells(r: Results) -> list[Row]:
         half = (x["change_high"] - x["change_low"]) / 2
         out.append(
             {
-                "number": f"{x['board']} {_short(x['field'])} position {x['position']}: "
+                "number": f"{x['board']} {short(x['field'])} position {x['position']}: "
                 "change from hex-37",
                 "games": min(x["games"], x["base_games"]),
                 "± (pp)": half,
@@ -1283,8 +1182,8 @@ def _boards_appendix(r: Results, label: str) -> list[Block]:
     pos = r.tables.get("board_positions")
     if pos is None:
         return []
-    shown = _pct_col(pos, "win_share", "win_low", "win_high", "on the board (%)")
-    shown = _pct_col(shown, "base_share", "base_low", "base_high", "on hex-37 (%)")
+    shown = pct_col(pos, "win_share", "win_low", "win_high", "on the board (%)", DET)
+    shown = pct_col(shown, "base_share", "base_low", "base_high", "on hex-37 (%)", DET)
     shown = ci_col(shown, "change_pp", "change_low", "change_high", "change (pp)")
     shown = fmt(
         shown.select(

@@ -71,9 +71,6 @@ def _who(r: Results, field: str = MAIN_FIELD) -> str:
     return listing(PLAYERS.get(s, f"'{s}'") for s in specs) or field_player(field)
 
 
-_short = short
-
-
 def _board(r: Results) -> str:
     """The board the study's blocks play, as the verdicts name it (``hex-37``, or a
     variant's file): the ``data`` of every estimate."""
@@ -159,7 +156,7 @@ SEATS = SeatQuestion(
     question="Does the starting position decide who wins?",
     first="the first starter",
     who="the mixed player",
-    field=_short(MAIN_FIELD),
+    field=short(MAIN_FIELD),
     checked="field with chance",
     method="Wilson interval over games",
     claim="any",
@@ -179,7 +176,7 @@ def _sampled_edges(tables: dict[str, pl.DataFrame]) -> pl.DataFrame:
         field = sampled_field(tables, n)
         if field is not None:
             sub = tables[field].filter(pl.col("players") == n)
-            parts.append(sub.select(*EDGE_COLUMNS, pl.lit(_short(field)).alias("field")))
+            parts.append(sub.select(*EDGE_COLUMNS, pl.lit(short(field)).alias("field")))
     return pl.concat(parts) if parts else main.head(0).select(EDGE_COLUMNS)
 
 
@@ -289,7 +286,7 @@ def length_verdict(r: Results) -> Verdict | None:
             f"Games reach the {bound}-round bound ({draws:,} of {total:,}): an end rule "
             "(e.g. most toppings after N rounds) would settle them."
         )
-    fields = [_short(f) for f in lengths["field"].unique(maintain_order=True)]
+    fields = [short(f) for f in lengths["field"].unique(maintain_order=True)]
     return Verdict(
         question="How long are games, and do they end in a draw?",
         answer=answer,
@@ -302,7 +299,7 @@ def length_verdict(r: Results) -> Verdict | None:
             "games",
             unit="rounds",
             players=top,
-            field=_short(x["field"]),
+            field=short(x["field"]),
             data=_board(r),
             method="t interval over games",
             note="a game",
@@ -458,7 +455,7 @@ def safety_verdict(r: Results) -> Verdict | None:
             unit="pp",
             subject=f"position {claim['position']}",
             players=int(claim["players"]),
-            field=_short(MAIN_FIELD),
+            field=short(MAIN_FIELD),
             data=_board(r),
             rules="safety = false",
             method="paired by deal (t over deals), Bonferroni over the positions of every count",
@@ -518,7 +515,7 @@ def opening_verdict(r: Results) -> Verdict | None:
         f"A seat that places its first topping at random ({_blind_spec(r, x['field'])}, every "
         f"seat in turn, on the same deals as the field's own games): its win share minus an "
         f"unrestricted seat's is {ci(x['edge_pp'], x['edge_low'], x['edge_high'])} at "
-        f"{top} players in the {_short(x['field'])} field ({x['deals']:,} deals): {where}. "
+        f"{top} players in the {short(x['field'])} field ({x['deals']:,} deals): {where}. "
         "It ends with "
         f"{ci(x['toppings'], x['toppings_low'], x['toppings_high'], 'toppings', '+.2f')} "
         "on the board relative to the unrestricted seat."
@@ -526,7 +523,7 @@ def opening_verdict(r: Results) -> Verdict | None:
     others = at.filter(pl.col("field") != x["field"])
     for y in others.iter_rows(named=True):
         answer += (
-            f" In the {_short(y['field'])} field: "
+            f" In the {short(y['field'])} field: "
             f"{ci(y['edge_pp'], y['edge_low'], y['edge_high'])} ({y['deals']:,} deals)."
         )
     rec = ""  # robust: clear of 0 on one side in every field with a blind block
@@ -562,7 +559,7 @@ def opening_verdict(r: Results) -> Verdict | None:
             unit="pp",
             subject="the blind seat",
             players=top,
-            field=_short(x["field"]),
+            field=short(x["field"]),
             data=_board(r),
             method="paired by deal (t over deals)",
             note="against an unrestricted seat",
@@ -627,7 +624,7 @@ def board_verdict(r: Results) -> Verdict | None:
             else f"This study's board is {own}; the three shipped boards test how much the answers "
             "hang on it. In the "
         )
-        + f"{_short(field)} field the largest position edge over the fair share is position "
+        + f"{short(field)} field the largest position edge over the fair share is position "
         f"{base['base_largest_position']}'s "
         f"{ci(base['base_largest_pp'], base['base_largest_low'], base['base_largest_high'])} "
         f"on {own} ({base['base_games']:,} games); {largest}. "
@@ -671,7 +668,7 @@ def board_verdict(r: Results) -> Verdict | None:
             unit="pp",
             subject=f"position {big['position']} on {big['board']}",
             players=MAIN,
-            field=_short(field),
+            field=short(field),
             data=f"{big['board']} against {own}",
             method="Newcombe interval from Wilson intervals over games, Bonferroni over the "
             "board positions",
@@ -682,7 +679,7 @@ def board_verdict(r: Results) -> Verdict | None:
         section="Board shape",
         detail=f"Position {big['position']} on {big['board']} against {own} in every field "
         f"with chance that played both ({int(big['games']):,} games on the board, "
-        f"{int(big['base_games']):,} on {own} in the {_short(field)} field), each field's "
+        f"{int(big['base_games']):,} on {own} in the {short(field)} field), each field's "
         f"interval corrected over its {m} board positions: {detail}.",
     )
 
@@ -718,11 +715,11 @@ def count_verdict(r: Results) -> Verdict | None:
     big = shared.largest_claim(tables[both])
     return shared.count_verdict(
         edges(tables[both]),
-        f"In the {_short(both)} field ({which}) the largest starting-position edge over the "
+        f"In the {short(both)} field ({which}) the largest starting-position edge over the "
         "fair share",
         big_edge=BIG_EDGE,
         matters="starting position",
-        detail=f"Starting-position edges in the {_short(both)} field, each count's largest "
+        detail=f"Starting-position edges in the {short(both)} field, each count's largest "
         "corrected for picking it from every position of every count; every field's are on "
         "the seat pages. No compensation is recommended unless the largest edge holds in "
         "every field with chance.",

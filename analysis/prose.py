@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from analysis.formats import ci
 from analysis.robust import Condition, judge
+
+if TYPE_CHECKING:  # analysis.sections builds its sentences from this module
+    from analysis.sections import Results
 
 EDGE_WORDS = {
     "above": "ahead",
@@ -82,9 +86,32 @@ def effect(
     return text
 
 
+def section_number(r: Results, label: str) -> int | None:
+    """The number (from 1) of the report's section labelled ``label``, or None where the
+    report has no such section (a study without its blocks)."""
+    found = [i for i, s in enumerate(r.report.sections, 1) if s.label == label]
+    return found[0] if found else None
+
+
+def see_section(r: Results, label: str) -> str:
+    """`` (section 3)``, the reference to the section labelled ``label``, with its leading
+    space; '' where the report has no such section."""
+    n = section_number(r, label)
+    return f" (section {n})" if n else ""
+
+
 def counts_text(ns: Sequence[int]) -> str:
     """``2, 3 and 5 players``."""
     return listing(str(n) for n in ns) + (" player" if list(ns) == [1] else " players")
+
+
+def margin_sentence(players: Sequence[int], margins: Sequence[float]) -> str:
+    """`` The winning margin runs from 3.2 points at 2 players to 1.9 at 6.``, with its
+    leading space, from the fewest players to the most (``players`` sorted)."""
+    return (
+        f" The winning margin runs from {margins[0]:.1f} points at "
+        f"{players[0]} players to {margins[-1]:.1f} at {players[-1]}."
+    )
 
 
 def grouped(players: Sequence[int], low: Sequence[float], high: Sequence[float],

@@ -510,6 +510,51 @@ def _kinds(conditions: Sequence[Condition]) -> str:
     return ", ".join(f"{v} {k}{'s' if v != 1 else ''}" for k, v in counts.items())
 
 
+def common_set(
+    best: Mapping[str, pl.DataFrame | None],
+    players: int,
+    row: Callable[[str, dict, list[float]], dict],
+    schema: Mapping[str, pl.DataType],
+    column: str = "theta_set",
+) -> tuple[pl.DataFrame, list[float], list[str]]:
+    """The not-worse set of a swept value in every condition, and the values in all of
+    them: a best value is robust only where one value is safe in every condition.
+
+    Parameters
+    ----------
+    best : mapping of str to pl.DataFrame or None
+        Each condition's best-value table (one row a player count, with ``column``), None
+        where the study did not run it.
+    players : int
+        The player count compared.
+    row : callable
+        ``row(condition, best_row, members)``: the condition's row of the returned table.
+    schema : mapping
+        The returned table's schema.
+    column : str
+        The column of the set (the values not significantly worse than the best).
+
+    Returns
+    -------
+    (table, common, missing)
+        One row a condition with the count (``row``'s); the values in every one of their
+        sets, sorted (empty: no value is safe everywhere); the conditions not run or
+        without the count, in ``best``'s order.
+    """
+    rows, sets, missing = [], [], []
+    for name, b in best.items():
+        at = None if b is None else b.filter(pl.col("players") == players)
+        if at is None or at.is_empty():
+            missing.append(name)
+            continue
+        x = at.row(0, named=True)
+        members = [float(v) for v in x[column]]
+        sets.append(set(members))
+        rows.append(row(name, x, members))
+    common = sorted(set.intersection(*sets)) if sets else []
+    return pl.DataFrame(rows, schema=schema), common, missing
+
+
 def conditions_table(rows: dict[str, Sequence[Condition]]) -> pl.DataFrame:
     """Every condition of every headline as one table, for an appendix.
 

@@ -9,14 +9,15 @@ count, who its main field is) and gets the :class:`~analysis.sections.Verdict` b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 import polars as pl
 
 from analysis.estimates import clear_size, edge, rating_gap
 from analysis.formats import ci
-from analysis.prose import chance, counts_text
+from analysis.prose import chance, counts_text, listing
 from analysis.robust import Robustness, sign
 from analysis.sections import Results, Verdict
 from analysis.stats import bonferroni_interval, holm, normal_p
@@ -41,6 +42,125 @@ class Questions:
 
     def __call__(self, r: Results) -> list[Verdict]:
         return [v for f in self.questions if (v := f(r)) is not None]
+
+
+def main_count(players: Iterable[int], prefer: int) -> int:
+    """The player count a single-count verdict states.
+
+    Parameters
+    ----------
+    players : iterable of int
+        The counts the table has (repeats allowed).
+    prefer : int
+        The game's usual count.
+
+    Returns
+    -------
+    int
+        ``prefer`` when the table has it, else its largest count (a study run at other
+        counts still gets the verdict).
+    """
+    counts = {int(n) for n in players}
+    return prefer if prefer in counts else max(counts)
+
+
+def by_count(table: pl.DataFrame) -> dict[int, dict]:
+    """A table with one row a player count, as ``{players: row}``."""
+    return {int(x["players"]): x for x in table.iter_rows(named=True)}
+
+
+def smallest_largest(table: pl.DataFrame, estimate: str = "edge_pp") -> dict:
+    """The row of the count whose largest ``|estimate|`` is the smallest of all counts.
+
+    Parameters
+    ----------
+    table : pl.DataFrame
+        One effect a row, several a count (``players`` and ``estimate``).
+    estimate : str
+        The column compared.
+
+    Returns
+    -------
+    dict
+        That count's largest row.
+    """
+    return (
+        table.with_columns(pl.col(estimate).abs().alias("abs"))
+        .sort("abs", descending=True)
+        .group_by("players", maintain_order=True)
+        .first()
+        .sort("abs")
+        .row(0, named=True)
+    )
+
+
+def seat_range_opening(seat: pl.DataFrame, claim: Mapping) -> str:
+    """The opening of a count verdict over a seat table: ``The largest seat edge (…) is
+    smallest at 3 players (+0.4 pp, seat 2) and largest at 5 players``, without an end,
+    for the game to say how it corrects the largest.
+
+    Parameters
+    ----------
+    seat : pl.DataFrame
+        ``players, seat, edge_pp``: every seat at every count.
+    claim : mapping
+        The largest edge of the table (:func:`largest_claim`).
+
+    Returns
+    -------
+    str
+    """
+    best = smallest_largest(seat)
+    return (
+        f"The largest seat edge (a seat's win share minus the fair share) is smallest at "
+        f"{best['players']} players ({best['edge_pp']:+.1f} pp, seat {best['seat']}) "
+        f"and largest at {claim['players']} players"
+    )
+
+
+def theta_robustness(
+    common: Sequence[float], missing: Sequence[str], checked: int, over: str, none: str
+) -> tuple[str, str]:
+    """The robustness label and detail of a best-θ verdict, from the θ in the not-worse
+    set of every condition checked.
+
+    Parameters
+    ----------
+    common : sequence of float
+        The θ in every computed condition's set.
+    missing : sequence of str
+        The conditions the study did not compute.
+    checked : int
+        How many conditions were computed.
+    over : str
+        What the ``checked`` are, after the number: ``conditions``, ``fields at 4 players``.
+    none : str
+        The detail where no θ is in every set.
+
+    Returns
+    -------
+    (str, str)
+        The label (``robust``, ``not fully checked``, ``not robust: no common θ``) and
+        the detail.
+    """
+    thetas = listing(f"{c:g}" for c in common)
+    if common and not missing:
+        return "robust", f"θ = {thetas} is in the not-worse set in all {checked} {over}"
+    if common:
+        return "not fully checked", (
+            f"θ = {thetas} is in every computed set, but not checked in {listing(missing)}"
+        )
+    return "not robust: no common θ", none
+
+
+def prefixed_gap(gaps: pl.DataFrame, players: int, a: str, b: str) -> dict | None:
+    """The rating gap at ``players`` of a strategy named ``a…`` (a tuned variant of it,
+    ``heuristic-…``) over ``b``, as the table stores it (``a`` the higher rated), or None.
+    """
+    g = gaps.filter(
+        (pl.col("players") == players) & pl.col("a").str.starts_with(a) & (pl.col("b") == b)
+    )
+    return None if g.is_empty() else g.row(0, named=True)
 
 
 SIGN_WORDS = {1: "above 0", -1: "below 0", 0: "not distinguishable from 0"}
@@ -280,6 +400,69 @@ def ratings_verdict(
         question="How strong are the players behind these numbers?",
         answer=answer,
         value=rating_gap(x, f"{a} − {b}", n),
+        robustness="not checked",
+        section="Ratings",
+        detail=detail,
+    )
+
+
+def strength_verdict(
+    gaps: pl.DataFrame | None,
+    *,
+    prefer: int,
+    a: str,
+    b: str,
+    who: str,
+    win: str,
+    closing: str,
+    subject: str,
+    detail: str,
+) -> Verdict | None:
+    """How strong are the players behind the numbers? The gap of the main field's strategy
+    over a simpler one at one count, from a table whose pairs are named as rated.
+
+    Parameters
+    ----------
+    gaps : pl.DataFrame or None
+        :func:`analysis.ratings.rating_gaps` of the report's ratings.
+    prefer : int
+        The count to state (:func:`main_count`).
+    a, b : str
+        The strategies (:func:`prefixed_gap`: ``a`` a prefix, its tuned variants too).
+    who : str
+        ``a`` in prose, opening the answer's subject: ``the heuristic``.
+    win : str
+        The clause of the head-to-head chance, with ``{}`` for it and its leading space:
+        `` (it finishes ahead of greedy {} of the time)``; left out where it is not finite.
+    closing : str
+        The rest of the answer from ``:``: what the verdicts rest on.
+    subject : str
+        The estimate's subject: ``heuristic − greedy``.
+    detail : str
+        The verdict's detail line.
+
+    Returns
+    -------
+    Verdict or None
+        None when the pair is not rated.
+    """
+    if gaps is None or gaps.is_empty():
+        return None
+    main = main_count(gaps["players"], prefer)
+    x = prefixed_gap(gaps, main, a, b)
+    if x is None:
+        return None
+    p = x.get("win")
+    answer = (
+        f"At {main} players {who} is rated {ci(x['gap'], x['low'], x['high'], 'Elo', '+.0f')} "
+        f"{'above' if x['gap'] > 0 else 'below'} {b}"
+        + (win.format(chance(p)) if p is not None and math.isfinite(p) else "")
+        + closing
+    )
+    return Verdict(
+        question="How strong are the players behind these numbers?",
+        answer=answer,
+        value=rating_gap(x, subject, main),
         robustness="not checked",
         section="Ratings",
         detail=detail,

@@ -37,7 +37,7 @@ from analysis.nyslice import (
     whatif,
 )
 from analysis.prose import effect as prose_effect
-from analysis.prose import listing
+from analysis.prose import listing, section_number, see_section
 from analysis.robust import conditions_table
 from analysis.sections import (
     GameReport,
@@ -84,16 +84,6 @@ def _field(r: Results, group: str = "seats") -> str:
     return f"Every seat plays {listing(describe(s) for s in block_strategies(r, group))}"
 
 
-def _number(r: Results, label: str) -> int | None:
-    found = [i for i, s in enumerate(r.report.sections, 1) if s.label == label]
-    return found[0] if found else None
-
-
-def _see(r: Results, label: str) -> str:
-    n = _number(r, label)
-    return f" (section {n})" if n else ""
-
-
 def _field_thetas(r: Results) -> dict[int, float | None]:
     """θ of the field each seat plays against in the θ sweep, per player count."""
     out: dict[int, float | None] = {}
@@ -118,14 +108,14 @@ def _collect_sentence(r: Results) -> str:
     return (
         f"{spec}, {prose.eats_vs_field(theta, field, 'the equilibrium preset')} and, as one "
         f"seat against the equilibrium field, {prose.against_field(r.theta, theta, 'it')}"
-        f"{_see(r, 'Eat or collect')}"
+        f"{see_section(r, 'Eat or collect')}"
     )
 
 
 def _greedy_sentence(r: Results) -> str:
     spec = _spec(r, "seats-greedy")
     rated = prose.rated_vs(r.ratings, spec, "heuristic", "the equilibrium heuristic")
-    return f"{spec}, {rated}{_see(r, 'Ratings')}"
+    return f"{spec}, {rated}{see_section(r, 'Ratings')}"
 
 
 # ----------------------------------------------------------------------------- title page
@@ -672,8 +662,8 @@ def _eat_blocks(r: Results, num: int) -> list[Block]:
     b = r.best_theta
     grid = sorted(r.theta["theta"].unique().to_list())
     rerun = (
-        f"Section {_number(r, 'Seats')} repeats the seat question with "
-        f"{_spec(r, 'seats-collect')}." if _number(r, "Seats") else ""
+        f"Section {section_number(r, 'Seats')} repeats the seat question with "
+        f"{_spec(r, 'seats-collect')}." if section_number(r, "Seats") else ""
     )  # fmt: skip
     text = (
         "One seat plays heuristic(theta=θ) — it eats when the eat value exceeds θ times the "

@@ -24,7 +24,7 @@ import polars as pl
 from analysis import seats as generic_seats
 from analysis.load import arms
 from analysis.nyslice import specials, threshold
-from analysis.robust import Condition, judge
+from analysis.robust import Condition, common_set, judge
 
 
 @dataclass(frozen=True)
@@ -152,22 +152,10 @@ def theta_sets(out, players: int = 4) -> tuple[pl.DataFrame, list[float], list[s
         ``missing``: conditions whose θ sweep the study lacks.
     """
     have = _groups(out)
-    rows, sets, missing = [], [], []
-    for name, b in CONDITIONS.items():
-        if b.theta not in have:
-            missing.append(name)
-            continue
-        best = threshold.best_theta(out, b.theta)
-        r = best.filter(pl.col("players") == players)
-        if r.is_empty():
-            missing.append(name)
-            continue
-        r0 = r.row(0, named=True)
-        members = [float(x) for x in r0["theta_set"]]
-        sets.append(set(members))
-        rows.append({"condition": name, "kind": b.kind, "best_theta": r0["best_theta"],
-                     "set": members, "deals": r0["games"]})  # fmt: skip
-    common = sorted(set.intersection(*sets)) if sets else []
+    best = {name: threshold.best_theta(out, b.theta) if b.theta in have else None
+            for name, b in CONDITIONS.items()}  # fmt: skip
     schema = {"condition": pl.String, "kind": pl.String, "best_theta": pl.Float64,
               "set": pl.List(pl.Float64), "deals": pl.Int64}  # fmt: skip
-    return pl.DataFrame(rows, schema=schema), common, missing
+    return common_set(best, players, lambda name, x, members: {
+        "condition": name, "kind": CONDITIONS[name].kind, "best_theta": x["best_theta"],
+        "set": members, "deals": x["games"]}, schema)  # fmt: skip

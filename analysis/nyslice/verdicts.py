@@ -10,15 +10,14 @@ or ``None`` when the study lacks what it needs.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import polars as pl
 
-from analysis.estimates import Estimate, edge_claim, held_out_theta, rating_gap
+from analysis.estimates import Estimate, edge_claim, held_out_theta
 from analysis.formats import ci
 from analysis.nyslice.robustness import seat_edge
-from analysis.prose import chance, listing
+from analysis.prose import counts_text, listing, margin_sentence
 from analysis.robust import judge, sign
 from analysis.seat_question import SeatQuestion, first_edges, seat_verdict
 from analysis.sections import Results, Verdict
@@ -28,7 +27,11 @@ from analysis.verdicts import (
     adjust_family,
     clear_size,
     largest_claim,
+    main_count,
     recommendation,
+    seat_range_opening,
+    strength_verdict,
+    theta_robustness,
 )
 
 MAIN = 4
@@ -49,10 +52,6 @@ that seat's win share in those games (measured)."""
 
 def _name(slug: str) -> str:
     return slug.replace("_", " ")
-
-
-def _counts(ns: list[int]) -> str:
-    return listing(str(n) for n in ns) + " players"
 
 
 def _tag(r: Results, key: str, found: dict) -> tuple[str, str]:
@@ -129,8 +128,7 @@ def special_verdict(r: Results) -> Verdict | None:
     t = r.tables.get("forfeit")
     if t is None or t.is_empty():
         return None
-    counts = sorted(t["players"].unique())
-    main = MAIN if MAIN in counts else counts[-1]
+    main = main_count(t["players"], MAIN)
     s = t.filter(pl.col("players") == main).sort("points", descending=True)
     claim = largest_claim(s, "points", "points_low", "points_high")
     worst = s.row(-1, named=True)
@@ -227,8 +225,7 @@ def overpay_verdict(r: Results) -> Verdict | None:
     st, own = r.tables.get("strength"), r.tables.get("own")
     if st is None or own is None or st.is_empty() or own.is_empty():
         return None
-    counts = sorted(st["players"].unique())
-    main = MAIN if MAIN in counts else counts[-1]
+    main = main_count(st["players"], MAIN)
     j = st.filter(pl.col("players") == main).join(
         own.filter(pl.col("players") == main).select("special", "own_points", "own_pp"),
         on="special",
@@ -291,8 +288,7 @@ def theta_verdict(r: Results) -> Verdict | None:
     b = r.tables.get("best_theta")
     if b is None or b.is_empty():
         return None
-    counts = sorted(b["players"].unique())
-    main = MAIN if MAIN in counts else counts[-1]
+    main = main_count(b["players"], MAIN)
     x = b.filter(pl.col("players") == main).row(0, named=True)
     members = "–".join(f"{v:g}" for v in (min(x["theta_set"]), max(x["theta_set"])))
     table, common, missing = r.theta_sets
@@ -309,21 +305,10 @@ def theta_verdict(r: Results) -> Verdict | None:
             "equilibrium players already eat about right."
         )
     )
-    if common and not missing:
-        label = "robust"
-        detail = (
-            f"θ = {listing(f'{c:g}' for c in common)} is in the not-worse set in all "
-            f"{table.height} conditions"
-        )
-    elif common:
-        label = "not fully checked"
-        detail = (
-            f"θ = {listing(f'{c:g}' for c in common)} is in every computed set, but not "
-            f"checked in {listing(missing)}"
-        )
-    else:
-        label = "not robust: no common θ"
-        detail = "no θ is in the not-worse set of every field and deck"
+    label, detail = theta_robustness(
+        common, missing, table.height, "conditions",
+        "no θ is in the not-worse set of every field and deck",
+    )  # fmt: skip
     rec = ""
     if x["edge_low"] > 0:
         rec = (
@@ -350,20 +335,10 @@ def count_verdict(r: Results) -> Verdict | None:
     seat = r.tables.get("seat")
     if seat is None or seat.is_empty():
         return None
-    worst = (
-        seat.with_columns(pl.col("edge_pp").abs().alias("abs"))
-        .sort("abs", descending=True)
-        .group_by("players", maintain_order=True)
-        .first()
-        .sort("abs")
-    )
-    best_n = worst.row(0, named=True)
     claim = largest_claim(seat, "edge_pp", "edge_low", "edge_high")
     size = ci(claim["edge_pp"], claim["adj_low"], claim["adj_high"])
     answer = (
-        f"The largest seat edge (a seat's win share minus the fair share) is smallest at "
-        f"{best_n['players']} players ({best_n['edge_pp']:+.1f} pp, seat {best_n['seat']}) "
-        f"and largest at {claim['players']} players (seat {claim['seat']}, {size}, "
+        seat_range_opening(seat, claim) + f" (seat {claim['seat']}, {size}, "
         f"corrected for picking the largest of the {claim['family']} seats of the table"
         + ("" if claim["sign"] else ": the corrected interval covers 0")
         + ")."
@@ -371,10 +346,7 @@ def count_verdict(r: Results) -> Verdict | None:
     count = r.tables.get("count")
     if count is not None and "margin" in count.columns:
         m = count.sort("players")
-        answer += (
-            f" The winning margin runs from {m['margin'][0]:.1f} points at "
-            f"{m['players'][0]} players to {m['margin'][-1]:.1f} at {m['players'][-1]}."
-        )
+        answer += margin_sentence(m["players"], m["margin"])
     rec, robust = "", None
     key = (int(claim["players"]), int(claim["seat"]))
     conds = (r.tables.get("seat_conditions") or {}).get(key)  # given (tests), else measured
@@ -462,7 +434,7 @@ def whatif_verdict(r: Results) -> Verdict | None:
         if sign(c["before_low"], c["before_high"]) * sign(c["after_low"], c["after_high"]) < 0
     ]
     rec = (
-        f"One point overcorrects at {_counts(overshoot)} (the sign flips): a smaller "
+        f"One point overcorrects at {counts_text(overshoot)} (the sign flips): a smaller "
         "compensation, such as winning ties, is worth testing."
         if overshoot
         else ""
@@ -481,36 +453,15 @@ def whatif_verdict(r: Results) -> Verdict | None:
 
 def ratings_verdict(r: Results) -> Verdict | None:
     """How much stronger are the players behind the numbers than simpler ones?"""
-    gaps = r.tables.get("rating_gaps")
-    if gaps is None or gaps.is_empty():
-        return None
-    counts = sorted(gaps["players"].unique())
-    main = MAIN if MAIN in counts else counts[-1]
-    g = gaps.filter(
-        (pl.col("players") == main)
-        & pl.col("a").str.starts_with("heuristic")
-        & (pl.col("b") == "greedy")
-    )
-    if g.is_empty():
-        return None
-    x = g.row(0, named=True)
-    win = x.get("win")
-    answer = (
-        f"At {main} players the equilibrium heuristic is rated "
-        f"{ci(x['gap'], x['low'], x['high'], 'Elo', '+.0f')} above greedy"
-        + (
-            f" (it would win {chance(win)} of head-to-head games)"
-            if win is not None and math.isfinite(win)
-            else ""
-        )
-        + ": the verdicts above rest on players far stronger than a one-step greedy one."
-    )
-    return Verdict(
-        question="How strong are the players behind these numbers?",
-        answer=answer,
-        value=rating_gap(x, "equilibrium heuristic − greedy", main),
-        robustness="not checked",
-        section="Ratings",
+    return strength_verdict(
+        r.tables.get("rating_gaps"),
+        prefer=MAIN,
+        a="heuristic",
+        b="greedy",
+        who="the equilibrium heuristic",
+        win=" (it would win {} of head-to-head games)",
+        closing=": the verdicts above rest on players far stronger than a one-step greedy one.",
+        subject="equilibrium heuristic − greedy",
         detail="Plackett–Luce ratings from the mixed tables of the ladder block.",
     )
 

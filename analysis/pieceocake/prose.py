@@ -13,6 +13,14 @@ from analysis.formats import ci
 from analysis.pieceocake.restricted import claim_key, value_text
 from analysis.prose import counts_text, grouped, listing  # noqa: F401 (re-exported)
 
+FEW_WORDS = {
+    "few_above": "worth having on the few deals it changes (exact sign test)",
+    "few_below": "a handicap on the few deals it changes (exact sign test)",
+    "few_covers": "not distinguishable from 0 on the few deals it changes (exact sign test)",
+}
+"""What an option carried by a handful of deals is, by its exact sign test
+(:func:`analysis.pieceocake.restricted.claim_key`)."""
+
 
 def value_grouped(table: pl.DataFrame, words: dict[str, str]) -> str:
     """Player counts grouped by where an option's value stands
@@ -38,11 +46,7 @@ def option_sentence(table: pl.DataFrame, option: str) -> str:
     listed = "; ".join(f"{r['players']}p {value_text(r)} ({r['deals']:,} deals)"
                        for r in t.iter_rows(named=True))  # fmt: skip
     words = {"above": "worth having", "below": "a handicap (the restricted seat does better)",
-             "covers": "not distinguishable from 0",
-             "few_above": "worth having on the few deals it changes (exact sign test)",
-             "few_below": "a handicap on the few deals it changes (exact sign test)",
-             "few_covers": "not distinguishable from 0 on the few deals it changes (exact "
-             "sign test)",
+             "covers": "not distinguishable from 0", **FEW_WORDS,
              "unused": "never used (identical games on every deal)",
              "none": "without an interval"}  # fmt: skip
     return f"The option to {option} is worth {listed}: {value_grouped(t, words)}."

@@ -46,7 +46,7 @@ from analysis.pieceocake.common import (
     rules_for,
 )
 from analysis.pieceocake.restricted import value_text
-from analysis.prose import listing
+from analysis.prose import listing, see_section
 from analysis.robust import Condition, conditions_table, judge
 from analysis.robust import plot_conditions as generic_plot_conditions
 from analysis.sections import (
@@ -77,11 +77,6 @@ FIELD = "heuristic"
 """Who plays the main field (:attr:`analysis.estimates.Estimate.field`)."""
 SEAT_LABEL = "seat (0 = serves the first cake)"
 FIELD_STYLE = {"heuristic field": ("black", "o"), "greedy field": ("tab:purple", "s")}
-
-
-def _see(r: Results, label: str) -> str:
-    found = [i for i, s in enumerate(r.report.sections, 1) if s.label == label]
-    return f" (section {found[0]})" if found else ""
 
 
 def _lower(text: str) -> str:
@@ -561,22 +556,31 @@ def _option_appendix(r: Results, label: str, param: str) -> list[Block]:
 # ----------------------------------------------------------------------------- 3 forgoing
 
 
+def _option_tables(r: Results, key: str, restricted: str, param: str) -> dict[str, Any]:
+    """An option's value tables (``{key}_conditions``, ``{key}_value`` in the heuristic
+    field, ``_greedy``, ``_other`` under the other reading of the second turn) against
+    the ``restricted`` blocks, and the sweep of its ``param``: what forgoing's and cutting
+    fewer's sections and verdicts read alike."""
+    out: dict[str, Any] = {}
+    conds, tables = robustness.option_values(r.out, r.manifest, restricted)
+    out[f"{key}_conditions"] = conds
+    if "heuristic field" in tables:
+        out[f"{key}_value"] = tables["heuristic field"]
+    if "greedy field" in tables:
+        out[f"{key}_value_greedy"] = tables["greedy field"]
+    other = robustness.other_reading(r.out, r.manifest, restricted)
+    if other is not None:
+        out[f"{key}_value_other"] = other
+    out.update(_sweep_tables(r, param, param))
+    return out
+
+
 def _forgo_compute(r: Results) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if has_block(r.manifest, "decisions"):
         out["forgo_rates"] = forgo.forgo_rates(r.out)
         out["forgo_assoc"] = forgo.forgo_association(r.out)
-    conds, tables = robustness.option_values(r.out, r.manifest, "noforgo")
-    out["forgo_conditions"] = conds
-    if "heuristic field" in tables:
-        out["forgo_value"] = tables["heuristic field"]
-    if "greedy field" in tables:
-        out["forgo_value_greedy"] = tables["greedy field"]
-    other = robustness.other_reading(r.out, r.manifest, "noforgo")
-    if other is not None:
-        out["forgo_value_other"] = other
-    out.update(_sweep_tables(r, "margin", "margin"))
-    return out
+    return out | _option_tables(r, "forgo", "noforgo", "margin")
 
 
 def _pct(x: dict | None) -> str:
@@ -611,7 +615,7 @@ def _forgo_blocks(r: Results, num: int) -> list[Block]:
             "piece is left (not a decision: forgone minus voluntary). Intervals treat the "
             "game as the unit. " + _forgo_rate_text(rates) + ". Slices eaten by forgoing: "
             + eaten + ". " + prose.association_sentence(r.forgo_assoc)
-            + f" What forgoing is worth, as an effect: the next page{_see(r, 'Forgoing')}."
+            + f" What forgoing is worth, as an effect: the next page{see_section(r, 'Forgoing')}."
         )  # fmt: skip
         fig = figure(TEXT_WIDTH, 3.0)
         ax1, ax2 = fig.subplots(1, 2)
@@ -680,17 +684,7 @@ def _fewer_compute(r: Results) -> dict[str, Any]:
     if has_block(r.manifest, "decisions"):
         out["cut_rates"] = cuts.fewer_rates(r.out)
         out["piece_counts"] = cuts.piece_counts(r.out)
-    conds, tables = robustness.option_values(r.out, r.manifest, "nofewer")
-    out["fewer_conditions"] = conds
-    if "heuristic field" in tables:
-        out["fewer_value"] = tables["heuristic field"]
-    if "greedy field" in tables:
-        out["fewer_value_greedy"] = tables["greedy field"]
-    other = robustness.other_reading(r.out, r.manifest, "nofewer")
-    if other is not None:
-        out["fewer_value_other"] = other
-    out.update(_sweep_tables(r, "fewer", "fewer"))
-    return out
+    return out | _option_tables(r, "fewer", "nofewer", "fewer")
 
 
 def _fewer_blocks(r: Results, num: int) -> list[Block]:
@@ -709,7 +703,7 @@ def _fewer_blocks(r: Results, num: int) -> list[Block]:
             "gap the "
             "whole cake). The most allowed is the player count, or 4 at 2 players. Intervals "
             f"treat the game (five cuts) as the unit. {parts}. What cutting fewer is worth, as "
-            f"an effect: the next page{_see(r, 'Cutting fewer')}."
+            f"an effect: the next page{see_section(r, 'Cutting fewer')}."
         )  # fmt: skip
         fig = figure(6.4, 3.4)
         cuts.plot_piece_counts(r.piece_counts, fig.add_subplot())

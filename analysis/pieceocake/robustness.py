@@ -37,7 +37,7 @@ from analysis.pieceocake.common import field_values
 from analysis.pieceocake.restricted import tested_value
 from analysis.pieceocake.sweeps import field_check
 from analysis.restricted import check_paired
-from analysis.robust import Condition
+from analysis.robust import Condition, common_set
 
 
 @dataclass(frozen=True)
@@ -147,30 +147,19 @@ def theta_sets(
         ``field_not_worse`` (:func:`analysis.pieceocake.sweeps.field_check`);
         ``common``: the θ in every field's set; ``missing``: fields not run.
     """
-    rows, sets, missing = [], [], []
-    for name, b in FIELDS.items():
-        if not has_block(manifest, b.theta):
-            missing.append(name)
-            continue
-        field = field_values(manifest, b.theta, "theta")
-        best = sweep.best_value(out, b.theta, "theta", field=field, symbol="θ")
-        curve = sweep.sweep_curve(out, b.theta, "theta", field=field)
-        best = field_check(curve, best, "theta")
-        r = best.filter(pl.col("players") == players)
-        if r.is_empty():
-            missing.append(name)
-            continue
-        x = r.row(0, named=True)
-        members = [float(v) for v in x["theta_set"]]
-        sets.append(set(members))
-        rows.append({"field": name, "best_theta": x["best_theta"], "set": members,
-                     "deals": x["deals"], "edge_pp": x["edge_pp"], "edge_low": x["edge_low"],
-                     "edge_high": x["edge_high"], "field_theta": x["field_theta"],
-                     "field_in_grid": x["field_in_grid"],
-                     "field_not_worse": x["field_not_worse"]})  # fmt: skip
-    common = sorted(set.intersection(*sets)) if sets else []
+
+    def checked(group: str) -> pl.DataFrame:
+        field = field_values(manifest, group, "theta")
+        best = sweep.best_value(out, group, "theta", field=field, symbol="θ")
+        return field_check(sweep.sweep_curve(out, group, "theta", field=field), best, "theta")
+
+    best = {name: checked(b.theta) if has_block(manifest, b.theta) else None
+            for name, b in FIELDS.items()}  # fmt: skip
+    kept = ("best_theta", "deals", "edge_pp", "edge_low", "edge_high", "field_theta",
+            "field_in_grid", "field_not_worse")  # fmt: skip
     schema = {"field": pl.String, "best_theta": pl.Float64, "set": pl.List(pl.Float64),
               "deals": pl.Int64, "edge_pp": pl.Float64, "edge_low": pl.Float64,
               "edge_high": pl.Float64, "field_theta": pl.Float64, "field_in_grid": pl.Boolean,
               "field_not_worse": pl.Boolean}  # fmt: skip
-    return pl.DataFrame(rows, schema=schema), common, missing
+    return common_set(best, players, lambda name, x, members: {
+        "field": name, "set": members, **{k: x[k] for k in kept}}, schema)  # fmt: skip

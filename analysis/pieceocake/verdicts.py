@@ -10,26 +10,30 @@ Each ``*_verdict`` function reads the tables the report's sections computed
 
 from __future__ import annotations
 
-import math
-
 import polars as pl
 
-from analysis.estimates import Estimate, edge_claim, held_out_theta, rating_gap
+from analysis import prose
+from analysis.estimates import Estimate, edge_claim, held_out_theta
 from analysis.formats import ci
-from analysis.pieceocake.prose import value_grouped
+from analysis.pieceocake.prose import FEW_WORDS, value_grouped
 from analysis.pieceocake.restricted import claim_key, sign_sentence, value_text
 from analysis.pieceocake.robustness import FIELDS, OTHER_RULE
 from analysis.pieceocake.sweeps import field_sentence
-from analysis.prose import chance, counts_text, grouped, listing
+from analysis.prose import counts_text, grouped, listing, margin_sentence
 from analysis.robust import Robustness, judge, sign
 from analysis.seat_question import SeatQuestion, first_edges, seat_verdict
 from analysis.sections import Results, Verdict
 from analysis.verdicts import (
     Questions,
     adjust_family,
+    by_count,
     clear_size,
     largest_claim,
+    main_count,
     recommendation,
+    seat_range_opening,
+    strength_verdict,
+    theta_robustness,
 )
 
 MAIN = 4
@@ -47,10 +51,6 @@ RARE = 0.01
 def _share(x: dict) -> str:
     """A share (a fraction) as a percentage with its interval: ``30.0 % [28.0, 32.0]``."""
     return ci(100 * x["share"], 100 * x["share_low"], 100 * x["share_high"], "%", ".1f")
-
-
-def _rows(table: pl.DataFrame) -> dict[int, dict]:
-    return {int(x["players"]): x for x in table.iter_rows(named=True)}
 
 
 def _picked(claim: dict, estimate: str, of: str = "") -> str:
@@ -95,7 +95,7 @@ def first_server_verdict(r: Results) -> Verdict | None:
         return None
     found = r.tables.get("first_conditions", {})
     exact = r.tables.get("exact_change")
-    exact = _rows(exact.filter(pl.col("measure") == "first_edge")) if exact is not None else {}
+    exact = by_count(exact.filter(pl.col("measure") == "first_edge")) if exact is not None else {}
     return seat_verdict(
         SEATS, first_edges(f), lambda n, _: found.get(n, []), lambda n, _: list(FIELDS),
         whatif=lambda n: _exact_effect(exact.get(n)),
@@ -108,8 +108,8 @@ def theta_verdict(r: Results) -> Verdict | None:
     b = r.tables.get("best_theta")
     if b is None or b.is_empty():
         return None
-    rows = _rows(b)
-    main = MAIN if MAIN in rows else max(rows)
+    rows = by_count(b)
+    main = main_count(rows, MAIN)
     x = rows[main]
     if x["set_low"] == x["set_high"]:
         members = "every other θ tested is significantly worse"
@@ -135,16 +135,9 @@ def theta_verdict(r: Results) -> Verdict | None:
         answer += (f" The grid lacks the field's own θ at {counts_text(lacking)}: there the "
                    "best θ is only the best of the grid's values.")  # fmt: skip
     table, common, missing = r.tables.get("theta_sets", (pl.DataFrame(), [], list(FIELDS)))
-    if common and not missing:
-        label, detail = "robust", (f"θ = {listing(f'{c:g}' for c in common)} is in the "
-                                   f"not-worse set in all {table.height} fields at {main} "
-                                   "players")  # fmt: skip
-    elif common:
-        label, detail = "not fully checked", (
-            f"θ = {listing(f'{c:g}' for c in common)} is in every computed set, but not "
-            f"checked in {listing(missing)}")  # fmt: skip
-    else:
-        label, detail = "not robust: no common θ", "no θ is in every field's not-worse set"
+    label, detail = theta_robustness(common, missing, table.height,
+                                     f"fields at {main} players",
+                                     "no θ is in every field's not-worse set")  # fmt: skip
     rec = ""
     if x["edge_low"] > 0 and x.get("field_in_grid", True) and not x.get("field_is_best"):
         rec = (f"Against the heuristic field a player gains by collecting at θ ≈ "
@@ -161,15 +154,10 @@ def theta_verdict(r: Results) -> Verdict | None:
 
 
 VALUE_WORDS = {
-    "above": "worth having",
-    "below": "a handicap",
-    "covers": "not distinguishable from 0",
-    "few_above": "worth having on the few deals it changes (exact sign test)",
-    "few_below": "a handicap on the few deals it changes (exact sign test)",
-    "few_covers": "not distinguishable from 0 on the few deals it changes (exact sign test)",
+    **prose.VALUE_WORDS,
+    **FEW_WORDS,
     "unused": "never used by the heuristic (the restricted seat's games are identical on "
     "every deal)",
-    "none": "without an interval",
 }
 """What an option is at a count, by :func:`analysis.pieceocake.restricted.claim_key`."""
 
@@ -187,7 +175,7 @@ def _other_reading_text(other, main: dict | None, verb: str) -> tuple[str, bool]
     ruling's, and whether the two readings put it on different sides."""
     if other is None or other.is_empty() or main is None:
         return "", False
-    y = _rows(other).get(2)
+    y = by_count(other).get(2)
     if y is None:
         return "", False
     a, b = claim_key(main), claim_key(y)
@@ -213,7 +201,7 @@ def _option_verdict(r: Results, key: str, question: str, verb: str, section: str
     if t is None or t.is_empty():
         return None
     t = t.sort("players")
-    rows = _rows(t)
+    rows = by_count(t)
     where = value_grouped(t, VALUE_WORDS)
     claim = largest_claim(t, "value_pp", "value_low", "value_high")
     top = int(claim["players"])
@@ -269,8 +257,8 @@ def _option_verdict(r: Results, key: str, question: str, verb: str, section: str
                                  "option is a trap there.", who=who,
                                  estimate="value_pp")  # fmt: skip
     sweep = r.tables.get(best)
-    if sweep is not None and not sweep.is_empty() and top in _rows(sweep):
-        y = _rows(sweep)[top]
+    if sweep is not None and not sweep.is_empty() and top in by_count(sweep):
+        y = by_count(sweep)[top]
         param = best.removeprefix("best_")
         answer += (f" The best {param} value there is {y[f'best_{param}']:g} (held-out edge "
                    f"{ci(y['edge_pp'], y['edge_low'], y['edge_high'])}).")  # fmt: skip
@@ -319,8 +307,8 @@ def variety_verdict(r: Results) -> Verdict | None:
     top = r.tables.get("top_variety")
     if top is None or top.is_empty():
         return None
-    rows = _rows(top)
-    main = MAIN if MAIN in rows else max(rows)
+    rows = by_count(top)
+    main = main_count(rows, MAIN)
     x = rows[main]
     names = top["variety"].unique(maintain_order=True).to_list()
     lead = (f"{names[0]} carries the largest share of the winners' points at every player "
@@ -398,20 +386,10 @@ def count_verdict(r: Results) -> Verdict | None:
         return None
     seat = seat.sort("players", "seat")
     adjusted = adjust_family(seat, "edge_pp", "edge_low", "edge_high")
-    worst = (
-        adjusted.with_columns(pl.col("edge_pp").abs().alias("abs"))
-        .sort("abs", descending=True)
-        .group_by("players", maintain_order=True)
-        .first()
-        .sort("abs")
-    )
-    best_n = worst.row(0, named=True)
     claim = largest_claim(seat, "edge_pp", "edge_low", "edge_high")
     lo, hi = int(seat["players"].min()), int(seat["players"].max())
     answer = (
-        f"The largest seat edge (a seat's win share minus the fair share) is smallest at "
-        f"{best_n['players']} players ({best_n['edge_pp']:+.1f} pp, seat {best_n['seat']}) "
-        f"and largest at {claim['players']} players, seat {claim['seat']}: "
+        seat_range_opening(seat, claim) + f", seat {claim['seat']}: "
         f"{_picked(claim, 'edge_pp', ' edges of every seat at every count')}."
     )
     unfair = sorted(
@@ -422,9 +400,7 @@ def count_verdict(r: Results) -> Verdict | None:
     if count is not None and not count.is_empty():
         m = count.filter(pl.col("measure") == "margin").sort("players")
         if m.height:
-            answer += (f" The winning margin runs from {m['estimate'][0]:.1f} points at "
-                       f"{m['players'][0]} players to {m['estimate'][-1]:.1f} at "
-                       f"{m['players'][-1]}.")  # fmt: skip
+            answer += margin_sentence(m["players"], m["estimate"])
     answer += (f" A seat is at least {BIG_EDGE:g} pp off its fair share (interval, corrected "
                f"over the {claim['family']} seat edges, clear of it) at "
                f"{counts_text(unfair)}." if unfair else
@@ -464,7 +440,7 @@ def exact_verdict(r: Results) -> Verdict | None:
     if t is None or t.is_empty():
         return None
     first = t.filter(pl.col("measure") == "first_edge")
-    rows = _rows(first)
+    rows = by_count(first)
     words = {"above": "rises", "below": "falls", "covers": "does not move measurably",
              "none": "has no interval"}  # fmt: skip
     where = grouped(list(rows), [x["change_low"] for x in rows.values()],
@@ -480,8 +456,8 @@ def exact_verdict(r: Results) -> Verdict | None:
            "are identical." if same else "")
     )  # fmt: skip
     nys = r.tables.get("nyslice_summary")
-    if nys is not None and not nys.is_empty() and top in _rows(nys):
-        y = _rows(nys)[top]
+    if nys is not None and not nys.is_empty() and top in by_count(nys):
+        y = by_count(nys)[top]
         answer += (f" New York Slice's first slicer at {top} players: "
                    f"{ci(y['first_edge_pp'], y['first_low'], y['first_high'])}.")  # fmt: skip
     rec = ""
@@ -543,32 +519,15 @@ def ratings_verdict(r: Results) -> Verdict | None:
     gaps = r.tables.get("rating_gaps")
     if gaps is None or gaps.is_empty():
         return None
-    counts = sorted(gaps["players"].unique())
-    main = MAIN if MAIN in counts else counts[-1]
-    g = gaps.filter((pl.col("players") == main) & pl.col("a").str.starts_with("heuristic")
-                    & (pl.col("b") == "greedy"))  # fmt: skip
-    if g.is_empty():
-        return None
-    x = g.row(0, named=True)
-    win = x.get("win")
-    side = "above" if x["gap"] > 0 else "below"
-    answer = (
-        f"At {main} players the heuristic is rated "
-        f"{ci(x['gap'], x['low'], x['high'], 'Elo', '+.0f')} {side} greedy"
-        + (f" (it finishes ahead of greedy {chance(win)} of the time)"
-           if win is not None and math.isfinite(win) else "")
-        + ": the verdicts above rest on the heuristic, not on a one-step greedy player."
-        + _search_sentence(gaps, main)
-    )  # fmt: skip
-    return Verdict(
-        question="How strong are the players behind these numbers?",
-        answer=answer,
-        value=rating_gap(x, "heuristic − greedy", main),
-        robustness="not checked",
-        section="Ratings",
+    return strength_verdict(
+        gaps, prefer=MAIN, a="heuristic", b="greedy", who="the heuristic",
+        win=" (it finishes ahead of greedy {} of the time)",
+        closing=": the verdicts above rest on the heuristic, not on a one-step greedy player."
+        + _search_sentence(gaps, main_count(gaps["players"], MAIN)),
+        subject="heuristic − greedy",
         detail="Plackett–Luce ratings from the mixed tables of the ladder and ladder-search "
         "blocks.",
-    )
+    )  # fmt: skip
 
 
 VERDICTS = (

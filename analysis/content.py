@@ -18,8 +18,6 @@ The blocks:
 - :class:`Title`: the report's title block; :class:`Caption`: a line of the contents
   without a page (``Appendices``);
 - :class:`Contents`: the table of contents;
-- :class:`Page`: a whole page drawn as a matplotlib figure (for a section not yet written
-  as blocks);
 - :class:`PageBreak`.
 """
 
@@ -39,7 +37,7 @@ class Heading:
     level 2 a part of one (listed, indented), level 3 a minor heading (not listed).
 
     ``key`` names it for references (a verdict's "see section 3, page 12"); ``hidden``
-    lists it in the contents without printing it (the title is drawn by a :class:`Page`).
+    lists it in the contents without printing it (page 1's title block prints its own).
     """
 
     text: str
@@ -214,22 +212,13 @@ class Contents:
 
 
 @dataclass(frozen=True)
-class Page:
-    """A whole A4 page drawn as a matplotlib figure (its own title included); ``headings``
-    list it in the contents (hidden: the figure prints its title itself)."""
-
-    figure: Figure
-    headings: tuple[Heading, ...] = ()
-
-
-@dataclass(frozen=True)
 class PageBreak:
     """Start a new page."""
 
 
 Block = (
     Heading | Prose | Plot | Table | Pairs | Code | VerdictCard | Title | Caption | Footnote
-    | Contents | Page | PageBreak
+    | Contents | PageBreak
 )  # fmt: skip
 """Any content block."""
 
@@ -279,7 +268,7 @@ def figure_texts(blocks: Sequence[Block]) -> list[str]:
     """The text drawn inside the figures of ``blocks`` (titles, labels, legends, notes)."""
     out: list[str] = []
     for b in blocks:
-        fig: Any = b.figure if isinstance(b, Plot | Page) else None
+        fig: Any = b.figure if isinstance(b, Plot) else None
         if fig is None:
             continue
         out += [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]

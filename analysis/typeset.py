@@ -23,7 +23,7 @@ from typing import Any
 import matplotlib
 import typst
 
-from analysis.content import Block, Document, Page, Plot
+from analysis.content import Block, Document, Plot
 from sims.core.errors import SlicelabError
 
 TEMPLATE = "templates/report.typ"
@@ -57,7 +57,7 @@ def write_json(doc: Document, folder: Path) -> Path:
     plain = []
     for k, block in enumerate(doc.blocks):
         name = None
-        if isinstance(block, Plot | Page):
+        if isinstance(block, Plot):
             name = f"figure-{k:04d}.pdf"
             block.figure.savefig(folder / name, format="pdf")
         plain.append(_plain(block, name))

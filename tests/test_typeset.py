@@ -19,14 +19,12 @@ from analysis.content import (
     Document,
     Footnote,
     Heading,
-    Page,
     Plot,
     Prose,
     Table,
     VerdictCard,
     texts,
 )
-from analysis.formats import A4
 from analysis.typeset import typeset
 from sims.core.errors import SlicelabError
 
@@ -40,9 +38,6 @@ def pages(pdf) -> list[str]:
 def document() -> Document:
     fig = Figure(figsize=(5, 2))
     fig.add_subplot().plot([0, 1], [1, 0])
-    drawn = Figure(figsize=A4)
-    drawn.text(0.06, 0.96, "5 A page drawn whole", fontsize=13, weight="bold", va="top")
-    drawn.text(0.1, 0.5, "drawn body")
     rows = [[str(k), f"row {k}"] for k in range(120)]  # more than a page
     return Document("T", "Game — study", [
         Heading("Verdicts", hidden=True), Prose(MARKUP), Footnote("Regenerate:", "slicelab x"),
@@ -53,7 +48,7 @@ def document() -> Document:
         Heading("Contents"), Contents(),
         Heading("1 First section", key="sec-1"), Plot(fig, 0.7, "a caption"),
         Heading("A part", level=2), Table(["k", "text"], rows, (1, 3)),
-        Caption("Appendices"), Page(drawn, (Heading("5 A page drawn whole", hidden=True),)),
+        Caption("Appendices"), Heading("5 An appendix"), Prose("appendix body"),
         Code("slicelab report studies/x.toml --out r.pdf"),
     ])  # fmt: skip
 
@@ -75,9 +70,9 @@ def test_pages_are_numbered_and_the_contents_give_each_heading_its_page(pdf):
     assert all(f"page {k} of {n}" in t for k, t in enumerate(text, 1))
     contents = text[1]
     first = next(k for k, t in enumerate(text, 1) if t.startswith("1 First section"))
-    drawn = next(k for k, t in enumerate(text, 1) if t.startswith("5 A page drawn whole"))
+    appendix = next(k for k, t in enumerate(text, 1) if t.startswith("5 An appendix"))
     assert f"1 First section {first}" in contents and f"A part {first}" in contents
-    assert f"Appendices 5 A page drawn whole {drawn}" in contents
+    assert f"Appendices 5 An appendix {appendix}" in contents
     # the references of page 1 name the page their heading is on
     assert f"see section 1, page {first}" in text[0] and "see No such section" in text[0]
 
@@ -87,10 +82,9 @@ def test_a_long_table_goes_on_over_pages_under_a_continued_title(pdf):
     cont = [t for t in text if t.startswith("1 First section (continued)")]
     assert cont and "row 119" in " ".join(cont)
     assert "k text" in cont[0]  # the header is repeated
-    # a page drawn whole prints its own title, not a running one; the page after it does
-    k = next(k for k, t in enumerate(text) if t.startswith("5 A page drawn whole"))
-    assert "(continued)" not in text[k]
-    assert text[k + 1].startswith("5 A page drawn whole (continued)")
+    # a page that starts a section is headed by that section's title, not a running one
+    k = next(k for k, t in enumerate(text) if t.startswith("5 An appendix"))
+    assert "(continued)" not in text[k] and "appendix body" in text[k]
 
 
 def test_texts_lists_what_a_reader_sees():

@@ -18,6 +18,11 @@ def has_block(manifest: dict, group: str) -> bool:
     return bool(block_arms(manifest, group))
 
 
+def present(manifest: dict, blocks: dict[str, str]) -> dict[str, str]:
+    """The entries (name → block) of ``blocks`` whose block the study has, in order."""
+    return {name: b for name, b in blocks.items() if has_block(manifest, b)}
+
+
 def block_counts(manifest: dict, group: str) -> list[int]:
     """The player counts a block plays, ascending."""
     return sorted({a["players"] for a in block_arms(manifest, group)})

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import warnings
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -260,6 +261,38 @@ def game_ids(frame: pl.DataFrame) -> np.ndarray:
 def untreated(frame: pl.DataFrame) -> pl.DataFrame:
     """The rows of arms that play the game as published (no treatment variant)."""
     return frame.filter(pl.col("treatment") == "")
+
+
+def block_frames(out: str | Path, group: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A study block's ``players`` and ``games`` rows, of its untreated arms.
+
+    Read once per dataset state: a report reads a block in several sections, and each read
+    verifies the dataset, so the frames are cached by the manifest's path, size and
+    modification time (a rewritten dataset is read again).
+
+    Parameters
+    ----------
+    out : path
+        The dataset directory.
+    group : str
+        The study block.
+
+    Returns
+    -------
+    (pl.DataFrame, pl.DataFrame)
+        :func:`untreated` :func:`rows` of the ``players`` and the ``games`` table.
+    """
+    m = Path(out) / "manifest.json"
+    stat = m.stat()
+    return _block_frames(str(m.resolve()), stat.st_size, stat.st_mtime_ns, group)
+
+
+@lru_cache(maxsize=256)
+def _block_frames(
+    manifest_path: str, size: int, mtime: int, group: str
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    out = Path(manifest_path).parent
+    return untreated(rows(out, "players", group)), untreated(rows(out, "games", group))
 
 
 def uniform_blocks(out: str | Path) -> list[str]:

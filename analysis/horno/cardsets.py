@@ -1,8 +1,9 @@
 """Sensitivity to the assumed card set: the verdicts recomputed on every card set the study
 plays (assumed v1, the main field's, and each shipped alternative,
-:data:`~analysis.horno.common.CARD_SETS`), each with the heuristic in every seat at 2, 3
-and 4 players. The alternatives change the deck, so their games are independent of the
-main field's: each card set's numbers stand on their own games.
+:data:`~analysis.horno.common.CARD_VARIANTS`), each with the heuristic in every seat at 2,
+3 and 4 players. The alternatives change the deck, so their games are independent of the
+main field's: each card set's numbers stand on their own games (the blocks and the tables
+per card set: :mod:`analysis.datavariants`).
 
 - :func:`position_edges`: the first and last turn position's edges and the largest, per
   card set and count, and robustness conditions for any position (:func:`conditions`);
@@ -16,24 +17,25 @@ from __future__ import annotations
 
 import polars as pl
 
+from analysis.datavariants import stacked, variant_tables
 from analysis.horno import dishes, sabotage, seats
-from analysis.horno.common import Out, card_set_blocks
+from analysis.horno.common import CARD_VARIANTS, Out
 from analysis.robust import Condition
 
 KIND = "card set"
 """The kind of a robustness condition that is a card set."""
+KEY = "card_set"
+"""The column that names a row's card set in a stacked table."""
 
 
 def position_tables(out: Out, manifest: dict) -> dict[str, pl.DataFrame]:
     """Per card set (name → its position table, :func:`analysis.horno.seats.position_table`)."""
-    return seats.field_positions(out, manifest, card_set_blocks(manifest))
+    return variant_tables(out, CARD_VARIANTS.blocks(manifest), seats.position_table)
 
 
 def position_edges(tables: dict[str, pl.DataFrame]) -> pl.DataFrame:
     """Every card set's :func:`analysis.horno.seats.edges`, stacked with ``card_set``."""
-    return pl.concat(
-        [seats.edges(t).with_columns(pl.lit(name).alias("card_set")) for name, t in tables.items()]
-    )
+    return stacked(tables, KEY, seats.edges)
 
 
 def conditions(
@@ -45,10 +47,8 @@ def conditions(
 
 def type_rankings(out: Out, manifest: dict) -> dict[str, pl.DataFrame]:
     """Per card set, its :func:`analysis.horno.dishes.own_points` table."""
-    return {
-        name: dishes.own_points(out, block, manifest)
-        for name, block in card_set_blocks(manifest).items()
-    }
+    return variant_tables(out, CARD_VARIANTS.blocks(manifest),
+                          lambda o, block: dishes.own_points(o, block, manifest))  # fmt: skip
 
 
 def type_conditions(
@@ -89,9 +89,4 @@ def top_types(rankings: dict[str, pl.DataFrame], players: int) -> dict[str, tupl
 
 def damages(out: Out, manifest: dict) -> pl.DataFrame:
     """Every card set's :func:`analysis.horno.sabotage.damage`, stacked with ``card_set``."""
-    return pl.concat(
-        [
-            sabotage.damage(out, block).with_columns(pl.lit(name).alias("card_set"))
-            for name, block in card_set_blocks(manifest).items()
-        ]
-    )
+    return stacked(variant_tables(out, CARD_VARIANTS.blocks(manifest), sabotage.damage), KEY)

@@ -5,22 +5,19 @@ The blocks of ``studies/horno-balance.toml`` by role: the fields of the seat que
 restricted seats (:data:`AVOID` for the dish types, :data:`RESTRICTED` for sabotage and
 steals), the variant blocks replaying the main field's deals with the card set or a rule
 changed (:func:`plain_blocks`, :data:`VARIANTS`), the alternative card sets
-(:data:`CARD_SETS`) and the ladder (:data:`LADDER`). Every block shares the study seed, so
-game ``i`` of every block is dealt the same cards where the deck is the same
-(:func:`same_deck`). Also the card set and rules a block plays, read from the manifest,
-and how the report names strategies and card sets.
+(:data:`CARD_SETS`, played as :data:`CARD_VARIANTS`) and the ladder (:data:`LADDER`).
+Every block shares the study seed, so game ``i`` of every block is dealt the same cards
+where the deck is the same (:func:`same_deck`). Also the card set and rules a block plays,
+read from the manifest, and how the report names strategies and card sets.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
-import polars as pl
-
-from analysis.blocks import block_arms, has_block
-from analysis.load import arm_options, untreated
-from analysis.load import rows as load_rows
+from analysis.blocks import block_arms
+from analysis.datavariants import DataVariants
+from analysis.load import arm_options
 from analysis.prose import preset_status as shared_preset_status
 from sims.games.horno.cards import DEFAULT_NAME, CardSet, card_set_names
 from sims.games.horno.plugin import cards_of, rules_of
@@ -88,6 +85,9 @@ CARD_SETS = (
 """The shipped alternatives to assumed v1 the study plays, each in block ``cards-<name>``."""
 DEFAULT_SET = "assumed v1"
 """How the report names the default card set (the main field's)."""
+CARD_VARIANTS = DataVariants(DEFAULT_SET, CARD_SETS, {MAIN_FIELD: (SEATS, "cards-{name}")})
+"""The card sets the study plays: assumed v1 in the main field's block, each alternative
+in ``cards-<name>`` (:meth:`~analysis.datavariants.DataVariants.blocks`)."""
 LADDER = ("ladder", "ladder-search")
 """The rotated blocks the ratings are fitted on: the families at 4 players, and the search
 player against the heuristic at 2 (:data:`SEARCH_COUNT`)."""
@@ -127,29 +127,6 @@ def preset_status() -> str:
     return shared_preset_status("sims.games.horno")
 
 
-def block_frames(out: Out, group: str) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The block's ``players`` and ``games`` rows (untreated arms), read once per dataset
-    state: a report reads a block in several sections, and each read verifies the
-    dataset (the cache is keyed by the manifest's path, size and modification time, so a
-    rewritten dataset is read again)."""
-    m = Path(out) / "manifest.json"
-    stat = m.stat()
-    return _block_frames(str(m.resolve()), stat.st_size, stat.st_mtime_ns, group)
-
-
-@lru_cache(maxsize=256)
-def _block_frames(
-    manifest_path: str, size: int, mtime: int, group: str
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    out = Path(manifest_path).parent
-    return (untreated(load_rows(out, "players", group)), untreated(load_rows(out, "games", group)))
-
-
-def present(manifest: dict, blocks: dict[str, str]) -> dict[str, str]:
-    """The entries (name → block) whose block the study has, in order."""
-    return {name: b for name, b in blocks.items() if has_block(manifest, b)}
-
-
 def block_options(manifest: dict, group: str) -> dict:
     """The game options of a block's first arm (``cards``, ``rules``)."""
     for a in block_arms(manifest, group):
@@ -186,16 +163,6 @@ def plain_blocks(manifest: dict) -> dict[str, str]:
     """Per dish type of the main field's card set, its replacement block name
     (:data:`PLAIN`), whether or not the study has it."""
     return {t: PLAIN.format(type=t.lower()) for t in type_names(manifest)}
-
-
-def card_set_blocks(manifest: dict) -> dict[str, str]:
-    """The card sets the study plays, by name (:data:`DEFAULT_SET` first, the main field's
-    block), each with its uniform block."""
-    found = {DEFAULT_SET: SEATS} if has_block(manifest, SEATS) else {}
-    for name in CARD_SETS:
-        if has_block(manifest, f"cards-{name}"):
-            found[name] = f"cards-{name}"
-    return found
 
 
 def same_deck(manifest: dict, group: str, base: str = SEATS) -> bool:

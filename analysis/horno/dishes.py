@@ -37,11 +37,11 @@ from analysis.horno.common import (
     SEATS,
     Out,
     block_cards,
-    block_frames,
     block_rules,
     plain_blocks,
     same_deck,
 )
+from analysis.load import block_frames
 from analysis.load import manifest as load_manifest
 from analysis.restricted import check_paired, deal_values
 from analysis.samplesize import annotate, holm_columns

@@ -21,7 +21,9 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from analysis.horno.common import SEATS, VARIANTS, Out, block_frames, present, same_deck
+from analysis.blocks import present
+from analysis.horno.common import SEATS, VARIANTS, Out, same_deck
+from analysis.load import block_frames
 from analysis.samplesize import annotate
 from analysis.stats import mean_interval, sign_test, wilson_interval
 from sims.core.errors import SlicelabError

@@ -36,7 +36,7 @@ from analysis.formats import ci, ci_col, fmt
 from analysis.horno import cardsets, dishes, radioactive, sabotage, seats, verdicts
 from analysis.horno.common import (
     AVOID,
-    CARD_SETS,
+    CARD_VARIANTS,
     DEFAULT_SET,
     FIELDS,
     LADDER,
@@ -47,7 +47,6 @@ from analysis.horno.common import (
     SEATS,
     VARIANTS,
     block_cards,
-    card_set_blocks,
     card_set_changes,
     describe,
     plain_blocks,
@@ -105,7 +104,7 @@ BLOCKS = tuple(
             *(f"plain-{t.lower()}" for t in TYPES),
             *RESTRICTED.values(),
             *VARIANTS.values(),
-            *(f"cards-{name}" for name in CARD_SETS),
+            *CARD_VARIANTS.needs,
             *LADDER,
         ]
     )
@@ -953,7 +952,7 @@ def _checks(r: Results, tables: dict, rankings: dict) -> pl.DataFrame:
 
 
 def _sets_compute(r: Results) -> dict[str, Any]:
-    if len(card_set_blocks(r.manifest)) < 2:
+    if len(CARD_VARIANTS.blocks(r.manifest)) < 2:
         return {}
     tables = cardsets.position_tables(r.out, r.manifest)
     rankings = cardsets.type_rankings(r.out, r.manifest)
@@ -969,7 +968,7 @@ def _sets_compute(r: Results) -> dict[str, Any]:
 def _sets_summary(r: Results, n: int) -> pl.DataFrame:
     base = block_cards(r.manifest, SEATS)
     rows = []
-    for name, block in card_set_blocks(r.manifest).items():
+    for name, block in CARD_VARIANTS.blocks(r.manifest).items():
         cards = block_cards(r.manifest, block)
         own = r.set_rankings[name].filter(pl.col("players") == n).sort("rank")
         dmg = r.set_damages.filter((pl.col("card_set") == name) & (pl.col("players") == n))

@@ -21,7 +21,9 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from analysis.horno.common import RESTRICTED, SEATS, Out, block_frames, present
+from analysis.blocks import present
+from analysis.horno.common import RESTRICTED, SEATS, Out
+from analysis.load import block_frames
 from analysis.restricted import check_paired, deal_values
 from analysis.samplesize import annotate
 from analysis.stats import mean_interval, ratio_interval

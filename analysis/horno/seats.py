@@ -14,7 +14,8 @@ from __future__ import annotations
 import polars as pl
 
 from analysis import seats as generic_seats
-from analysis.horno.common import FIELD_SPECS, FIELDS, Out, present
+from analysis.blocks import present
+from analysis.horno.common import FIELD_SPECS, FIELDS, Out
 from analysis.robust import Condition
 
 

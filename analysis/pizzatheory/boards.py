@@ -32,13 +32,9 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-from analysis.blocks import has_block
-from analysis.pizzatheory.common import (
-    BOARD_FIELDS,
-    BOARDS,
-    MAIN,
-    block_frames,
-)
+from analysis.datavariants import DataVariants, variant_tables
+from analysis.load import block_frames
+from analysis.pizzatheory.common import BOARD_VARIANTS, MAIN
 from analysis.pizzatheory.seats import edges, position_table
 from analysis.samplesize import annotate
 from analysis.stats import wilson_interval
@@ -140,6 +136,10 @@ BOARD_SCHEMA = {
     "safety_low": pl.Float64,
     "safety_high": pl.Float64,
 }
+EDGE_COLUMNS = ("games", "distinct", "deterministic", "largest_position", "largest_pp",
+                "largest_low", "largest_high")  # fmt: skip
+"""The board's position edges (:func:`~analysis.pizzatheory.seats.edges`) its summary
+row carries, and the default board's beside them (``base_<column>``)."""
 
 
 def compare_board(
@@ -148,19 +148,14 @@ def compare_board(
     base: str,
     block: str,
     board: str,
+    pos_a: pl.DataFrame,
+    pos_b: pl.DataFrame,
     players: int = MAIN,
-    base_table: pl.DataFrame | None = None,
 ):
-    """One board against the default in one field: ``(positions, summary)``, a row per
-    starting position and one summary row (see the module notes), or ``None`` when either
-    block lacks the player count. ``base_table``: the default board's
-    :func:`~analysis.pizzatheory.seats.position_table`, when already computed."""
-    pos_b = position_table(out, block).filter(pl.col("players") == players)
-    if base_table is None:
-        base_table = position_table(out, base)
-    pos_a = base_table.filter(pl.col("players") == players)
-    if pos_b.is_empty() or pos_a.is_empty():
-        return None
+    """One board against the default in one field at ``players``: ``(positions, summary)``,
+    a row per starting position and one summary row (see the module notes). ``pos_a``,
+    ``pos_b``: the default's and the board's
+    :func:`~analysis.pizzatheory.seats.position_table` at the count (neither empty)."""
     rows = []
     for b in pos_b.iter_rows(named=True):
         a = pos_a.filter(pl.col("position") == b["position"]).row(0, named=True)
@@ -209,20 +204,8 @@ def compare_board(
         "board": board,
         "block": block,
         "base_block": base,
-        "games": eb["games"],
-        "base_games": ea["games"],
-        "distinct": eb["distinct"],
-        "base_distinct": ea["distinct"],
-        "deterministic": eb["deterministic"],
-        "base_deterministic": ea["deterministic"],
-        "largest_position": eb["largest_position"],
-        "largest_pp": eb["largest_pp"],
-        "largest_low": eb["largest_low"],
-        "largest_high": eb["largest_high"],
-        "base_largest_position": ea["largest_position"],
-        "base_largest_pp": ea["largest_pp"],
-        "base_largest_low": ea["largest_low"],
-        "base_largest_high": ea["largest_high"],
+        **{c: eb[c] for c in EDGE_COLUMNS},
+        **{f"base_{c}": ea[c] for c in EDGE_COLUMNS},
         "changed_positions": changed,
         "raw_changed": changed,
         "family": len(rows),
@@ -260,13 +243,20 @@ def _adjusted(positions: pl.DataFrame) -> pl.DataFrame:
 
 
 def board_changes(
-    out,
-    manifest: dict,
-    fields: dict[str, tuple[str, str]] = BOARD_FIELDS,
-    boards: tuple[str, ...] = BOARDS,
-    players: int = MAIN,
+    out, manifest: dict, variants: DataVariants = BOARD_VARIANTS, players: int = MAIN
 ):
     """Every board against the default in every field whose blocks the study has.
+
+    Parameters
+    ----------
+    out : path
+        The dataset directory.
+    manifest : dict
+        Its manifest.
+    variants : DataVariants
+        The boards and the blocks that play them, per field.
+    players : int
+        The player count compared.
 
     Returns
     -------
@@ -280,17 +270,18 @@ def board_changes(
         so). Both empty when the study has no board block.
     """
     pos, summ = [], []
-    for field, (base, pattern) in fields.items():
-        base_table = None
-        for board in boards:
-            block = pattern.format(board=board)
-            if not (has_block(manifest, block) and has_block(manifest, base)):
+    for field in variants.fields:
+        blocks = variants.blocks(manifest, field)
+        if variants.default not in blocks or len(blocks) < 2:  # no board beside the default
+            continue
+        tables = {name: t.filter(pl.col("players") == players)
+                  for name, t in variant_tables(out, blocks, position_table).items()}  # fmt: skip
+        default = tables.pop(variants.default)
+        for board, t in tables.items():
+            if default.is_empty() or t.is_empty():
                 continue
-            if base_table is None:
-                base_table = position_table(out, base)
-            found = compare_board(out, field, base, block, board, players, base_table)
-            if found is None:
-                continue
+            found = compare_board(out, field, blocks[variants.default], blocks[board], board,
+                                  default, t, players)  # fmt: skip
             pos.append(found[0])
             summ.append(found[1])
     positions = _adjusted(pl.concat(pos) if pos else pl.DataFrame(schema=POSITION_SCHEMA))

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from analysis.blocks import block_arms, has_block
-from analysis.load import rows as load_rows
-from analysis.load import untreated
+from analysis.blocks import block_arms
+from analysis.datavariants import DataVariants
 from analysis.prose import preset_status as shared_preset_status
 
 MAIN = 3
@@ -51,11 +50,13 @@ BOARDS = ("hex-37-mid", "round-31", "hex-61")
 """The shipped alternatives to the default board, each compared with ``hex-37``."""
 DEFAULT_BOARD = "hex-37"
 BOARD_FIELDS: dict[str, tuple[str, str]] = {
-    "mixed field": ("seats", "board-{board}"),
-    "random field": ("seats-random", "board-{board}-random"),
+    "mixed field": ("seats", "board-{name}"),
+    "random field": ("seats-random", "board-{name}-random"),
 }
 """Per field: the block on the default board and the name pattern of the block on each
 alternative board."""
+BOARD_VARIANTS = DataVariants(DEFAULT_BOARD, BOARDS, BOARD_FIELDS)
+"""The boards the study plays, per field (:meth:`~analysis.datavariants.DataVariants.blocks`)."""
 OPENING_FIELDS: dict[str, tuple[str, str]] = {
     "mixed field": ("blind", "seats"),
 }
@@ -194,16 +195,6 @@ def rule_value(manifest: dict, group: str, key: str):
     from sims.games.pizzatheory.rules import Rules
 
     return getattr(Rules.from_dict(block_rules(manifest, group)), key)
-
-
-def present(manifest: dict, blocks: dict[str, str]) -> dict[str, str]:
-    """The fields (name → block) whose block the study has, in order."""
-    return {name: b for name, b in blocks.items() if has_block(manifest, b)}
-
-
-def block_frames(out, group: str) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The block's ``players`` and ``games`` rows (untreated arms)."""
-    return (untreated(load_rows(out, "players", group)), untreated(load_rows(out, "games", group)))
 
 
 def signatures(players: pl.DataFrame, games: pl.DataFrame | None = None) -> pl.DataFrame:

@@ -14,13 +14,13 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from analysis.blocks import present
+from analysis.load import block_frames
 from analysis.pizzatheory.common import (
     ENDINGS,
     FIELDS,
-    block_frames,
     distinct_games,
     mark_deterministic,
-    present,
     rule_value,
 )
 from analysis.samplesize import annotate

@@ -24,14 +24,9 @@ from __future__ import annotations
 import polars as pl
 
 from analysis.blocks import has_block
+from analysis.load import block_frames, untreated
 from analysis.load import rows as load_rows
-from analysis.load import untreated
-from analysis.pizzatheory.common import (
-    MAIN_FIELD,
-    OPENING_FIELDS,
-    block_frames,
-    distinct_games,
-)
+from analysis.pizzatheory.common import MAIN_FIELD, OPENING_FIELDS, distinct_games
 from analysis.restricted import deal_values
 from analysis.robust import Condition
 from analysis.samplesize import annotate

@@ -33,10 +33,11 @@ from analysis.content import Block, Heading, PageBreak, Prose, Table
 from analysis.content import panels as _figure
 from analysis.estimates import edge
 from analysis.formats import EMPTY, ci, ci_col, fmt
+from analysis.load import block_frames
 from analysis.pizzatheory import boards, length, opening, prose, safety, seats, verdicts
 from analysis.pizzatheory.common import (
     BOARD_FIELDS,
-    BOARDS,
+    BOARD_VARIANTS,
     DEFAULT_BOARD,
     ENDINGS,
     FIELDS,
@@ -46,7 +47,6 @@ from analysis.pizzatheory.common import (
     NO_DRAWS,
     OPENING_FIELDS,
     SAFETY_FIELDS,
-    block_frames,
     chance_fields,
     describe,
     distinct_games,
@@ -96,11 +96,7 @@ BLOCKS = tuple(
     dict.fromkeys(
         [
             *FIELDS.values(),
-            *(
-                b
-                for base, pattern in BOARD_FIELDS.values()
-                for b in (base, *(pattern.format(board=x) for x in BOARDS))
-            ),
+            *BOARD_VARIANTS.needs,
             *(b for pair in OPENING_FIELDS.values() for b in pair),
             *(b for pair in SAFETY_FIELDS.values() for b in pair),
             *RATING_BLOCKS,
@@ -1110,7 +1106,7 @@ def _boards_blocks(r: Results, num: int) -> list[Block]:
     pos = r.board_positions
     fields = list(dict.fromkeys(b["field"]))
     blocks = "; ".join(
-        f"{short(f)}: {BOARD_FIELDS[f][1].format(board='<board>')} against {BOARD_FIELDS[f][0]}"
+        f"{short(f)}: {BOARD_FIELDS[f][1].format(name='<board>')} against {BOARD_FIELDS[f][0]}"
         for f in fields
         if f in BOARD_FIELDS
     )
@@ -1206,8 +1202,7 @@ def _boards_appendix(r: Results, label: str) -> list[Block]:
 BOARDS_SECTION = Section("Board shape", _boards_compute, headlines=_boards_headlines,
                          cells=_boards_cells, blocks=_boards_blocks,
                          appendix_blocks=_boards_appendix,
-                         needs=tuple(pattern.format(board=x) for _, pattern in
-                                     BOARD_FIELDS.values() for x in BOARDS))  # fmt: skip
+                         needs=BOARD_VARIANTS.needs)  # fmt: skip
 """5: does the board's shape change the balance?"""
 
 

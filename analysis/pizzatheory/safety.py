@@ -35,14 +35,13 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from analysis.blocks import has_block
+from analysis.blocks import has_block, present
+from analysis.load import block_frames
 from analysis.pizzatheory.common import (
     FIELDS,
     SAFETY_FIELDS,
-    block_frames,
     distinct_games,
     mark_deterministic,
-    present,
     rule_value,
 )
 from analysis.restricted import check_paired

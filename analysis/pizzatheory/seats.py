@@ -19,14 +19,9 @@ from __future__ import annotations
 import polars as pl
 
 from analysis import seats as generic_seats
-from analysis.pizzatheory.common import (
-    FIELD_SPECS,
-    FIELDS,
-    block_frames,
-    distinct_games,
-    mark_deterministic,
-    present,
-)
+from analysis.blocks import present
+from analysis.load import block_frames
+from analysis.pizzatheory.common import FIELD_SPECS, FIELDS, distinct_games, mark_deterministic
 from analysis.robust import Condition
 from analysis.samplesize import annotate
 

@@ -18,7 +18,7 @@ import polars as pl
 import pytest
 from analysis_fixtures import SyntheticDataset, approx, one_hot, row
 
-from analysis.load import manifest
+from analysis.load import block_frames, manifest
 from analysis.pizzatheory import boards, common, length, opening, prose, safety, seats, verdicts
 from analysis.pizzatheory.report import REPORT
 from analysis.robust import Condition
@@ -111,7 +111,7 @@ def test_identical_games_are_found_deterministic_and_reported_exactly(tmp_path):
     _block(d, "seats.p3", "seats", same, rng, toppings=np.tile([5, 4, 16], (40, 1)))
     _block(d, "seats.p2", "seats", _draws(rng, 2, 40, 0.5), rng)
     out = d.write()
-    players, games = common.block_frames(out, "seats")
+    players, games = block_frames(out, "seats")
     dist = common.distinct_games(players, games)
     assert row(dist, players=3)["distinct"] == 1 and row(dist, players=3)["deterministic"]
     assert not row(dist, players=2)["deterministic"] and row(dist, players=2)["distinct"] > 1
@@ -380,8 +380,8 @@ def test_the_main_field_is_the_mixed_player_and_robustness_counts_fields_with_ch
         "heuristic field": "seats-heuristic",
         "greedy field": "seats-greedy",
     }
-    assert common.BOARD_FIELDS["mixed field"] == ("seats", "board-{board}")
-    assert common.BOARD_FIELDS["random field"] == ("seats-random", "board-{board}-random")
+    assert common.BOARD_FIELDS["mixed field"] == ("seats", "board-{name}")
+    assert common.BOARD_FIELDS["random field"] == ("seats-random", "board-{name}-random")
     assert common.OPENING_FIELDS == {"mixed field": ("blind", "seats")}
     assert common.chance_fields(3) == ["mixed field", "random field"]
     assert common.chance_fields(2) == list(common.FIELDS)
@@ -650,5 +650,5 @@ def test_signatures_tell_games_apart_by_every_column(tmp_path, same):
         tops[3, 0] = 6  # one game differs in one seat's toppings
     _block(d, "seats.p3", "seats", np.tile([0.0, 0.0, 1.0], (10, 1)), rng, toppings=tops)
     out = d.write()
-    x = row(common.distinct_games(*common.block_frames(out, "seats")), players=3)
+    x = row(common.distinct_games(*block_frames(out, "seats")), players=3)
     assert x["deterministic"] is same and x["distinct"] == (1 if same else 2)

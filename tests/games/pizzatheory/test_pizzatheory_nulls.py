@@ -31,7 +31,7 @@ import pytest
 from analysis_fixtures import SyntheticDataset, one_hot
 
 from analysis.load import manifest
-from analysis.pizzatheory import boards, safety, seats, verdicts
+from analysis.pizzatheory import boards, common, safety, seats, verdicts
 from analysis.pizzatheory.report import REPORT, SAFETY
 from analysis.robust import Robustness
 from analysis.sections import Results
@@ -162,7 +162,7 @@ def _board_study(path: Path, rng, shift: float = 0.0, fields=("mixed",)) -> Path
         suffix = "" if field == "mixed" else "-random"
         base = "seats" if field == "mixed" else "seats-random"
         _uniform_block(d, f"{base}.p3", base, rng, 1500)
-        for board in boards.BOARDS:
+        for board in common.BOARDS:
             p0 = 1 / 3 + (shift if board == "hex-61" else 0.0)
             name = f"board-{board}{suffix}"
             _uniform_block(d, name, name, rng, 500, p0=p0, board=board)

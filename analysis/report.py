@@ -56,6 +56,7 @@ from analysis.content import (
 )
 from analysis.estimates import frame as estimate_frame
 from analysis.load import IncompleteDatasetWarning, MissingBlock, manifest, study_game
+from analysis.prose import see_section
 from analysis.sections import (
     GENERIC_SECTIONS,
     HEADLINES_APPENDIX,
@@ -249,8 +250,10 @@ def estimates(
     headlines = headline_rows(r) if headlines is None else headlines
     rows = [{"question": v.question, "section": v.section, "robustness": v.robustness,
              "value": v.value} for v in verdicts or [] if v.value is not None]  # fmt: skip
-    rows += [{"source": "appendix", "question": h["finding"], "section": h["question"],
-              "value": h["value"]} for h in headlines if h.get("value") is not None]  # fmt: skip
+    for h in headlines:
+        values = [h["value"]] if h.get("value") is not None else h.get("values", [])
+        rows += [{"source": "appendix", "question": h["finding"], "section": h["question"],
+                  "value": v} for v in values]  # fmt: skip
     return estimate_frame(rows)
 
 
@@ -571,8 +574,7 @@ HEADLINE_WIDTHS = (0.1, 0.33, 0.2, 0.07, 0.22)
 
 
 def _headline_intro(r: Results) -> str:
-    where = [i for i, s in enumerate(r.report.sections, 1) if s.label == "Sample size"]
-    see = f" (section {where[0]})" if where else ""
+    see = see_section(r, "Sample size")
     return ("One line per headline number. Estimates are differences in win share "
             "(percentage points) unless marked, with 95% intervals. 'warning' marks a number "
             f"too small to support its claim{see}; — marks an empty cell.")  # fmt: skip

@@ -23,7 +23,7 @@ The page builders give content blocks (:func:`seat_blocks`, :func:`count_blocks`
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -311,20 +311,23 @@ def headline(
     warn: str = "",
     unit: str | None = None,
     subject: bool = False,
+    values: Sequence[Estimate] = (),
 ) -> Row:
     """A summary row; ``games`` is its n, counted in ``unit`` (games, deals, decisions).
 
     Given as an :class:`~analysis.estimates.Estimate`, the estimate is printed from it (its
     interval, then its subject when ``subject`` and the finding does not name it), its n
     and unit are its own unless stated, and the row carries it (``value``), so
-    ``slicelab report --estimates`` lists it as data."""
+    ``slicelab report --estimates`` lists it as data. A row that prints several numbers
+    as text (one per player count) carries them as ``values``, listed the same way."""
     value = estimate if isinstance(estimate, Estimate) else None
     if value is not None:
         estimate = value.interval() + (f" ({value.subject})" if subject else "")
         games = value.n if games is None else games
         unit = value.n_unit if unit is None else unit
     return {"question": question, "finding": finding, "estimate": estimate, "games": games or 0,
-            "warning": warn, "unit": unit or "games", "value": value}  # fmt: skip
+            "warning": warn, "unit": unit or "games", "value": value,
+            "values": list(values)}  # fmt: skip
 
 
 def block_strategies(r: Results, group: str) -> list[str]:
@@ -339,9 +342,14 @@ def block_strategies(r: Results, group: str) -> list[str]:
 def field_text(r: Results, group: str, describe: Callable[[str], str] | None = None) -> str:
     """``Every seat plays 'greedy'``: who plays a uniform block, from the manifest, each
     spec named by ``describe`` (default: the report's :attr:`GameReport.describe`)."""
+    return f"Every seat plays {block_field(r, group, describe) or 'nobody'}"
+
+
+def block_field(r: Results, group: str, describe: Callable[[str], str] | None = None) -> str:
+    """Who plays a uniform block, in words (``the equilibrium heuristic``): its specs,
+    each named by ``describe`` (default: the report's :attr:`GameReport.describe`)."""
     describe = describe or r.report.describe or (lambda s: f"'{s}'")
-    specs = block_strategies(r, group)
-    return f"Every seat plays {listing(describe(s) for s in specs) or 'nobody'}"
+    return listing(describe(s) for s in block_strategies(r, group))
 
 
 def _uniform(r: Results, prefer: str = "seats") -> str | None:
@@ -844,8 +852,17 @@ COUNT_HEADLINES = (
 """The player-count measures in the summary: (measure, label, unit, format)."""
 
 
-def count_headlines(count: pl.DataFrame, q: str, measures=COUNT_HEADLINES) -> list[Row]:
-    """One summary row per measure: its estimate at every player count."""
+COUNT_UNITS = {"%": "%", "pts": "points"}
+"""The :class:`~analysis.estimates.Estimate` unit of each summary unit of the player-count
+measures (others are kept as written)."""
+
+
+def count_headlines(
+    count: pl.DataFrame, q: str, measures=COUNT_HEADLINES, field: str = ""
+) -> list[Row]:
+    """One summary row per measure: its estimate at every player count, printed as one
+    line and carried as one :class:`~analysis.estimates.Estimate` per count (``field``:
+    who played), so ``--estimates`` lists each with its interval."""
     rows = []
     for m, label, unit, f in measures:
         t = count.filter(pl.col("measure") == m).sort("players")
@@ -856,7 +873,14 @@ def count_headlines(count: pl.DataFrame, q: str, measures=COUNT_HEADLINES) -> li
                                                                    strict=True))  # fmt: skip
         warn = "; ".join(w for w in t["warning"] if w)
         text += f" {unit}" if unit else ""
-        rows.append(headline(q, f"{label} by player count", text, int(t["games"].min()), warn))
+        values = [
+            Estimate(label, scale * x["estimate"], scale * x["low"], scale * x["high"],
+                     int(x["games"]), "games", unit=COUNT_UNITS.get(unit, unit),
+                     players=int(x["players"]), field=field, method="interval over games")
+            for x in t.iter_rows(named=True)
+        ]  # fmt: skip
+        rows.append(headline(q, f"{label} by player count", text, int(t["games"].min()), warn,
+                             values=values))  # fmt: skip
     return rows
 
 
@@ -1031,7 +1055,11 @@ def player_count_section(
         return [Heading(count_title(c, num)), *count_blocks(text, c, labels, with_table=False)]
 
     def heads(r: Results, q: str, rows: list[Row]) -> list[Row]:
-        return count_headlines(r.count, q, headlines) if "count" in r.tables else []
+        if "count" not in r.tables:
+            return []
+        # the data names the field without the prose's quotes around a bare spec
+        field = block_field(r, r.count_block, r.report.describe or str)
+        return count_headlines(r.count, q, headlines, field)
 
     return Section("Player count", compute, headlines=heads, blocks=blocks,
                    appendix_blocks=count_appendix_blocks(labels))  # fmt: skip

@@ -228,3 +228,51 @@ def test_the_generic_sections_are_blocks(results, tmp_path):
         for row in t.rows:
             for cell in row:
                 assert all(n in printed for n in NUMBER.findall(cell)), cell
+
+
+COUNT = pl.DataFrame({
+    "players": [2, 3, 2, 3],
+    "measure": ["shared_win", "shared_win", "margin", "margin"],
+    "estimate": [0.05, 0.10, 3.0, 2.5],
+    "low": [0.04, 0.08, 2.5, 2.0],
+    "high": [0.06, 0.12, 3.5, 3.0],
+    "games": [400, 300, 400, 300],
+    "warning": ["", "", "", "few games"],
+})  # fmt: skip
+"""A player-count table (:func:`analysis.playercount.player_count`'s columns) of known
+values: shares of games and points."""
+
+
+def test_count_headlines_carry_one_estimate_per_count():
+    """The summary row prints every count on one line and carries each count's estimate,
+    interval and n (shares scaled to %), so the estimates table lists them as numbers."""
+    rows = sections.count_headlines(COUNT, "4 Player count", field="the heuristic")
+    assert [r["finding"] for r in rows] == ["shared wins by player count",
+                                            "winning margin by player count"]  # fmt: skip
+    share, margin = rows
+    assert share["estimate"] == "2p 5.0; 3p 10.0 %" and share["games"] == 300
+    assert margin["warning"] == "few games"
+    values = [v for r in rows for v in r["values"]]
+    assert [(v.players, v.n, v.unit, v.field) for v in values] == [
+        (2, 400, "%", "the heuristic"), (3, 300, "%", "the heuristic"),
+        (2, 400, "points", "the heuristic"), (3, 300, "points", "the heuristic"),
+    ]  # fmt: skip
+    assert [x for v in values for x in (v.estimate, v.low, v.high)] == pytest.approx(
+        [5.0, 4.0, 6.0, 10.0, 8.0, 12.0, 3.0, 2.5, 3.5, 2.5, 2.0, 3.0]
+    )
+
+
+def test_the_estimates_table_lists_every_count_of_a_count_headline(results):
+    """``slicelab report --estimates`` lists a count headline's numbers, one row each,
+    under the row's finding, as it lists a single-number headline's."""
+    from analysis.report import estimates, headline_rows
+
+    rows = headline_rows(results)
+    table = estimates(results, verdicts=[], headlines=rows)
+    counts = [r for r in rows if r["values"]]
+    assert counts, "the toy report has player-count headlines"
+    for r in counts:
+        listed = table.filter(pl.col("question") == r["finding"])
+        assert listed["players"].to_list() == [v.players for v in r["values"]]
+        assert listed["estimate"].to_list() == [v.estimate for v in r["values"]]
+        assert set(listed["source"]) == {"appendix"}

@@ -28,8 +28,9 @@ from analysis.load import uniform_blocks, untreated
 from analysis.robust import Condition, Robustness, judge
 from analysis.samplesize import annotate
 from analysis.seats import by_game
-from analysis.sections import Results, Row, Section, Verdict
-from analysis.stats import bonferroni_interval, mean_interval
+from analysis.sections import Results, Row, Section, Verdict, paired_cells
+from analysis.stats import bonferroni_interval
+from analysis.whatif import change_row
 from sims.core.game import get_game
 from sims.core.plan import rules_text
 
@@ -110,14 +111,16 @@ def rule_change(out, block: str, default: str, turn: str = "seat") -> pl.DataFra
         sb = _by_turn(b.filter(pl.col("players") == n), "win_share", n, turn)
         deals = min(len(sa), len(sb))
         sa, sb = sa[:deals], sb[:deals]
-        m, lo, hi = mean_interval(_first_edge(sa, n) - _first_edge(sb, n))
+        # the default rules are "before", the variant's "after"; the edges are shares,
+        # scaled to pp below
+        c = change_row(n, "first_edge", _first_edge(sb, n), _first_edge(sa, n))
         pa = _by_turn(a.filter(pl.col("players") == n), "score", n, turn)[:deals]
         pb = _by_turn(b.filter(pl.col("players") == n), "score", n, turn)[:deals]
         found.append({
             "players": int(n), "deals": deals,
-            "first_variant": 100 * float(_first_edge(sa, n).mean()),
-            "first_default": 100 * float(_first_edge(sb, n).mean()),
-            "change_pp": 100 * m, "change_low": 100 * lo, "change_high": 100 * hi,
+            "first_variant": 100 * c["after"], "first_default": 100 * c["before"],
+            "change_pp": 100 * c["change"], "change_low": 100 * c["change_low"],
+            "change_high": 100 * c["change_high"],
             "spread_variant": 100 * float(np.max(np.abs(sa.mean(axis=0) - 1 / n))),
             "spread_default": 100 * float(np.max(np.abs(sb.mean(axis=0) - 1 / n))),
             "score_change": float(pa.mean() - pb.mean()),
@@ -232,12 +235,10 @@ def headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
 
 
 def cells(r: Results) -> list[Row]:
-    return [
-        {"number": f"rule change, {block}, {row['players']} players", "games": row["deals"],
-         "± (pp)": row["half_width"], "games for ±1 pp": row["games_for_1pp"],
-         "warning": row.get("warning") or ""}
-        for block, t in r.rule_changes.items() for row in t.iter_rows(named=True)
-    ]  # fmt: skip
+    found: list[Row] = []
+    for block, t in r.rule_changes.items():
+        found += paired_cells(t, lambda x, b=block: f"rule change, {b}, {x['players']} players")
+    return found
 
 
 def verdict(r: Results) -> Verdict | None:

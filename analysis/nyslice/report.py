@@ -25,7 +25,7 @@ import polars as pl
 from analysis import seats as generic_seats
 from analysis.content import Block, Heading, PageBreak, Plot, Prose, Table, figure
 from analysis.estimates import Estimate, edge, held_out_theta
-from analysis.formats import ci_col, count_colour, fmt
+from analysis.formats import ci_col, fmt
 from analysis.nyslice import (
     playercount,
     prose,
@@ -36,8 +36,8 @@ from analysis.nyslice import (
     verdicts,
     whatif,
 )
+from analysis.prose import counts_text, listing, section_number, see_section
 from analysis.prose import effect as prose_effect
-from analysis.prose import listing, section_number, see_section
 from analysis.robust import conditions_table
 from analysis.sections import (
     GameReport,
@@ -54,6 +54,22 @@ from analysis.sections import (
     seat_blocks,
     seat_cells,
     seat_headlines,
+)
+from analysis.sweep_section import (
+    best_cells,
+    best_headlines,
+    best_table,
+    grid_notes,
+    set_text,
+    sets_table,
+)
+from analysis.whatif import (
+    block_rules,
+    change_frame,
+    change_headlines,
+    change_text,
+    plot_changes,
+    stack,
 )
 
 BLOCKS = ("seats", "seats-collect", "seats-greedy", "specials", "forfeit", "theta", "decisions",
@@ -605,15 +621,12 @@ def _eat_compute(r: Results) -> dict[str, Any]:
 
 
 def _eat_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
-    out = []
-    for b in r.best_theta.iter_rows(named=True):
-        out.append(headline(
-            q,
-            f"{b['players']} players: best θ {b['best_theta']:g} "
-            f"(not significantly worse: {_theta_set(b)}); its edge over the fair share "
-            "against the field, on held-out deals",
-            held_out_theta(b, b["players"], FIELD), warn=b["warning"],
-        ))  # fmt: skip
+    # the rows carry the θ verdict's estimate (held_out_theta): one number, stated alike
+    out = best_headlines(r.best_theta, q, "theta", "θ",
+                         lambda b: held_out_theta(b, b["players"], FIELD),
+                         set_words="not significantly worse",
+                         edge_words="its edge over the fair share against the field, on "
+                         "held-out deals")  # fmt: skip
     for o in r.payoff_overall.iter_rows(named=True):
         out.append(headline(q, f"{o['players']} players: win share from eating instead of "
                             "collecting (replayed decisions, clustered by game)",
@@ -627,35 +640,13 @@ def _eat_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
 
 
 def _grid_notes(b: pl.DataFrame, grid: list[float]) -> str:
-    """Where the tested θ do not bracket the best (``grid_note``), counts with the same
-    note together; else that they do."""
-    notes: dict[str, list[int]] = {}
-    for r in b.filter(~pl.col("grid_brackets_best")).iter_rows(named=True):
-        notes.setdefault(r["grid_note"], []).append(r["players"])
+    """Where the tested θ do not bracket the best (:func:`analysis.sweep_section.grid_notes`),
+    a sentence a note; else that they do."""
+    notes = grid_notes(b)
     if not notes:
         return (f"The grid ({min(grid):g}–{max(grid):g}) brackets the best θ and the θ not "
                 "significantly worse at every player count.")  # fmt: skip
-    return " ".join(f"At {listing(str(n) for n in counts)} players {note}." for note, counts in
-                    notes.items())  # fmt: skip
-
-
-def _theta_set(b: dict) -> str:
-    """The θ not significantly worse than the best, listed: ``1.4, 2, 2.8``."""
-    return ", ".join(f"{t:g}" for t in b["theta_set"])
-
-
-def _eat_cells(r: Results) -> list[Row]:
-    best = r.best_theta.select("players", pl.col("best_theta").alias("theta"))
-    return [
-        {
-            "number": f"{f['players']}p best θ={f['theta']:g}: seat win share (deals)",
-            "games": f["deals"],
-            "± (pp)": 100 * f["half_width"],
-            "games for ±1 pp": f["games_for_1pp"],
-            "warning": f["warning"],
-        }  # fmt: skip
-        for f in r.theta.join(best, on=["players", "theta"]).iter_rows(named=True)
-    ]
+    return " ".join(f"At {counts_text(counts)} {note}." for note, counts in notes.items())
 
 
 def _eat_blocks(r: Results, num: int) -> list[Block]:
@@ -671,7 +662,7 @@ def _eat_blocks(r: Results, num: int) -> list[Block]:
         "from every seat in turn on the same deals. Best θ per player count, and the θ not "
         "significantly worse than it (paired by deal, Holm-adjusted one-sided tests): "
         + "; ".join(
-            f"{r['players']}p {r['best_theta']:g} ({_theta_set(r)})"
+            f"{r['players']}p {r['best_theta']:g} ({set_text(r, 'theta')})"
             for r in b.iter_rows(named=True)
         )  # fmt: skip
         + ". "
@@ -697,29 +688,14 @@ def _eat_blocks(r: Results, num: int) -> list[Block]:
 
 
 def _eat_appendix(r: Results, label: str) -> list[Block]:
-    b = r.best_theta
-    shown = ci_col(b, "edge_pp", "edge_low", "edge_high", "held-out edge (pp)")
-    shown = shown.rename({"edge_in_sample_pp": "in-sample edge (pp)"})
-    shown = fmt(shown.select("players", "deals", pl.col("best_theta").alias("best θ"),
-                             pl.col("set_low").alias("not worse: from"),
-                             pl.col("set_high").alias("to"),
-                             pl.col("win_share").alias("win share"), "held-out edge (pp)",
-                             "in-sample edge (pp)", "warning"),
-                {"best θ": "g", "not worse: from": "g", "to": "g", "win share": ".3f",
-                 "in-sample edge (pp)": "+.1f"})  # fmt: skip
-    sets, common, missing = r.theta_sets
-    swept = fmt(sets.with_columns(pl.col("set").list.eval(pl.element().round(2).cast(pl.String))
-                                  .list.join(", ")).select(
-                    "condition", pl.col("best_theta").alias("best θ"),
-                    pl.col("set").alias("θ not significantly worse"), "deals"),
-                {"best θ": "g"})  # fmt: skip
+    sets, _, _ = r.theta_sets
     return [
         Heading(f"{label} — The best θ per player count"),
-        Table.of(shown, size=7),
+        Table.of(best_table(r.best_theta, "theta", "θ", listed=False), size=7),
         Heading(f"{label} — The θ sweep at {MAIN_PLAYERS} players in every field and deck"),
         Prose("The best θ and the θ not significantly worse than it in each condition "
               "(deals: the sweep's paired unit)."),
-        Table.of(swept, size=7.5),
+        Table.of(sets_table(sets, "condition", "theta", "θ"), size=7.5),
     ]  # fmt: skip
 
 
@@ -751,7 +727,8 @@ def _eat_payoff_blocks(r: Results, num: int) -> list[Block]:
                     level=2), Prose(text), plot]  # fmt: skip
 
 
-EAT = Section("Eat or collect", _eat_compute, headlines=_eat_headlines, cells=_eat_cells,
+EAT = Section("Eat or collect", _eat_compute, headlines=_eat_headlines,
+              cells=lambda r: best_cells(r.theta, r.best_theta, "theta", "θ"),
               blocks=_eat_blocks, appendix_blocks=_eat_appendix)  # fmt: skip
 """3: when is eating better than collecting?"""
 
@@ -788,102 +765,81 @@ def _whatif_compute(r: Results) -> dict[str, Any]:
     out: dict[str, Any] = {"comp_change": None, "ssc_change": None}
     if "whatif-comp1" in have:
         out["comp_change"] = whatif.first_slicer_change(r.out, "seats", "whatif-comp1")
-        out["comp_rules"] = whatif.block_rules(r.out, "whatif-comp1")
+        out["comp_rules"] = block_rules(r.out, "whatif-comp1")
     if {"whatif-ssc-forfeit", "whatif-ssc-seats", "forfeit"} <= have:
         out["ssc_change"] = whatif.special_change(r.out)
-        out["ssc_first"] = whatif.first_slicer_change(r.out, "seats", "whatif-ssc-seats")
-        out["ssc_rules"] = whatif.block_rules(r.out, "whatif-ssc-seats")
+        out["ssc_rules"] = block_rules(r.out, "whatif-ssc-seats")
     return out
+
+
+WHATIF_MEASURES = {
+    # measure: (the headline's words, the panel's y label, the table's name of the change)
+    "first_edge": ("first slicer's edge with one point of compensation",
+                   "first slicer's edge, pp (95% CI)", "compensation (pp)"),
+    "worth": ("Super-Sized Combos' worth (points a game in play) with combos counting 1½",
+              "Super-Sized Combos' worth, points a game in play", "super-sized 1½ (points)"),
+}  # fmt: skip
+"""The what-if section's changes, by the measure each moves (compensation the first
+slicer's edge, the weaker combos their worth)."""
 
 
 def _whatif_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
-    out = []
-    for key, what, unit in (
-        ("comp_change", "first slicer's edge with one point of compensation", "pp"),
-        ("ssc_change", "Super-Sized Combos' worth (points a game in play) with combos "
-         "counting 1½", "points"),
-    ):  # fmt: skip
-        t = r.tables.get(key)
-        if t is None:
-            continue
-        for c in t.iter_rows(named=True):
-            out.append(headline(q, f"{c['players']} players: {what}: from "
-                                f"{verdicts.signed(c[f'before_{unit}'])} to "
-                                f"{verdicts.signed(c[f'after_{unit}'])} {unit} (change)",
-                                Estimate(f"change in the {what}", c[f"change_{unit}"],
-                                         c["change_low"], c["change_high"], int(c["deals"]),
-                                         "deals", unit=unit, players=int(c["players"]),
-                                         field=FIELD, method="paired by deal")))  # fmt: skip
+    t = stack([r.tables.get("comp_change"), r.tables.get("ssc_change")])
+    if t is None:
+        return []
+    out: list[Row] = []
+    for m, (what, _, _) in WHATIF_MEASURES.items():
+
+        def finding(c: Row, what: str = what) -> str:
+            return (f"{c['players']} players: {what}: from {verdicts.signed(c['before'])} to "
+                    f"{verdicts.signed(c['after'])} {c['unit']} (change)")  # fmt: skip
+
+        # no warnings: the what-if cells are not on the sample-size page
+        out += change_headlines(t, q, m, finding, f"change in the {what}", warn=False,
+                                field=FIELD, method="paired by deal")  # fmt: skip
     return out
-
-
-def _dumbbell(ax, t: pl.DataFrame, label: str, unit: str = "pp") -> None:
-    for k, c in enumerate(t.sort("players").iter_rows(named=True)):
-        colour = count_colour(c["players"])
-        for x, name, style in ((k - 0.12, "before", "o"), (k + 0.12, "after", "s")):
-            v, lo, hi = c[f"{name}_{unit}"], c[f"{name}_low"], c[f"{name}_high"]
-            ax.errorbar([x], [v], yerr=[[v - lo], [hi - v]], fmt=style, color=colour, ms=4,
-                        mfc="white" if name == "before" else colour, capsize=2,
-                        zorder=3)  # fmt: skip
-        ax.annotate("", (k + 0.12, c[f"after_{unit}"]), (k - 0.12, c[f"before_{unit}"]),
-                    arrowprops={"arrowstyle": "->", "color": "0.5", "lw": 0.8})  # fmt: skip
-    ax.axhline(0, color="black", lw=0.8)
-    ax.set_xticks(range(t.height), [f"{n} players" for n in sorted(t["players"])], fontsize=7)
-    ax.set_ylabel(label, fontsize=8)
-    ax.tick_params(labelsize=7)
-    ax.set_title("open: printed rules; filled: with the change", fontsize=7)
 
 
 def _whatif_blocks(r: Results, num: int) -> list[Block]:
     comp, ssc = r.tables.get("comp_change"), r.tables.get("ssc_change")
-    if comp is None and ssc is None:
+    t = stack([comp, ssc])
+    if t is None:
         return []
     parts = []
     if comp is not None:
         parts.append(
-            f"Compensation ({whatif.change_text(r.comp_rules)}: one point for the first slicer "
+            f"Compensation ({change_text(r.comp_rules)}: one point for the first slicer "
             "at the final count): the first slicer's edge "
             + "; ".join(f"at {c['players']} players from "
-                        f"{prose_effect(c['before_pp'], c['before_low'], c['before_high'])} to "
-                        f"{prose_effect(c['after_pp'], c['after_low'], c['after_high'])}"
+                        f"{prose_effect(c['before'], c['before_low'], c['before_high'])} to "
+                        f"{prose_effect(c['after'], c['after_low'], c['after_high'])}"
                         for c in comp.iter_rows(named=True)) + "."
         )  # fmt: skip
     if ssc is not None:
         m = ssc.filter(pl.col("players") == MAIN_PLAYERS)
         c = m.row(0, named=True) if m.height else ssc.row(0, named=True)
         parts.append(
-            f"Super-Sized Combos weakened ({whatif.change_text(r.ssc_rules)}: each combo "
+            f"Super-Sized Combos weakened ({change_text(r.ssc_rules)}: each combo "
             "number counts 1½ slices instead of 2): its worth (points a game it is in play, "
             f"the forfeit estimand) at {c['players']} players moves from "
-            f"{prose_effect(c['before_points'], c['before_low'], c['before_high'], 'points')} "
-            f"to {prose_effect(c['after_points'], c['after_low'], c['after_high'], 'points')}."
+            f"{prose_effect(c['before'], c['before_low'], c['before_high'], 'points')} "
+            f"to {prose_effect(c['after'], c['after_low'], c['after_high'], 'points')}."
         )
-    panels = [(t, lab, unit) for t, lab, unit in (
-        (comp, "first slicer's edge, pp (95% CI)", "pp"),
-        (ssc, "Super-Sized Combos' worth, points a game in play", "points"),
-    ) if t is not None]  # fmt: skip
+    measured = {"first_edge": comp, "worth": ssc}
+    panels = {m: WHATIF_MEASURES[m][1] for m, x in measured.items() if x is not None}
     fig = figure(height=3.8)
-    plot = Plot.natural(fig)
-    for ax, (t, lab, unit) in zip(fig.subplots(1, len(panels), squeeze=False)[0], panels,
-                                  strict=True):  # fmt: skip
-        _dumbbell(ax, t, lab, unit)
-    rows = []
-    for name, t, unit in (("compensation (pp)", comp, "pp"),
-                          ("super-sized 1½ (points)", ssc, "points")):  # fmt: skip
-        if t is None:
-            continue
-        c = ci_col(t, f"before_{unit}", "before_low", "before_high", "before")
-        c = ci_col(c, f"after_{unit}", "after_low", "after_high", "after")
-        c = ci_col(c, f"change_{unit}", "change_low", "change_high", "change")
-        rows.append(c.select(pl.lit(name).alias("change"), "players", "before", "after",
-                             pl.col("change").alias("after − before"), "deals"))  # fmt: skip
+    plot_changes(fig.subplots(1, len(panels), squeeze=False)[0], t, panels, ticks="{} players",
+                 title="open: printed rules; filled: with the change")  # fmt: skip
+    names = {m: name for m, (_, _, name) in WHATIF_MEASURES.items()}
+    shown = change_frame(t, names, ("before", "after", "after − before"))
     return [
         Heading(f"{num}  What would the candidate rule changes do?"),
         Prose("Each change is played on the same deals as the printed game (same seed, the "
               "equilibrium heuristic in every seat, the default deck), so before and after are "
               "paired by deal. " + " ".join(parts), size=8.5),
-        plot,
-        Table.of(fmt(pl.concat(rows), {}), size=7),
+        Plot.natural(fig),
+        Table.of(shown.select(pl.col("measure").alias("change"), "players", "before", "after",
+                              "after − before", "deals"), size=7),
     ]  # fmt: skip
 
 

@@ -21,6 +21,7 @@ from analysis.prose import counts_text, listing, margin_sentence
 from analysis.robust import judge, sign
 from analysis.seat_question import SeatQuestion, first_edges, seat_verdict
 from analysis.sections import Results, Verdict
+from analysis.sweep_section import held_out_gain
 from analysis.variant import data_label
 from analysis.verdicts import (
     Questions,
@@ -33,6 +34,7 @@ from analysis.verdicts import (
     strength_verdict,
     theta_robustness,
 )
+from analysis.whatif import change_estimate
 
 MAIN = 4
 """The player count of the single-count verdicts (the game's usual table)."""
@@ -85,8 +87,8 @@ def _comp_effect(r: Results, players: int) -> str:
     if rows.is_empty():
         return ""
     c = rows.row(0, named=True)
-    return (f"; one point for the first slicer moves its edge from {c['before_pp']:+.1f} to "
-            f"{c['after_pp']:+.1f} pp (on the {c['deals']:,} deals played both ways)")  # fmt: skip
+    return (f"; one point for the first slicer moves its edge from {c['before']:+.1f} to "
+            f"{c['after']:+.1f} pp (on the {c['n']:,} deals played both ways)")  # fmt: skip
 
 
 def first_slicer_verdict(r: Results) -> Verdict | None:
@@ -191,8 +193,8 @@ def special_verdict(r: Results) -> Verdict | None:
                 c = m.row(0, named=True)
                 rec += (
                     f" (counting each Super-Sized combo 1½ instead of 2 moves its worth at "
-                    f"{main} players from {signed(c['before_points'])} to "
-                    f"{signed(c['after_points'])} points)"
+                    f"{main} players from {signed(c['before'])} to "
+                    f"{signed(c['after'])} points)"
                 )
         rec += "." if rec else ""
     return Verdict(
@@ -296,14 +298,8 @@ def theta_verdict(r: Results) -> Verdict | None:
         f"At {main} players eat a slice when eating it is worth more than about "
         f"{x['best_theta']:g} times collecting it (θ from {members} is not significantly "
         "worse than the best). "
-        + (
-            f"Choosing θ this way gains {ci(x['edge_pp'], x['edge_low'], x['edge_high'])} over "
-            "the fair share on deals not used to pick it."
-            if x["edge_low"] > 0
-            else "On deals not used to pick it, choosing θ this way gains nothing measurable over "
-            f"the fair share ({ci(x['edge_pp'], x['edge_low'], x['edge_high'])}): the "
-            "equilibrium players already eat about right."
-        )
+        + held_out_gain(x, "θ")
+        + ("." if x["edge_low"] > 0 else ": the equilibrium players already eat about right.")
     )
     label, detail = theta_robustness(
         common, missing, table.height, "conditions",
@@ -386,17 +382,11 @@ def count_verdict(r: Results) -> Verdict | None:
 def _change_value(c: dict) -> Estimate:
     """The first candidate change's effect as data: the first slicer's edge (pp) for the
     compensation, the special's worth (points) for Super-Sized combos."""
-    points = "change_points" in c
-    return Estimate(
+    points = c["measure"] == "worth"
+    return change_estimate(
+        c,
         "change in the special's worth" if points else "change in the first slicer's edge",
-        c["change_points" if points else "change_pp"],
-        c["change_low"],
-        c["change_high"],
-        int(c["deals"]),
-        "deals",
-        unit="points" if points else "pp",
         subject="the candidate rule",
-        players=int(c["players"]),
         field=FIELD,
         method="paired by deal",
     )
@@ -410,8 +400,8 @@ def whatif_verdict(r: Results) -> Verdict | None:
         for c in comp.iter_rows(named=True):
             parts.append(
                 f"one point for the first slicer moves its edge at {c['players']} "
-                f"players from {c['before_pp']:+.1f} to {c['after_pp']:+.1f} pp "
-                f"(change {ci(c['change_pp'], c['change_low'], c['change_high'])})"
+                f"players from {c['before']:+.1f} to {c['after']:+.1f} pp "
+                f"(change {ci(c['change'], c['change_low'], c['change_high'])})"
             )
             first = first or c
     if ssc is not None and not ssc.is_empty():
@@ -419,9 +409,9 @@ def whatif_verdict(r: Results) -> Verdict | None:
         c = m.row(0, named=True) if m.height else ssc.row(0, named=True)
         parts.append(
             f"counting each Super-Sized combo 1½ instead of 2 moves that special's worth at "
-            f"{c['players']} players from {signed(c['before_points'])} to "
-            f"{signed(c['after_points'])} points (change "
-            f"{ci(c['change_points'], c['change_low'], c['change_high'], 'points')})"
+            f"{c['players']} players from {signed(c['before'])} to "
+            f"{signed(c['after'])} points (change "
+            f"{ci(c['change'], c['change_low'], c['change_high'], 'points')})"
         )
         first = first or c
     if not parts:

@@ -9,37 +9,20 @@ paired difference over deals:
   share, pp: :func:`analysis.seats.first_edge`) before and after;
 - :func:`special_change` — one special's worth (:func:`analysis.nyslice.specials.forfeit_value`:
   points a game it is in play) before and after.
+
+Both are change tables of :mod:`analysis.whatif`, which also reads a block's rules
+(:func:`analysis.whatif.block_rules`).
 """
 
 from __future__ import annotations
 
-import json
-
-import numpy as np
 import polars as pl
 
 from analysis import seats as generic_seats
-from analysis.load import MissingBlock, manifest, untreated
 from analysis.load import rows as load_rows
+from analysis.load import untreated
 from analysis.nyslice.specials import restricted_deals
-from analysis.stats import mean_interval
-from sims.core.errors import SlicelabError
-
-
-def block_rules(out, group: str) -> dict:
-    """The rule options a block sets (the same for all its arms), ``{}`` for none."""
-    arms = [a for a in manifest(out)["study"]["arms"] if a.get("group", a["name"]) == group]
-    found = {json.dumps(a.get("rules") or {}, sort_keys=True) for a in arms}
-    if not found:
-        raise MissingBlock(out, group)
-    if len(found) > 1:
-        raise SlicelabError(f"block {group!r} plays several rule sets; a what-if block sets one")
-    return json.loads(found.pop())
-
-
-def change_text(rules: dict) -> str:
-    """A rule change as a reader sees it, e.g. ``super_sized_combo_halves = 3``."""
-    return ", ".join(f"{k} = {v}" for k, v in sorted(rules.items())) or "the printed rules"
+from analysis.whatif import change_row, change_table
 
 
 def _first_edges(out, group: str) -> pl.DataFrame:
@@ -54,21 +37,14 @@ def _first_edges(out, group: str) -> pl.DataFrame:
     return pl.concat(parts)
 
 
-def _row(n: int, before: np.ndarray, after: np.ndarray, unit: str = "pp") -> dict:
-    out: dict = {"players": n, "deals": len(before)}
-    for name, values in (("before", before), ("after", after), ("change", after - before)):
-        m, lo, hi = mean_interval(values)
-        out.update({f"{name}_{unit}": m, f"{name}_low": lo, f"{name}_high": hi})
-    return out
-
-
-def _schema(unit: str = "pp") -> dict:
-    return {"players": pl.Int64, "deals": pl.Int64,
-            **{f"{k}_{s}": pl.Float64 for k in ("before", "after", "change")
-               for s in (unit, "low", "high")}}  # fmt: skip
-
-
-_SCHEMA = _schema()
+def _paired(pair: pl.DataFrame, value: str, measure: str, unit: str) -> pl.DataFrame:
+    """The change table (:func:`analysis.whatif.change_table`) of the deals joined in
+    ``pair`` (``value`` after the change, ``<value>_before`` before), one row a count."""
+    rows = [
+        change_row(n, measure, sub[f"{value}_before"].to_numpy(), sub[value].to_numpy(), unit)
+        for (n,), sub in pair.sort("players", "game_index").group_by("players", maintain_order=True)
+    ]
+    return change_table(rows, "deals")
 
 
 def first_slicer_change(out, before: str = "seats", after: str = "whatif-comp1") -> pl.DataFrame:
@@ -78,17 +54,12 @@ def first_slicer_change(out, before: str = "seats", after: str = "whatif-comp1")
     Returns
     -------
     polars.DataFrame
-        One row per player count of ``after``: ``players, deals``, ``before_pp``,
-        ``after_pp`` and ``change_pp`` (after − before), each with ``_low``/``_high``
-        (pp, t over deals).
+        A change table of the measure ``first_edge`` (pp, t over deals), one row per
+        player count of ``after`` (:data:`analysis.whatif.CHANGE_SCHEMA`).
     """
     a, b = _first_edges(out, before), _first_edges(out, after)
     pair = b.join(a, on=["players", "game_index"], suffix="_before", how="inner")
-    rows = [
-        _row(n, sub["edge_before"].to_numpy(), sub["edge"].to_numpy())
-        for (n,), sub in pair.sort("players", "game_index").group_by("players", maintain_order=True)
-    ]
-    return pl.DataFrame(rows, schema=_SCHEMA)
+    return _paired(pair, "edge", "first_edge", "pp")
 
 
 def special_change(
@@ -108,14 +79,9 @@ def special_change(
     Returns
     -------
     polars.DataFrame
-        As :func:`first_slicer_change`, in points: ``before_points``, ``after_points`` and
-        ``change_points``, each with ``_low``/``_high``.
+        As :func:`first_slicer_change`, of the measure ``worth`` in points.
     """
     a = restricted_deals(out, *before).filter((pl.col("avoided") == special) & pl.col("in_play"))
     b = restricted_deals(out, *after).filter(pl.col("avoided") == special)
     pair = b.join(a, on=["players", "game_index"], suffix="_before", how="inner")
-    rows = [
-        _row(n, sub["d_score_before"].to_numpy(), sub["d_score"].to_numpy(), "points")
-        for (n,), sub in pair.sort("players", "game_index").group_by("players", maintain_order=True)
-    ]
-    return pl.DataFrame(rows, schema=_schema("points"))
+    return _paired(pair, "d_score", "worth", "points")

@@ -13,11 +13,12 @@ comparison is paired by game.
   with a percentile bootstrap interval over games);
 - :func:`exact_change`: ``seats`` against ``seats-exact``, paired by game: first server's
   edge, largest seat edge, share of the slices taken that are eaten and share of turns
-  forgone, each under both rules with the difference and its interval;
+  forgone, each under both rules with the difference and its interval (a change table of
+  :mod:`analysis.whatif`);
 - :func:`nyslice_dataset`: the New York Slice dataset the report compares with (the
   report option ``nyslice``; by default the directory ``nyslice-balance`` beside the Piece
   o' Cake dataset), or why there is none;
-- :func:`plot_exact_change`: the changes of :func:`exact_change`, a panel per measure.
+- :data:`PANEL_TITLES`: the panels of its chart (:func:`analysis.whatif.plot_changes`).
 """
 
 from __future__ import annotations
@@ -29,9 +30,9 @@ import polars as pl
 
 from analysis.load import rows as load_rows
 from analysis.load import untreated
-from analysis.samplesize import annotate
 from analysis.seats import first_edge
 from analysis.stats import mean_interval
+from analysis.whatif import change_row, change_table
 
 MEASURES = {
     "first_edge": "first server's edge (seat 0 − other seats, pp)",
@@ -123,49 +124,31 @@ def exact_change(
     Returns
     -------
     polars.DataFrame
-        ``players, measure, games, poc, poc_low, poc_high, exact, exact_low, exact_high,
-        change, change_low, change_high`` (all pp; change = exact − printed) and the
-        sample-size columns of the change.
+        A change table (:data:`analysis.whatif.CHANGE_SCHEMA`, all pp, ``n`` in games;
+        change = exact − printed), one row a count and measure in the order of
+        :data:`MEASURES`, with the sample-size columns of the change.
     """
     a, b = _matrices(out, base), _matrices(out, exact)
-    result = []
+    rows = []
     for n in sorted(set(a) & set(b)):
         common = np.intersect1d(a[n]["game_index"].unique().to_numpy(),
                                 b[n]["game_index"].unique().to_numpy())  # fmt: skip
         sa = a[n].filter(pl.col("game_index").is_in(common))
         sb = b[n].filter(pl.col("game_index").is_in(common))
-        g = len(common)
         va, vb = _per_game(sa, n), _per_game(sb, n)
-        for m in ("first_edge", "eaten", "forgone"):
-            pa, pb = mean_interval(va[m]), mean_interval(vb[m])
-            c = mean_interval(vb[m] - va[m])
-            result.append({"players": n, "measure": m, "games": g, "poc": pa[0],
-                           "poc_low": pa[1], "poc_high": pa[2], "exact": pb[0],
-                           "exact_low": pb[1], "exact_high": pb[2], "change": c[0],
-                           "change_low": c[1], "change_high": c[2]})  # fmt: skip
+        found = {m: change_row(n, m, va[m], vb[m]) for m in ("first_edge", "eaten", "forgone")}
         share_a, share_b = _wide(sa, "win_share", n), _wide(sb, "win_share", n)
         boots = _boot_largest([share_a, share_b], n, n_boot, seed)
         la, lb = _largest(share_a, n), _largest(share_b, n)
         q = np.quantile(boots, [0.025, 0.975], axis=0)
         d = np.quantile(boots[:, 1] - boots[:, 0], [0.025, 0.975])
-        result.append({"players": n, "measure": "largest_edge", "games": g, "poc": la,
-                       "poc_low": q[0, 0], "poc_high": q[1, 0], "exact": lb,
-                       "exact_low": q[0, 1], "exact_high": q[1, 1], "change": lb - la,
-                       "change_low": float(d[0]), "change_high": float(d[1])})  # fmt: skip
-    schema = {"players": pl.Int64, "measure": pl.String, "games": pl.Int64,
-              **{k: pl.Float64 for k in ("poc", "poc_low", "poc_high", "exact", "exact_low",
-                                         "exact_high", "change", "change_low",
-                                         "change_high")}}  # fmt: skip
-    order = {m: i for i, m in enumerate(MEASURES)}
-    table = pl.DataFrame(result, schema=schema).sort(
-        pl.col("players"), pl.col("measure").replace_strict(order, return_dtype=pl.Int64)
-    )
-    return annotate(table, "change", "change_low", "change_high", share=False, pp=True)
-
-
-def change_of(table: pl.DataFrame, players: int, measure: str) -> dict | None:
-    t = table.filter((pl.col("players") == players) & (pl.col("measure") == measure))
-    return t.row(0, named=True) if t.height else None
+        found["largest_edge"] = {"players": n, "measure": "largest_edge", "unit": "pp",
+                                 "n": len(common), "before": la, "before_low": q[0, 0],
+                                 "before_high": q[1, 0], "after": lb, "after_low": q[0, 1],
+                                 "after_high": q[1, 1], "change": lb - la,
+                                 "change_low": float(d[0]), "change_high": float(d[1])}  # fmt: skip
+        rows += [found[m] for m in MEASURES]
+    return change_table(rows, "games")
 
 
 DEFAULT_NAME = "nyslice-balance"
@@ -252,40 +235,5 @@ PANEL_TITLES = {
     "eaten": "slices eaten\n(% of slices taken)",
     "forgone": "turns forgone\n(% of turns)",
 }
-"""The panels of :func:`plot_exact_change`: measure → title."""
-
-
-def plot_exact_change(axes, t: pl.DataFrame) -> None:
-    """One panel per measure of :data:`PANEL_TITLES`: per player count the measure under the
-    printed rule (open marker) and with exact-N cutting (filled), 95% intervals, an arrow
-    from one to the other.
-
-    Parameters
-    ----------
-    axes : sequence of matplotlib.axes.Axes
-        One per panel, in the order of :data:`PANEL_TITLES`.
-    t : pl.DataFrame
-        The paired changes (:func:`exact_change`).
-    """
-    from analysis.formats import count_colour
-
-    for ax, (m, label) in zip(axes, PANEL_TITLES.items(), strict=False):
-        s = t.filter(pl.col("measure") == m).sort("players")
-        for k, x in enumerate(s.iter_rows(named=True)):
-            c = count_colour(x["players"])
-            for dx, name, mfc in ((-0.12, "poc", "white"), (0.12, "exact", c)):
-                v, lo, hi = x[name], x[f"{name}_low"], x[f"{name}_high"]
-                ax.errorbar([k + dx], [v], yerr=[[v - lo], [hi - v]], fmt="o", color=c, ms=4,
-                            mfc=mfc, capsize=2, elinewidth=0.9)  # fmt: skip
-            ax.annotate(
-                "",
-                (k + 0.12, x["exact"]),
-                (k - 0.12, x["poc"]),
-                arrowprops={"arrowstyle": "->", "color": "0.5", "lw": 0.8},
-            )
-        if m in ("first_edge",):
-            ax.axhline(0, color="black", lw=0.8)
-        ax.set_xticks(range(s.height), [f"{n}p" for n in s["players"]], fontsize=7)
-        ax.set_xlim(-0.5, s.height - 0.5)
-        ax.set_title(label, fontsize=7.5)
-        ax.tick_params(labelsize=7)
+"""The panels of the exact-N chart (:func:`analysis.whatif.plot_changes`): measure →
+title."""

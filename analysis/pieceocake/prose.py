@@ -12,6 +12,7 @@ import polars as pl
 from analysis.formats import ci
 from analysis.pieceocake.restricted import claim_key, value_text
 from analysis.prose import counts_text, grouped, listing  # noqa: F401 (re-exported)
+from analysis.sweep_section import set_text
 
 FEW_WORDS = {
     "few_above": "worth having on the few deals it changes (exact sign test)",
@@ -72,9 +73,8 @@ def sweep_sentence(best: pl.DataFrame, param: str, symbol: str) -> str:
     parts = []
     gains, none = [], []
     for r in best.sort("players").iter_rows(named=True):
-        members = r[f"{param}_set"]
         parts.append(f"{r['players']}p best {symbol} = {r[f'best_{param}']:g} (not worse: "
-                     f"{', '.join(f'{v:g}' for v in members)}), held-out edge "
+                     f"{set_text(r, param)}), held-out edge "
                      f"{ci(r['edge_pp'], r['edge_low'], r['edge_high'])} "
                      f"({r['deals']:,} deals)")  # fmt: skip
         (gains if r["edge_low"] > 0 else none).append(r["players"])
@@ -152,19 +152,3 @@ def top_variety_sentence(top: pl.DataFrame) -> str:
             f"The variety carrying the largest share of the winners' points depends on the "
             f"player count ({listing(names)})")  # fmt: skip
     return f"{lead[:1].upper()}{lead[1:]}: " + "; ".join(parts) + "."
-
-
-def exact_sentence(change: pl.DataFrame, measure: str, what: str, signed: bool = True) -> str:
-    """How exact-N cutting moves a measure at each count (change with its interval), and
-    where the change is distinguishable from 0 (``signed``: levels shown with their sign)."""
-    t = change.filter(pl.col("measure") == measure).sort("players")
-    if t.is_empty():
-        return ""
-    f = "+.1f" if signed else ".1f"
-    listed = "; ".join(f"{r['players']}p {r['poc']:{f}} → {r['exact']:{f}} (change "
-                       f"{ci(r['change'], r['change_low'], r['change_high'])})"
-                       for r in t.iter_rows(named=True))  # fmt: skip
-    words = {"above": "higher", "below": "lower", "covers": "no measurable change",
-             "none": "no interval"}  # fmt: skip
-    return (f"With exact-N cutting, {what}: {listed}; "
-            f"{grouped(t['players'], t['change_low'], t['change_high'], words)}.")  # fmt: skip

@@ -56,6 +56,7 @@ from analysis.sections import (
     Section,
     appendix_label,
     headline,
+    paired_cells,
     player_count_section,
     ratings_section,
     rules_row,
@@ -63,6 +64,22 @@ from analysis.sections import (
     seat_blocks,
     seat_cells,
     seats_section,  # fmt: skip
+)
+from analysis.sweep_section import (
+    best_cells,
+    best_headlines,
+    best_table,
+    grid_notes,
+    held_out_edge,
+    sets_table,
+)
+from analysis.whatif import (
+    block_rules,
+    change_at,
+    change_frame,
+    change_headlines,
+    change_sentence,
+    plot_changes,
 )
 from sims.games.pieceocake.cake import ROUNDS
 
@@ -273,12 +290,10 @@ def _field_value_text(r: Results, group: str, param: str) -> str:
 
 def _grid_notes(best: pl.DataFrame, param: str | None = None) -> str:
     """The grid notes of :func:`analysis.sweep.best_value`, counts with the same note
-    together; with ``param``, how each count's best compares with the field's own value
+    together (:func:`analysis.sweep_section.grid_notes`); with ``param``, how each count's
+    best compares with the field's own value
     (:func:`analysis.pieceocake.sweeps.field_sentence`: the grid must hold it)."""
-    notes: dict[str, list[int]] = {}
-    for b in best.sort("players").iter_rows(named=True):
-        if b["grid_note"]:
-            notes.setdefault(b["grid_note"], []).append(b["players"])
+    notes = grid_notes(best)
     if not notes:
         text = " At every count the best value and its not-worse set lie inside the tested grid."
     else:
@@ -300,29 +315,8 @@ def _theta_compute(r: Results) -> dict[str, Any]:
 
 
 def _sweep_headlines(r: Results, q: str, param: str, symbol: str) -> list[Row]:
-    b = r.tables.get(f"best_{param}")
-    if b is None:
-        return []
-    return [headline(q, f"{x['players']} players: best {symbol} {x[f'best_{param}']:g} "
-                     f"(not worse: {sweeps.set_text(x, param)}); held-out edge over the fair "
-                     "share", Estimate(f"held-out edge over the fair share at the best {symbol}",
-                                       x["edge_pp"], x["edge_low"], x["edge_high"],
-                                       int(x["deals"]), "deals",
-                                       subject=f"{symbol} = {x[f'best_{param}']:g}",
-                                       players=int(x["players"]), field=FIELD,
-                                       method="deals not used to pick it"),
-                     warn=x["warning"]) for x in b.iter_rows(named=True)]  # fmt: skip
-
-
-def _sweep_cells(r: Results, param: str, symbol: str) -> list[Row]:
-    b, c = r.tables.get(f"best_{param}"), r.tables.get(f"{param}_curve")
-    if b is None or c is None:
-        return []
-    best = b.select("players", pl.col(f"best_{param}").alias(param))
-    return [{"number": f"{f['players']}p best {symbol}={f[param]:g}: seat win share (deals)",
-             "games": f["deals"], "± (pp)": 100 * f["half_width"],
-             "games for ±1 pp": f["games_for_1pp"], "warning": f["warning"]}
-            for f in c.join(best, on=["players", param]).iter_rows(named=True)]  # fmt: skip
+    return best_headlines(r.tables.get(f"best_{param}"), q, param, symbol,
+                          lambda x: held_out_edge(x, param, symbol, FIELD))  # fmt: skip
 
 
 def _theta_blocks(r: Results, num: int) -> list[Block]:
@@ -354,20 +348,7 @@ def _sweep_parts(r: Results, param: str, symbol: str, title: str) -> list[Block]
     fig = figure(6.4, 4.3)
     sweeps.plot_sweep(r.tables[f"{param}_curve"], b, param, fig.add_subplot(), title)
     return [Plot.natural(fig), Heading(f"The best {symbol} per player count", level=3),
-            Table.of(_best_table(b, param, symbol), size=7)]  # fmt: skip
-
-
-def _best_table(b: pl.DataFrame, param: str, symbol: str) -> pl.DataFrame:
-    shown = ci_col(b, "edge_pp", "edge_low", "edge_high", "held-out edge (pp)")
-    shown = shown.with_columns(pl.col(f"{param}_set").list.eval(
-        pl.element().map_elements(lambda v: f"{v:g}", return_dtype=pl.String)).list.join(", ")
-        .alias("set"))  # fmt: skip
-    return fmt(shown.select("players", "deals", pl.col(f"best_{param}").alias(f"best {symbol}"),
-                            pl.col("set").alias("not significantly worse"),
-                            pl.col("win_share").alias("win share"), "held-out edge (pp)",
-                            pl.col("edge_in_sample_pp").alias("in-sample edge (pp)"), "warning"),
-               {f"best {symbol}": "g", "win share": ".3f",
-                "in-sample edge (pp)": "+.1f"})  # fmt: skip
+            Table.of(best_table(b, param, symbol), size=7)]  # fmt: skip
 
 
 def _theta_appendix(r: Results, label: str) -> list[Block]:
@@ -375,23 +356,19 @@ def _theta_appendix(r: Results, label: str) -> list[Block]:
     if b is None:
         return []
     sets, _, _ = r.theta_sets
-    shown = ci_col(sets, "edge_pp", "edge_low", "edge_high", "held-out edge (pp)")
-    shown = fmt(shown.with_columns(pl.col("set").list.eval(pl.element().round(2).cast(pl.String))
-                                   .list.join(", ")).select(
-                    "field", pl.col("best_theta").alias("best θ"),
-                    pl.col("set").alias("θ not significantly worse"), "held-out edge (pp)",
-                    "deals"), {"best θ": "g"})  # fmt: skip
     return [Heading(f"{label} — The best θ per player count"),
-            Table.of(_best_table(b, "theta", "θ"), size=7),
+            Table.of(best_table(b, "theta", "θ"), size=7),
             Heading(f"{label} — The θ sweep at {MAIN_PLAYERS} players in every field", level=2),
             Prose("The best θ and the θ not significantly worse than it in each field (deals: "
                   "the sweep's paired unit)."),
-            Table.of(shown, size=7.5)]  # fmt: skip
+            Table.of(sets_table(sets, "field", "theta", "θ"), size=7.5)]  # fmt: skip
 
 
 THETA = Section("Eat or collect", _theta_compute,
                 headlines=lambda r, q, rows: _sweep_headlines(r, q, "theta", "θ"),
-                cells=lambda r: _sweep_cells(r, "theta", "θ"), blocks=_theta_blocks,
+                cells=lambda r: best_cells(r.tables.get("theta_curve"),
+                                           r.tables.get("best_theta"), "theta", "θ"),
+                blocks=_theta_blocks,
                 appendix_blocks=_theta_appendix)  # fmt: skip
 """2: when is eating better than collecting?"""
 
@@ -824,9 +801,7 @@ def _nys_compute(r: Results) -> dict[str, Any]:
     boot = int(r.options.get("n_boot", 1000))
     if has_block(r.manifest, "seats-exact") and has_block(r.manifest, "seats"):
         out["exact_change"] = compare.exact_change(r.out, "seats", "seats-exact", n_boot=boot)
-        out["exact_rules"] = sorted({f"{k}={json.dumps(v)}" for a in r.manifest["study"]["arms"]
-                                     if a.get("group") == "seats-exact"
-                                     for k, v in (a.get("rules") or {}).items()})  # fmt: skip
+        out["exact_rules"] = block_rules(r.out, "seats-exact")
     path, reason = compare.nyslice_dataset(r.out, r.manifest, r.options.get("nyslice"))
     out["nyslice_path"], out["nyslice_reason"] = path, reason
     out["nyslice_summary"], out["nyslice_specs"] = None, []
@@ -840,11 +815,20 @@ def _nys_compute(r: Results) -> dict[str, Any]:
     return out
 
 
+EXACT_SENTENCES = (
+    ("first_edge", "the first server's edge (pp)", True),
+    ("eaten", "the share of slices eaten (%)", False),
+    ("forgone", "the share of turns forgone (%)", False),
+)
+"""The measures the exact-N paragraph states: measure, in words, whether signed."""
+
+
 def _nys_blocks(r: Results, num: int) -> list[Block]:
     t = r.tables.get("exact_change")
     out: list[Block] = [Heading(f"{num}  Side by side with New York Slice")]
     if t is not None:
-        rules = listing(r.exact_rules) or "exact_pieces=true"
+        rules = (listing(f"{k}={json.dumps(v)}" for k, v in sorted(r.exact_rules.items()))
+                 or "exact_pieces=true")  # fmt: skip
         text = (
             "New York Slice re-themed Piece o' Cake: its slicer must cut exactly N pieces, and "
             "it adds specials, pepperoni and anchovy slices, its own deck, 2 to 6 players and "
@@ -852,14 +836,14 @@ def _nys_blocks(r: Results, num: int) -> list[Block]:
             "must cut exactly the most pieces allowed — with the heuristic in every seat and "
             "the same seed as seats, so game i of both is the same cake: each measure is paired "
             "by game (t intervals; the largest seat edge, not a mean, by a bootstrap over "
-            f"games). Open markers: printed rule; filled: exact-N. {t['games'][0]:,} paired "
+            f"games). Open markers: printed rule; filled: exact-N. {t['n'][0]:,} paired "
             "games per count. "
-            + prose.exact_sentence(t, "first_edge", "the first server's edge (pp)") + " "
-            + prose.exact_sentence(t, "eaten", "the share of slices eaten (%)", False)
-            + " " + prose.exact_sentence(t, "forgone", "the share of turns forgone (%)", False)
+            + " ".join(change_sentence(t, m, f"With exact-N cutting, {what}", signed)
+                       for m, what, signed in EXACT_SENTENCES)
         )  # fmt: skip
         fig = figure(TEXT_WIDTH, 2.4)
-        compare.plot_exact_change(fig.subplots(1, len(compare.PANEL_TITLES)), t)
+        plot_changes(fig.subplots(1, len(compare.PANEL_TITLES)), t, compare.PANEL_TITLES,
+                     zero=("first_edge",))  # fmt: skip
         out += [Prose(text, size=8), Plot.natural(fig)]
     out.append(Heading("Piece o' Cake, Piece o' Cake with exact-N cutting, and New York Slice",
                        level=3))  # fmt: skip
@@ -900,10 +884,9 @@ def _three_way(t: pl.DataFrame | None, nys: pl.DataFrame | None) -> pl.DataFrame
         row = {"players": str(n)}
         for measure, label in (("first_edge", "first server/slicer (pp)"),
                                ("largest_edge", "largest seat edge (pp)")):  # fmt: skip
-            c = compare.change_of(t, n, measure) if t is not None else None
-            row[f"PoC: {label}"] = ci(c["poc"], c["poc_low"], c["poc_high"], "") if c else EMPTY
-            row[f"PoC exact-N: {label}"] = (ci(c["exact"], c["exact_low"], c["exact_high"], "")
-                                            if c else EMPTY)  # fmt: skip
+            c = change_at(t, n, measure) if t is not None else None
+            for who, k in (("PoC", "before"), ("PoC exact-N", "after")):
+                row[f"{who}: {label}"] = ci(c[k], c[f"{k}_low"], c[f"{k}_high"], "") if c else EMPTY
             x = nys.filter(pl.col("players") == n) if nys is not None else None
             if x is not None and x.height:
                 x = x.row(0, named=True)
@@ -925,54 +908,29 @@ def _nys_headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
     t = r.tables.get("exact_change")
     if t is None:
         return []
-    out = []
-    for x in t.filter(pl.col("measure") == "first_edge").iter_rows(named=True):
-        out.append(headline(q, f"{x['players']} players: first server's edge from "
-                            f"{x['poc']:+.1f} to {x['exact']:+.1f} pp with exact-N cutting "
-                            "(change, paired by game)",
-                            Estimate("change in the first server's edge with exact-N cutting",
-                                     x["change"], x["change_low"], x["change_high"],
-                                     int(x["games"]), "games", players=int(x["players"]),
-                                     field=FIELD, method="paired by game"),
-                            warn=x["warning"]))  # fmt: skip
-    return out
+    return change_headlines(
+        t, q, "first_edge",
+        lambda x: f"{x['players']} players: first server's edge from {x['before']:+.1f} to "
+        f"{x['after']:+.1f} pp with exact-N cutting (change, paired by game)",
+        "change in the first server's edge with exact-N cutting", field=FIELD,
+        method="paired by game",
+    )  # fmt: skip
 
 
 def _nys_cells(r: Results) -> list[Row]:
     t = r.tables.get("exact_change")
-    if t is None:
-        return []
-    return [
-        {
-            "number": f"{x['players']}p exact-N change of the first server's edge",
-            "games": x["games"],
-            "± (pp)": x["half_width"],
-            "games for ±1 pp": x["games_for_1pp"],
-            "warning": x["warning"],
-        }
-        for x in t.filter(pl.col("measure") == "first_edge").iter_rows(named=True)
-    ]
+    return paired_cells(
+        None if t is None else t.filter(pl.col("measure") == "first_edge"),
+        lambda x: f"{x['players']}p exact-N change of the first server's edge", n="n",
+    )  # fmt: skip
 
 
 def _nys_appendix(r: Results, label: str) -> list[Block]:
     t = r.tables.get("exact_change")
     if t is None:
         return []
-    c = ci_col(t, "poc", "poc_low", "poc_high", "printed rule", ".2f")
-    c = ci_col(c, "exact", "exact_low", "exact_high", "exact-N", ".2f")
-    c = ci_col(c, "change", "change_low", "change_high", "change", "+.2f")
-    shown = fmt(
-        c.select(
-            "players",
-            pl.col("measure").replace_strict(compare.MEASURES),
-            "printed rule",
-            "exact-N",
-            "change",
-            "games",
-            "warning",
-        ),
-        {},
-    )
+    shown = change_frame(t, compare.MEASURES, ("printed rule", "exact-N", "change"),
+                         (".2f", ".2f", "+.2f"))  # fmt: skip
     return [Heading(f"{label} — Exact-N cutting: every measure"),
             Prose("Each measure under the printed rule and with exact-N cutting, on the same "
                   "games (pp; 95% intervals: t over games, the largest seat edge by a "

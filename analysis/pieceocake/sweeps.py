@@ -129,11 +129,6 @@ def field_sentence(x: dict, param: str) -> str:
     return f"{own} is significantly worse than the best, by {gap}."
 
 
-def set_text(best: dict, param: str) -> str:
-    """The values not significantly worse than the best, listed: ``0.7, 1, 1.4``."""
-    return ", ".join(f"{v:g}" for v in best[f"{param}_set"])
-
-
 def plot_sweep(curve: pl.DataFrame, best: pl.DataFrame, param: str, ax, title: str = "") -> None:
     """Win share of the swept seat at each value (equally spaced, labelled with the
     values), one colour per player count (nudged sideways), 95% t intervals over deals;

@@ -23,6 +23,7 @@ from analysis.prose import counts_text, grouped, listing, margin_sentence
 from analysis.robust import Robustness, judge, sign
 from analysis.seat_question import SeatQuestion, first_edges, seat_verdict
 from analysis.sections import Results, Verdict
+from analysis.sweep_section import held_out_gain
 from analysis.verdicts import (
     Questions,
     adjust_family,
@@ -35,6 +36,7 @@ from analysis.verdicts import (
     strength_verdict,
     theta_robustness,
 )
+from analysis.whatif import change_estimate
 
 MAIN = 4
 """The player count of the robustness checks in the greedy field (the study's 4-player
@@ -68,8 +70,8 @@ def _exact_effect(x: dict | None) -> str:
     if x is None or sign(x["change_low"], x["change_high"]) == 0:
         return ""
     change = ci(x["change"], x["change_low"], x["change_high"])
-    return (f"; exact-N cutting, measured on the same cakes, moves it from {x['poc']:+.1f} to "
-            f"{x['exact']:+.1f} pp (change {change})")  # fmt: skip
+    return (f"; exact-N cutting, measured on the same cakes, moves it from {x['before']:+.1f} to "
+            f"{x['after']:+.1f} pp (change {change})")  # fmt: skip
 
 
 SEATS = SeatQuestion(
@@ -119,11 +121,7 @@ def theta_verdict(r: Results) -> Verdict | None:
     answer = (
         f"At {main} players the best eat-or-collect weight is θ = {x['best_theta']:g} "
         f"({members}; a larger θ collects more). "
-        + (f"Choosing θ this way gains {ci(x['edge_pp'], x['edge_low'], x['edge_high'])} over "
-           "the fair share on deals not used to pick it"
-           if x["edge_low"] > 0 else
-           "On deals not used to pick it, choosing θ this way gains nothing measurable over "
-           f"the fair share ({ci(x['edge_pp'], x['edge_low'], x['edge_high'])})")
+        + held_out_gain(x, "θ")
         + (f"; tuning θ pays held out at {counts_text(gains)}." if gains else
            "; tuning θ pays held out at no player count.")
     )  # fmt: skip
@@ -450,8 +448,8 @@ def exact_verdict(r: Results) -> Verdict | None:
     same = [n for n, y in rows.items() if y["change_low"] == y["change_high"] == 0]
     answer = (
         f"When the server must cut exactly the most pieces allowed, the first server's edge "
-        f"{where}; the largest change is at {top} players, from {x['poc']:+.1f} to "
-        f"{x['exact']:+.1f} pp."
+        f"{where}; the largest change is at {top} players, from {x['before']:+.1f} to "
+        f"{x['after']:+.1f} pp."
         + (f" At {counts_text(same)} the heuristic already cuts the most pieces, so the games "
            "are identical." if same else "")
     )  # fmt: skip
@@ -463,7 +461,7 @@ def exact_verdict(r: Results) -> Verdict | None:
     rec = ""
     shrinks = [n for n, y in rows.items()
                if sign(y["change_low"], y["change_high"]) != 0
-               and abs(y["exact"]) < abs(y["poc"])]  # fmt: skip
+               and abs(y["after"]) < abs(y["before"])]  # fmt: skip
     if shrinks:
         rec = (f"Exact-N cutting shrinks the first server's edge at "
                f"{counts_text(sorted(shrinks))}: worth considering as a variant "
@@ -471,15 +469,10 @@ def exact_verdict(r: Results) -> Verdict | None:
     return Verdict(
         question="What does exact-N cutting (New York Slice's rule) change?",
         answer=answer,
-        value=Estimate(
+        value=change_estimate(
+            x,
             "change in the first server's edge",
-            x["change"],
-            x["change_low"],
-            x["change_high"],
-            int(x["games"]),
-            "games",
             subject="exact-N cutting",
-            players=top,
             field="heuristic",
             rules="exact-N cutting against the printed rule",
             method="paired by game (the same cake)",

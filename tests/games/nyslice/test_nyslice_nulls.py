@@ -113,8 +113,8 @@ def test_the_value_to_the_taker_of_a_special_that_does_nothing_covers_zero(nulls
 
 def test_a_rule_option_at_its_printed_value_changes_nothing(nulls):
     r = first_slicer_change(nulls, "seats", "whatif-noop").row(0, named=True)
-    assert r["deals"] == 300
-    assert (r["change_pp"], r["change_low"], r["change_high"]) == (0.0, 0.0, 0.0)
+    assert (r["n"], r["n_unit"]) == (300, "deals")
+    assert (r["change"], r["change_low"], r["change_high"]) == (0.0, 0.0, 0.0)
 
 
 NAMES = ["equilibrium field", "greedy field", "search field"]

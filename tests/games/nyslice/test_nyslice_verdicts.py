@@ -61,8 +61,8 @@ def test_first_slicer_verdict_follows_the_signs():
 
 
 def test_first_slicer_recommendation_quotes_the_measured_compensation():
-    comp = pl.DataFrame({"players": [4], "before_pp": [-4.6], "after_pp": [-0.4],
-                         "deals": [20000]})  # fmt: skip
+    comp = pl.DataFrame({"players": [4], "before": [-4.6], "after": [-0.4],
+                         "n": [20000]})  # fmt: skip
     r = _results(fairness=_fair([(4, -4.7, -5.3, -4.2, 4000)]),
                  first_conditions={4: _conds(-4.7, -5.3, -4.2)}, comp_change=comp)  # fmt: skip
     assert verdicts.first_slicer_verdict(r).recommendation.endswith(

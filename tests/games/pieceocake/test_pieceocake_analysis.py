@@ -18,6 +18,7 @@ from analysis.pieceocake.report import REPORT
 from analysis.prose import chance
 from analysis.robust import Condition
 from analysis.sections import Results
+from analysis.whatif import change_at
 from sims.games.pieceocake.cake import default_cake
 
 FIELDS = ["heuristic field", "greedy field"]
@@ -357,15 +358,16 @@ def _seat_blocks(tmp_path, planted: bool) -> Path:
 
 def test_exact_change_is_paired_by_game(tmp_path):
     t = compare.exact_change(_seat_blocks(tmp_path / "a", planted=True), n_boot=200)
-    x = compare.change_of(t, 2, "first_edge")
-    assert x["poc"] == approx(10, abs=2) and x["exact"] == approx(0, abs=2)
+    assert t["measure"].to_list() == list(compare.MEASURES)  # one count, in their order
+    x = change_at(t, 2, "first_edge")
+    assert x["before"] == approx(10, abs=2) and x["after"] == approx(0, abs=2)
     assert x["change_low"] < -10 < x["change_high"] and x["change_high"] < 0
-    e = compare.change_of(t, 2, "eaten")
-    assert e["poc"] == approx(75) and e["change"] == approx(0)
-    f = compare.change_of(t, 2, "forgone")
-    assert f["poc"] == 0 and f["exact"] == approx(20) and f["change"] == approx(20)
+    e = change_at(t, 2, "eaten")
+    assert e["before"] == approx(75) and e["change"] == approx(0)
+    f = change_at(t, 2, "forgone")
+    assert f["before"] == 0 and f["after"] == approx(20) and f["change"] == approx(20)
     same = compare.exact_change(_seat_blocks(tmp_path / "b", planted=False), n_boot=50)
-    y = compare.change_of(same, 2, "first_edge")
+    y = change_at(same, 2, "first_edge")
     assert y["change"] == y["change_low"] == y["change_high"] == 0  # identical games
 
 
@@ -617,8 +619,9 @@ def test_variety_verdict_flips_with_the_intervals():
 
 def test_exact_verdict_flips_with_the_change():
     t = pl.DataFrame({
-        "players": [2, 3], "measure": ["first_edge"] * 2, "games": [400, 400],
-        "poc": [27.5, -16.0], "exact": [5.5, -16.0], "change": [-22.0, 0.0],
+        "players": [2, 3], "measure": ["first_edge"] * 2, "unit": "pp", "n": [400, 400],
+        "n_unit": "games", "before": [27.5, -16.0], "after": [5.5, -16.0],
+        "change": [-22.0, 0.0],
         "change_low": [-32.0, 0.0], "change_high": [-12.0, 0.0],
     })  # fmt: skip
     v = verdicts.exact_verdict(_results(exact_change=t))
@@ -627,7 +630,7 @@ def test_exact_verdict_flips_with_the_change():
     assert "At 3 players the heuristic already cuts the most pieces" in v.answer
     assert v.recommendation.startswith("Exact-N cutting shrinks the first server's edge at 2")
     t = t.with_columns(
-        pl.Series("exact", [35.0, -16.0]),
+        pl.Series("after", [35.0, -16.0]),
         pl.Series("change", [7.5, 0.0]),
         pl.Series("change_low", [2.0, 0.0]),
         pl.Series("change_high", [13.0, 0.0]),
@@ -686,15 +689,6 @@ def test_option_and_association_sentences_flip():
     text = prose.association_sentence(assoc)
     assert "an association, not an effect" in text and "3p no seat forgoes" in text
     assert "2p +4.0 pp [-1.0, +9.0] (5 forgoing seats in 100 games; only 5 games" in text
-
-
-def test_exact_sentence_groups_the_counts():
-    t = pl.DataFrame({"players": [2, 3], "measure": ["eaten", "eaten"], "poc": [47.0, 25.0],
-                      "exact": [40.0, 25.0], "change": [-7.0, 0.0], "change_low": [-8.0, 0.0],
-                      "change_high": [-6.0, 0.0]})  # fmt: skip
-    text = prose.exact_sentence(t, "eaten", "the share eaten (%)", signed=False)
-    assert "2p 47.0 → 40.0 (change -7.0 pp [-8.0, -6.0])" in text
-    assert "lower at 2 players; no measurable change at 3 players" in text
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])

@@ -176,10 +176,10 @@ def test_a_rule_that_changes_nothing_changes_nothing(nulls):
     """The paired change of every measure is exactly 0 with a zero-width interval (which
     covers 0): the exact-N verdict's machinery reads a null rule as no change."""
     t = compare.exact_change(nulls, "seats", "seats-null", n_boot=50)
-    assert t.height == 4 and t["games"].to_list() == [120] * 4
+    assert t.height == 4 and t["n"].to_list() == [120] * 4
     for x in t.iter_rows(named=True):
         assert x["change"] == 0 and x["change_low"] <= 0 <= x["change_high"], x
-        assert x["poc"] == x["exact"]
+        assert x["before"] == x["after"]
 
 
 def test_a_restriction_that_restricts_nothing_is_never_claimed(nulls):

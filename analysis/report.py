@@ -57,6 +57,7 @@ from analysis.content import (
 from analysis.estimates import frame as estimate_frame
 from analysis.load import IncompleteDatasetWarning, MissingBlock, manifest, study_game
 from analysis.prose import see_section
+from analysis.robust import weak_fields
 from analysis.sections import (
     GENERIC_SECTIONS,
     HEADLINES_APPENDIX,
@@ -67,6 +68,9 @@ from analysis.sections import (
     Verdict,
     appendix_labels,
 )
+from analysis.skill import PREFIX as SKILL_PREFIX
+from analysis.skill_section import LABEL as SKILL_LABEL
+from analysis.skill_section import skill_section
 from analysis.typeset import typeset
 from analysis.variant import rule_change_section, variant_table
 from analysis.variant import verdict as rule_change_verdict
@@ -216,6 +220,11 @@ def answered(r: Results) -> list[Verdict] | None:
     and is raised. A designer's variant's rule change (:mod:`analysis.variant`) is
     answered first: it is the question the study was written for.
     """
+    with skill_context(r):
+        return _answered(r)
+
+
+def _answered(r: Results) -> list[Verdict] | None:
     report = r.report
     if report.verdicts is None:
         return None
@@ -300,32 +309,61 @@ def compute(out: str | Path, **options: Any) -> Results:
         if variant_table(m).get("compare"):  # a variant's rules against the default's
             report = dataclasses.replace(report, sections=(rule_change_section(),
                                                            *report.sections))  # fmt: skip
+        if report.skill is not None:  # every report with skill levels has the section
+            needs = tuple(b for b in report.blocks if b.startswith(SKILL_PREFIX))
+            report = dataclasses.replace(report, sections=_with_skill(report.sections, needs))
         r = Results(out=out, manifest=m, game=game, report=report,
                     options={**report.options, **options})  # fmt: skip
         have = {a.get("group", a["name"]) for a in m["study"]["arms"]}
         repeats = variant_table(m).get("repeats") or {}
-        kept, left = [], []
-        for section in report.sections:
-            lacks = ", ".join(b for b in section.needs if b not in have)
-            moot = [f"{b} (the variant sets {repeats[b]} itself)" for b in section.needs
-                    if b in repeats]  # fmt: skip
-            if moot:  # its treatment block plays the variant: the question has no answer
-                left.append(Unanswered(section.label, "; ".join(moot)))
-                continue
-            try:
-                tables = section.compute(r)
-            except MissingBlock as exc:  # the study cannot answer this question
-                left.append(Unanswered(section.label, lacks or exc.block))
-                continue
-            if not tables:  # a section computes nothing when its blocks are not there
-                left.append(Unanswered(section.label, lacks))
-                continue
-            r.tables.update(tables)
-            kept.append(section)
+        left: dict[str, Unanswered] = {}
+        # the skill section is computed first: its weak levels rule every other's vetoes
+        order = sorted(report.sections, key=lambda s: s.label != SKILL_LABEL)
+        for section in order:
+            with skill_context(r):
+                why = _compute_section(r, section, have, repeats)
+            if why is not None:
+                left[section.label] = why
         if left:
-            r.report = dataclasses.replace(report, sections=tuple(kept))
-            r.tables["unanswered"] = tuple(left)
+            kept = tuple(s for s in report.sections if s.label not in left)
+            r.report = dataclasses.replace(report, sections=kept)
+            r.tables["unanswered"] = tuple(left[s.label] for s in report.sections
+                                           if s.label in left)  # fmt: skip
     return r
+
+
+def _with_skill(sections: tuple[Section, ...], needs: tuple[str, ...]) -> tuple[Section, ...]:
+    """The sections with the skill section (reading the blocks ``needs``) before the
+    sample-size page (or last)."""
+    labels = [s.label for s in sections]
+    at = labels.index("Sample size") if "Sample size" in labels else len(sections)
+    return (*sections[:at], skill_section(needs), *sections[at:])
+
+
+def _compute_section(
+    r: Results, section: Section, have: set[str], repeats: dict
+) -> Unanswered | None:
+    """Add a section's tables to ``r``; return why it cannot be answered, if it cannot."""
+    lacks = ", ".join(b for b in section.needs if b not in have)
+    moot = [f"{b} (the variant sets {repeats[b]} itself)" for b in section.needs
+            if b in repeats]  # fmt: skip
+    if moot:  # its treatment block plays the variant: the question has no answer
+        return Unanswered(section.label, "; ".join(moot))
+    try:
+        tables = section.compute(r)
+    except MissingBlock as exc:  # the study cannot answer this question
+        return Unanswered(section.label, lacks or exc.block)
+    if not tables:  # a section computes nothing when its blocks are not there
+        return Unanswered(section.label, lacks)
+    r.tables.update(tables)
+    return None
+
+
+def skill_context(r: Results):
+    """The verdict layer's skill rule for ``r``: within it, the fields of the levels too
+    weak to matter (:func:`analysis.skill.weak_specs`) describe and never veto
+    (:func:`analysis.robust.weak_fields`)."""
+    return weak_fields(r.tables.get("weak_specs", ()))
 
 
 def headline_rows(r: Results) -> list[Row]:
@@ -689,6 +727,11 @@ def layout(
     verdicts : list of Verdict, optional
         Page 1's answers, when already computed (default: :func:`answered`).
     """
+    with skill_context(r):
+        return _layout(r, pdf_path, command, verdicts)
+
+
+def _layout(r: Results, pdf_path, command, verdicts) -> Document:
     report = r.report
     headlines = summary(r)
     command = command or regenerate_command(r, pdf_path)

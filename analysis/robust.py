@@ -59,7 +59,9 @@ on the players modelled or on the assumed values of the components, and why when
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
@@ -127,11 +129,30 @@ def family(spec: str) -> str:
     return spec.split("(", 1)[0].strip().lower()
 
 
+_WEAK: ContextVar[frozenset[str]] = ContextVar("weak_fields", default=frozenset())
+
+
+@contextmanager
+def weak_fields(specs: Iterable[str]) -> Iterator[None]:
+    """Within the block, a field condition whose ``spec`` is one of ``specs`` describes and
+    never vetoes (:func:`vetoes`). The report sets it to the skill levels too weak to
+    matter (:func:`analysis.skill.weak_specs`), computed once from the study's matchups, so
+    every game's verdicts follow the one rule without passing it through each call."""
+    token = _WEAK.set(frozenset(specs))
+    try:
+        yield
+    finally:
+        _WEAK.reset(token)
+
+
 def vetoes(c: Condition) -> bool:
     """Whether a condition may veto a verdict: its own ``veto`` when set, else True but
-    for a field whose players play a describing family (:data:`DESCRIBING_FAMILIES`)."""
+    for a field whose players play a describing family (:data:`DESCRIBING_FAMILIES`) or a
+    spec too weak to matter (:func:`weak_fields`)."""
     if c.veto is not None:
         return c.veto
+    if c.spec and c.spec in _WEAK.get():
+        return False
     return family(c.spec) not in DESCRIBING_FAMILIES
 
 

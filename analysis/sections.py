@@ -234,6 +234,11 @@ class GameReport:
     describe : callable, optional
         ``describe(spec) -> str``: a strategy spec as the report's sentences name it
         (``the equilibrium heuristic``); default: the spec in quotes.
+    skill : SkillLevels, optional
+        The game's skill levels (:class:`analysis.skill.SkillLevels`): the report then
+        ends its sections with the skill section (:mod:`analysis.skill_section`), and its
+        robustness checks let only the levels strong enough to matter veto a verdict
+        (:func:`analysis.skill.weak_specs`).
     """
 
     sections: tuple[Section, ...]
@@ -247,6 +252,7 @@ class GameReport:
     verdicts: Callable[[Results], list[Verdict]] | None = None
     glossary: dict[str, str] = field(default_factory=dict)
     describe: Callable[[str], str] | None = None
+    skill: Any = None
 
 
 def rules_row(m: dict, doc: str) -> tuple[str, str]:

@@ -1099,9 +1099,13 @@ def exploit(
     "--save-preset", default=None, metavar="NAME",
     help="Store the least exploitable field as a named preset of the family.",
 )  # fmt: skip
+@click.option("--also", multiple=True, metavar="SPEC",
+              help="A deviation of another family measured against every field too "
+                   "(repeatable), e.g. 'search(budget=4)': convergence asks it gain at most "
+                   "--tolerance as well.")  # fmt: skip
 def equilibrium(
     game, players, family, field_spec, candidates, n_games, validation_games, seed, jobs,
-    iterations, step, tolerance, bound, save_preset,
+    iterations, step, tolerance, bound, save_preset, also,
 ) -> None:  # fmt: skip
     """Tune a family against itself (damped iterated best response) until no deviation in
     the family gains more than --tolerance; print each iteration's exploitability.
@@ -1127,8 +1131,10 @@ def equilibrium(
         preset = dict(info.params) if info.preset_of else {}
         start = the_game.strategy_defaults(family, players) | preset | {
             k: float(v) for k, v in spec.params.items()}  # fmt: skip
+    for spec in also:
+        one_arm(arm_dict(game, players, spec, 1, seed, {}), seed)
     first_field = family if start is None else field_spec
-    compile_tuning(game, players, [family], first_field, seed, jobs)
+    compile_tuning(game, players, [family, *also], first_field, seed, jobs)
 
     def show(it) -> None:
         b = it.exploit.best
@@ -1137,7 +1143,7 @@ def equilibrium(
 
     res = self_play(game, players, family, start, iterations, step, tolerance, bound,
                     candidates, n_games, validation_games, seed=seed, jobs=jobs,
-                    on_iteration=show)  # fmt: skip
+                    on_iteration=show, also=tuple(also))  # fmt: skip
     f = res.final
     console.print(
         f"{'converged' if res.converged else 'not converged'} after {len(res.iterations)} "

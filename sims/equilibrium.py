@@ -4,8 +4,9 @@ beats by much when every other seat plays them.
 Damped iterated best response: start from a field (the family's defaults at the player
 count), find the best deviation against it (:func:`sims.exploit.exploitability`, which
 tunes the family with the current field among the candidates and local candidates around
-it), and move the field a ``step`` of the way towards that deviation's parameters. Stop
-when the deviation's gain is at most ``tolerance_pp`` and its 95% upper bound at most
+it, and also measures any deviation of another family named, such as search), and move
+the field a ``step`` of the way towards the family's best deviation's parameters. Stop
+when the best deviation's gain is at most ``tolerance_pp`` and its 95% upper bound at most
 ``bound_pp`` (no deviation found is worth more), or after ``iterations``. Each iteration's
 exploitability is measured on fresh deals, so the record is the evidence of convergence
 (or of how far it got).
@@ -80,6 +81,7 @@ def self_play(
     seed: int = 1,
     jobs: int = 1,
     on_iteration: Callable[[Iteration], None] | None = None,
+    also: tuple[str, ...] = (),
 ) -> SelfPlay:
     """Damped iterated best response within a family (see the module docstring).
 
@@ -94,6 +96,12 @@ def self_play(
         bound ≤ ``bound_pp`` (percentage points over the fair share).
     spread : float
         Local candidates around the field (see :func:`sims.tune.tune`).
+    also : tuple of str
+        Deviations outside the family (``search(budget=4)``) measured against every
+        field with the tuned family (:func:`sims.exploit.exploitability`): convergence
+        asks that none of them gains more than the tolerance either, while the field moves
+        towards the family's own best response (it cannot take up a spec of another
+        family).
     Other parameters are those of :func:`sims.exploit.exploitability`, for each iteration
     (its seed is ``seed + index``, so every iteration plays fresh deals).
     """
@@ -109,13 +117,13 @@ def self_play(
         field = spec_string(family, params)
         ex = exploitability(game, players, field, family, candidates=candidates, games=games,
                             validation_games=validation_games, seed=seed + i, jobs=jobs,
-                            start=[params], spread=spread)  # fmt: skip
+                            start=[params], spread=spread, also=also)  # fmt: skip
         it = Iteration(i, field, dict(params), ex)
         done.append(it)
         if on_iteration:
             on_iteration(it)
         if it.gain_pp <= tolerance_pp and it.high_pp <= bound_pp:
             return SelfPlay(game, players, family, done, True)
-        br = _params_of(ex.best.spec, family)
+        br = _params_of(ex.tuning.best.spec, family)  # the family's own best response
         params = {k: round(v + step * (br.get(k, v) - v), 3) for k, v in params.items()}
     return SelfPlay(game, players, family, done, False)

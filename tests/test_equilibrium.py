@@ -71,3 +71,20 @@ def test_the_command_reports_each_iteration_and_the_field_reached():
     text = " ".join(res.output.split())
     assert "iteration 0: field heuristic(" in text and "after 1 iteration(s)" in text
     assert "least exploitable field: heuristic(" in text and "fresh deals" in text
+
+
+def test_a_deviation_of_another_family_counts_for_convergence_not_for_the_step():
+    """Planted truth: search in one seat beats the heuristic field at 2 players by far more
+    than 2 pp, so a tolerance the family's own deviation meets is not met with search
+    among the deviations; the field still moves towards the family's best response."""
+    res = self_play("nyslice", 2, iterations=2, tolerance_pp=100, bound_pp=100, **SMALL)
+    assert res.converged  # within the family, any field passes so loose a tolerance
+    res = self_play("nyslice", 2, iterations=2, step=1.0, tolerance_pp=2, bound_pp=3,
+                    also=("search(budget=4)",), **SMALL)  # fmt: skip
+    first, second = res.iterations
+    assert first.exploit.best.spec == "search(budget=4)" and first.exploit.best.low_pp > 2
+    assert not res.converged
+    from sims.core.specs import parse_spec
+
+    br = parse_spec(first.exploit.tuning.best.spec).params
+    assert second.params == {k: round(float(br[k]), 3) for k in first.params}

@@ -196,13 +196,15 @@ SUBSTITUTED: dict[str, Sub] = {
         "tuning and 2,000 validation deals take minutes: the smallest run, without and with "
         "the optional flag",
     ),
-    "slicelab equilibrium nyslice --players 4 --jobs 2 [--save-preset NAME]": Sub(
+    "slicelab equilibrium nyslice --players 4 --jobs 2 [--save-preset NAME] "
+    "[--also 'search(budget=4)']": Sub(
         (
             f"equilibrium nyslice --players 4 {TUNING} --iterations 1",
             f"equilibrium nyslice --players 4 {TUNING} --iterations 1 --save-preset mine",
+            f"equilibrium nyslice --players 4 {TUNING} --iterations 1 --also search(budget=1)",
         ),
         "eight best-response iterations take many minutes: one iteration of the smallest "
-        "run, without and with the optional flag (NAME: mine)",
+        "run, without and with each optional flag (NAME: mine; search at budget 1)",
     ),
     "slicelab exploit pieceocake --players 4 --field heuristic --candidates 2 --games 20 "
     "--validation-games 1000 --seed 5 --jobs 2 --also search": Sub(

@@ -128,7 +128,7 @@ def assert_numbered_with_contents(pages: list[str], sections: list[str]) -> dict
 
 def test_summary_answers_every_question(results):
     table = summary(results)
-    assert set(table["question"].str.slice(0, 1)) == {"1", "2", "3", "4", "5", "6", "7"}
+    assert set(table["question"].str.slice(0, 1)) == {"1", "2", "3", "4", "5", "6", "7", "8"}
     # every n names its unit: restricted play and the θ sweep count deals
     assert set(table.filter(pl.col("question") == "2 Specials")["unit"]) == {"deals"}
     assert set(table.filter(pl.col("finding").str.contains("best θ"))["unit"]) == {"deals"}
@@ -137,7 +137,7 @@ def test_summary_answers_every_question(results):
     for q, per_count in (("1 Seats", 5), ("3 Eat or collect", 10), ("2 Specials", 10)):
         assert table.filter(pl.col("question") == q).height >= per_count
     assert table.filter(pl.col("finding").str.contains("slicing twice vs seat order")).height == 1
-    flagged = table.filter(pl.col("question") == "7 Sample size")["finding"][0]
+    flagged = table.filter(pl.col("question") == "8 Sample size")["finding"][0]
     n_warn = int((table["warning"] != "").sum())
     assert f"{n_warn} of {table.height - 1}" in flagged
 
@@ -176,7 +176,7 @@ def test_report_pdf_has_every_section(report_pdf):
     # the dense sample-size table is an appendix; the section's page cites it
     appendix = [t for t in entries if t.startswith("Appendix")]
     assert any("Sample size: every headline cell" in t for t in appendix)
-    sample = next(t for t in order if t.startswith("7 "))
+    sample = next(t for t in order if t.startswith("8 "))
     assert re.search(r"Appendix [A-Z]", pages[entries[sample] - 1])
 
 
@@ -194,7 +194,7 @@ def test_empty_cells_show_a_dash(report_pdf):
     _, pages = report_pdf
     assert not any(re.search(r"\bnan\b", p) for p in pages)
     # the sample-size row of the headline table has no estimate and no games
-    assert re.search(r"7 Sample size headline numbers flagged .*? — — —", " ".join(pages))
+    assert re.search(r"8 Sample size headline numbers flagged .*? — — —", " ".join(pages))
     from analysis.content import Table
     from analysis.formats import EMPTY, cell, ci, fmt
 

@@ -102,7 +102,7 @@ def test_a_study_with_some_blocks_answers_what_it_can_and_lists_the_rest(tmp_pat
     r = compute(tmp_path / "d")
     left = unanswered(r)
     report = game_report("pizzatheory")
-    assert {u.section for u in left} == {"First placement", "Board shape"}
+    assert {u.section for u in left} == {"First placement", "Board shape", "Skill levels"}
     named = {b for u in left for b in u.block.split(", ")}
     assert named <= set(report.blocks) - {"seats", "seats-random", "safety-off"}
     labels = [s.label for s in r.report.sections]

@@ -91,6 +91,7 @@ from analysis.sections import (
     rules_row,
     sample_size_section,
 )
+from analysis.skill import Level, SkillLevels
 from analysis.stats import mean_interval
 from sims.games.horno.cards import default_cards
 
@@ -106,6 +107,7 @@ BLOCKS = tuple(
             *VARIANTS.values(),
             *CARD_VARIANTS.needs,
             *LADDER,
+            *(f"skill-vs-{level}" for level in ("random", "greedy", "heuristic")),
         ]
     )
 )
@@ -1191,5 +1193,14 @@ REPORT = GameReport(
     verdicts=verdicts.verdicts,
     glossary=GLOSSARY,
     describe=describe,
+    skill=SkillLevels(
+        (
+            Level("random", "random", "seats-random"),
+            Level("greedy", "greedy", "seats-greedy"),
+            Level("the heuristic", "heuristic", "seats"),
+        ),
+        main="heuristic",
+        first_edges=seats.first_edges,
+    ),  # fmt: skip
 )
 """Horno's balance report."""

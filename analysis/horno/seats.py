@@ -84,3 +84,12 @@ def conditions(
 def largest(table: pl.DataFrame) -> dict:
     """The row of the position furthest from its fair share, over every player count."""
     return table.with_columns(pl.col("edge_pp").abs().alias("_a")).sort("_a").row(-1, named=True)
+
+
+def first_edges(out, group: str) -> pl.DataFrame:
+    """The first player's edge at each player count of a uniform block, by turn position
+    (``players, games, first_edge_pp, first_low, first_high``): the skill section's seat
+    question (:attr:`analysis.skill.SkillLevels.first_edges`)."""
+    e = edges(position_table(out, group))
+    return e.select("players", "games", pl.col("first_pp").alias("first_edge_pp"), "first_low",
+                    "first_high")  # fmt: skip

@@ -55,6 +55,7 @@ from analysis.sections import (
     seat_cells,
     seat_headlines,
 )
+from analysis.skill import Level, SkillLevels
 from analysis.sweep_section import (
     best_cells,
     best_headlines,
@@ -73,7 +74,8 @@ from analysis.whatif import (
 )
 
 BLOCKS = ("seats", "seats-collect", "seats-greedy", "specials", "forfeit", "theta", "decisions",
-          "ladder")  # fmt: skip
+          "ladder", "skill-vs-random", "skill-vs-greedy", "skill-vs-heuristic",
+          "skill-search")  # fmt: skip
 """Study blocks the report needs (see studies/nyslice-balance.toml)."""
 SEAT_FIELDS = ("seats", "seats-collect", "seats-greedy", "seats-search")
 FIELD = verdicts.FIELD
@@ -889,5 +891,14 @@ REPORT = GameReport(
     verdicts=verdicts.verdicts,
     glossary=GLOSSARY,
     describe=describe,
+    skill=SkillLevels(
+        (
+            Level("random", "random", "seats-random"),
+            Level("greedy", "greedy", "seats-greedy"),
+            Level("the equilibrium heuristic", "heuristic", "seats"),
+            Level("search", "search(budget=4)", "seats-search"),
+        ),
+        main="heuristic",
+    ),  # fmt: skip
 )
 """New York Slice's balance report."""

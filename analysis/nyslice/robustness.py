@@ -22,7 +22,8 @@ from dataclasses import dataclass
 import polars as pl
 
 from analysis import seats as generic_seats
-from analysis.load import arms
+from analysis.blocks import field_spec
+from analysis.load import arms, manifest
 from analysis.nyslice import specials, threshold
 from analysis.robust import Condition, common_set, judge
 
@@ -66,6 +67,7 @@ def first_slicer(out) -> dict[int, list[Condition]]:
     for name, b in CONDITIONS.items():
         if b.seats not in have:
             continue
+        spec = _spec(out, b.seats)
         for r in generic_seats.seat_fairness(out, b.seats).iter_rows(named=True):
             found.setdefault(r["players"], []).append(
                 Condition(
@@ -76,9 +78,16 @@ def first_slicer(out) -> dict[int, list[Condition]]:
                     r["first_high"],
                     r["games"],
                     "games",
+                    spec=spec,
                 )  # fmt: skip
             )
     return found
+
+
+def _spec(out, block: str) -> str:
+    """Who plays the condition's field (its seat block's spec): the skill rule of the
+    verdict layer reads it (:func:`analysis.robust.vetoes`)."""
+    return field_spec(manifest(out), block) or ""
 
 
 def seat_edge(out, players: int, seat: int) -> list[Condition]:
@@ -94,7 +103,7 @@ def seat_edge(out, players: int, seat: int) -> list[Condition]:
         t = t.filter((pl.col("players") == players) & (pl.col("seat") == seat))
         for r in t.iter_rows(named=True):
             found.append(Condition(b.kind, name, r["edge_pp"], r["edge_low"], r["edge_high"],
-                                   r["games"], "games"))  # fmt: skip
+                                   r["games"], "games", spec=_spec(out, b.seats)))  # fmt: skip
     return found
 
 
@@ -120,6 +129,7 @@ def special_values(out, players: int = 4) -> dict[str, list[Condition]]:
                     r["in_play"],
                     "deals",
                     scale="points",
+                    spec=_spec(out, b.seats),
                 )  # fmt: skip
             )
     return found

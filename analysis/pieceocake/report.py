@@ -65,6 +65,7 @@ from analysis.sections import (
     seat_cells,
     seats_section,  # fmt: skip
 )
+from analysis.skill import Level, SkillLevels
 from analysis.sweep_section import (
     best_cells,
     best_headlines,
@@ -86,7 +87,7 @@ from sims.games.pieceocake.cake import ROUNDS
 BLOCKS = (
     "seats", "seats-greedy", "seats-exact", "theta", "noforgo", "margin", "nofewer", "fewer",
     "heur-greedy", "noforgo-greedy", "nofewer-greedy", "theta-greedy", "decisions", "ladder",
-    "ladder-search",
+    "ladder-search", "skill-vs-random", "skill-vs-greedy", "skill-vs-heuristic",
 )  # fmt: skip
 """Study blocks the report needs (see studies/pieceocake-balance.toml)."""
 MAIN_PLAYERS = verdicts.MAIN
@@ -1002,5 +1003,13 @@ REPORT = GameReport(
     options={"nyslice": None, "n_boot": 1000},
     verdicts=verdicts.verdicts,
     glossary=GLOSSARY,
+    skill=SkillLevels(
+        (
+            Level("random", "random", "seats-random"),
+            Level("greedy", "greedy", "seats-greedy"),
+            Level("the heuristic", "heuristic", "seats"),
+        ),
+        main="heuristic",
+    ),  # fmt: skip
 )
 """Piece o' Cake's balance report."""

@@ -32,7 +32,7 @@ import polars as pl
 
 from analysis import seats as generic_seats
 from analysis import sweep
-from analysis.blocks import has_block
+from analysis.blocks import field_spec, has_block
 from analysis.pieceocake.common import field_values
 from analysis.pieceocake.restricted import tested_value
 from analysis.pieceocake.sweeps import field_check
@@ -78,7 +78,7 @@ def first_server(out, manifest: dict) -> dict[int, list[Condition]]:
         for r in generic_seats.seat_fairness(out, b.seats).iter_rows(named=True):
             found.setdefault(r["players"], []).append(Condition(
                 "field", name, r["first_edge_pp"], r["first_low"], r["first_high"],
-                r["games"], "games"))  # fmt: skip
+                r["games"], "games", spec=field_spec(manifest, b.seats) or ""))  # fmt: skip
     return found
 
 
@@ -102,8 +102,9 @@ def option_values(
             continue
         t = _paired_value(out, block, b.unrestricted)
         tables[name] = t
+        spec = field_spec(manifest, b.unrestricted) or ""
         for row in t.iter_rows(named=True):
-            found.setdefault(row["players"], []).append(_condition(name, row))
+            found.setdefault(row["players"], []).append(_condition(name, row, spec))
     return found, tables
 
 
@@ -114,13 +115,13 @@ def _paired_value(out, restricted: str, unrestricted: str) -> pl.DataFrame:
     return tested_value(out, restricted, unrestricted)
 
 
-def _condition(name: str, row: dict) -> Condition:
-    """A value row as a field's condition; a sparse value without its (meaningless)
-    interval."""
+def _condition(name: str, row: dict, spec: str = "") -> Condition:
+    """A value row as a field's condition (``spec``: who plays the field); a sparse value
+    without its (meaningless) interval."""
     lo, hi = row["value_low"], row["value_high"]
     if row.get("sparse"):
         lo = hi = float("nan")
-    return Condition("field", name, row["value_pp"], lo, hi, row["deals"], "deals")
+    return Condition("field", name, row["value_pp"], lo, hi, row["deals"], "deals", spec=spec)
 
 
 def other_reading(out, manifest: dict, option: str) -> pl.DataFrame | None:

@@ -85,6 +85,7 @@ from analysis.sections import (
     sample_size_section,
     scaled_ci_col,
 )
+from analysis.skill import Level, SkillLevels
 from analysis.stats import mean_interval
 
 DET = "deterministic"
@@ -100,13 +101,14 @@ BLOCKS = tuple(
             *(b for pair in OPENING_FIELDS.values() for b in pair),
             *(b for pair in SAFETY_FIELDS.values() for b in pair),
             *RATING_BLOCKS,
+            *(f"skill-vs-{level}" for level in ("random", "greedy", "heuristic", "mixed")),
         ]
     )
 )
 """Study blocks the report reads (see studies/pizzatheory-balance.toml), from the roles of
 :mod:`analysis.pizzatheory.common`: every field's seat block, every board block, the blind
-block and the ladders; a study without one gets the questions that read it listed as
-unanswered (:func:`analysis.report.unanswered`)."""
+block, the ladders and the skill matchups; a study without one gets the questions that read
+it listed as unanswered (:func:`analysis.report.unanswered`)."""
 POSITION_LABEL = "starting position (0 = first in round 1)"
 FIELD_STYLE = {
     "mixed field": ("black", "o"),
@@ -1311,5 +1313,15 @@ REPORT = GameReport(
     verdicts=verdicts.verdicts,
     glossary=GLOSSARY,
     describe=describe,
+    skill=SkillLevels(
+        (
+            Level("random", "random", "seats-random"),
+            Level("greedy", "greedy", "seats-greedy"),
+            Level("the mixed heuristic", "mixed", "seats", short="mixed"),
+            Level("the heuristic", "heuristic", "seats-heuristic"),
+        ),
+        main="mixed",
+        first_edges=seats.first_edges,
+    ),  # fmt: skip
 )
 """Pizza Theory's balance report."""

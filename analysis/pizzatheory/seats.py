@@ -138,3 +138,12 @@ def deterministic_fields(tables: dict[str, pl.DataFrame], players: int) -> list[
         if sub.height and bool(sub["deterministic"][0]):
             out.append(name)
     return out
+
+
+def first_edges(out, group: str) -> pl.DataFrame:
+    """The first player's edge at each player count of a uniform block, by turn position
+    (``players, games, first_edge_pp, first_low, first_high``): the skill section's seat
+    question (:attr:`analysis.skill.SkillLevels.first_edges`)."""
+    e = edges(position_table(out, group))
+    return e.select("players", "games", pl.col("first_pp").alias("first_edge_pp"), "first_low",
+                    "first_high")  # fmt: skip

@@ -213,7 +213,8 @@ def gain_interval(share: np.ndarray, n: int) -> tuple[float, float, float]:
         The mean over deals of the rotations' mean share minus ``1/n``, in pp, and its
         interval: the deal is the independent unit (its rotations share its cards). When
         every deal has the same share (one level wins every game), the t interval has
-        width 0 and the Wilson interval of the deals' shares is given instead.
+        width 0 and the Wilson interval of the deals' shares is given instead. The interval
+        is clipped to the gains a share can have, ``[-100/n, 100 (1 - 1/n)]``.
     """
     per_deal = np.asarray(share, dtype=float).mean(axis=1)
     m, lo, hi = mean_interval(100 * (per_deal - 1 / n))
@@ -222,7 +223,8 @@ def gain_interval(share: np.ndarray, n: int) -> tuple[float, float, float]:
         # Wilson interval of the deals' shares still says how few deals there were
         wlo, whi = wilson_interval(float(per_deal.sum()), len(per_deal))
         lo, hi = 100 * (wlo - 1 / n), 100 * (whi - 1 / n)
-    return m, lo, hi
+    # a share lies in [0, 1]: the gain in [-100/n, 100 (1 - 1/n)]
+    return m, max(lo, -100 / n), min(hi, 100 * (1 - 1 / n))
 
 
 def cell(table: pl.DataFrame, players: int, one: str, field: str) -> dict | None:

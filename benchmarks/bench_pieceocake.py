@@ -6,7 +6,17 @@ Run with ``make bench`` (or ``python benchmarks/bench_pieceocake.py [--quick]``)
 1. kernel vs reference engine on the same matchups and the same games (random×4,
    greedy×4, heuristic×4 at 4 players), one core, as games/s and their ratio (the
    target: the kernel at least 100× the reference);
-2. the kernel's cost per game of each strategy in every seat at 2 to 5 players.
+2. the kernel's cost per game of each strategy in every seat at 2 to 5 players;
+3. the cost of a search seat, decisions and playouts in the kernel: one ``search(budget=B)``
+   seat (every seat in turn) among ``heuristic`` seats, per game, at 2 to 5 players and
+   each budget of ``--budgets``, beside greedy in every seat on the same games, as
+   CPU milliseconds and as a ratio (the target: at most 20 ms a 4-player game at the
+   budget a study uses);
+4. with ``--strength``: that search seat's gain over the fair share 1/n against the
+   ``heuristic`` field (its player-count default ``heuristic-eqN``), paired and
+   seat-rotated (``sims.arena.play_rotated``: each deal played once from every seat), with
+   a 95% t interval over the deals, at 2 to 5 players and each budget (``--deals`` per
+   count; about ±2 pp at 1,000).
 
 Each figure is the best of three interleaved rounds, so both sides of a ratio see the same
 machine; timings on a shared machine are noisy: compare the ratios printed in one run, not
@@ -19,6 +29,8 @@ import argparse
 import os
 import time
 
+import numpy as np
+
 from sims.games.pieceocake.cake import default_cake
 from sims.games.pieceocake.game import play_game, seat_strategies
 from sims.games.pieceocake.kernel import KernelRunner, seat_params, strategy_codes
@@ -28,12 +40,12 @@ TARGET = 100
 SEED = 1
 
 
-def _best_seconds(fn, rounds: int = 3) -> float:
+def _best_seconds(fn, rounds: int = 3, clock=time.perf_counter) -> float:
     best = float("inf")
     for _ in range(rounds):
-        t0 = time.perf_counter()
+        t0 = clock()
         fn()
-        best = min(best, time.perf_counter() - t0)
+        best = min(best, clock() - t0)
     return best
 
 
@@ -90,10 +102,94 @@ def kernel_costs(quick: bool) -> None:
         print(f"{n:<9}" + "".join(cells))
 
 
+SEARCH_TARGET_MS = 20.0
+"""The cost target of a 4-player game per searching seat, at the budget a study uses."""
+
+
+def search_costs(quick: bool, budgets: list[int]) -> None:
+    """Kernel time per game of one search seat (every seat in turn) among heuristic seats,
+    beside greedy in every seat (study seed 3, games from 0), in one run."""
+    runner = KernelRunner(default_cake(), Rules())
+    print("\n## 3. Search seat cost: one search(budget=B) seat (every seat in turn) among "
+          "heuristic seats, vs greedy in every seat (CPU time, best of 3 interleaved "
+          "rounds)")  # fmt: skip
+    print(f"{'players':<9}{'budget':>7}{'games':>7}{'greedy µs':>11}{'search ms':>11}"
+          f"{'ratio':>9}")  # fmt: skip
+    for n in range(2, 6):
+        greedy = (strategy_codes(["greedy"] * n), seat_params(["greedy"], n))
+        runner.play_many(n, *greedy[:1], 3, 0, 1, hparams=greedy[1])
+        for budget in budgets:
+            count = max(2, (256 if not quick else 32) // budget)  # games per seat
+            many = 2000 if not quick else 200  # greedy games (its per-call cost amortized)
+            seatings = []
+            for seat in range(n):
+                specs = ["heuristic"] * n
+                specs[seat] = f"search(budget={budget})"
+                seatings.append((strategy_codes(specs), seat_params(specs, n)))
+            runner.play_many(n, seatings[0][0], 3, 0, 1, hparams=seatings[0][1])
+
+            def search(k=count, seats=seatings, n=n):
+                for codes, hp in seats:
+                    runner.play_many(n, codes, 3, 0, k, hparams=hp)
+
+            def field(k=many, n=n, g=greedy):
+                runner.play_many(n, g[0], 3, 0, k, hparams=g[1])
+
+            # interleaved rounds, CPU time of this one thread: both sides of the ratio see
+            # the same machine, less disturbed by other processes sharing it
+            per_search = per_greedy = float("inf")
+            for _ in range(3):
+                cpu = time.process_time
+                per_search = min(per_search, _best_seconds(search, 1, cpu) / (count * n))
+                per_greedy = min(per_greedy, _best_seconds(field, 1, cpu) / many)
+            mark = ""
+            if n == 4:
+                mark = "  (target met)" if per_search * 1e3 <= SEARCH_TARGET_MS else "  (over)"
+            print(f"{n:<9}{budget:>7}{count * n:>7}{per_greedy * 1e6:>11.1f}"
+                  f"{per_search * 1e3:>11.1f}{per_search / per_greedy:>8,.0f}×{mark}")  # fmt: skip
+    print(f"target: ≤ {SEARCH_TARGET_MS:.0f} ms a 4-player game per searching seat")
+
+
+def search_strength(budgets: list[int], deals: int, seed: int, jobs: int) -> None:
+    """One search seat against the heuristic field, seat-rotated and paired by deal."""
+    from sims.arena import play_rotated
+    from sims.core.intervals import mean_interval
+
+    print(f"\n## 4. Search strength: one search seat vs heuristic (heuristic-eqN) in the "
+          f"other seats, every seat in turn, {deals} deals per count (seed {seed})")  # fmt: skip
+    print(f"{'players':<9}{'budget':>7}{'games':>7}{'win share':>11}{'gain (pp)':>11}"
+          f"{'95% CI (pp)':>17}{'s':>6}")  # fmt: skip
+    for n in range(2, 6):
+        for budget in budgets:
+            t0 = time.perf_counter()
+            res = play_rotated(
+                "pieceocake", f"search(budget={budget})", "heuristic", n, deals, seed,
+                jobs=jobs, chunk=max(1, deals // 10),
+            )  # fmt: skip
+            per_game = res.per_game()
+            mean, low, high = mean_interval(per_game - 1.0 / n)
+            print(f"{n:<9}{budget:>7}{deals * n:>7}{np.mean(per_game):>11.1%}"
+                  f"{100 * mean:>+11.1f}{f'[{100 * low:+.1f}, {100 * high:+.1f}]':>17}"
+                  f"{time.perf_counter() - t0:>6.0f}", flush=True)  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="smaller runs (a smoke test)")
-    quick = ap.parse_args().quick
+    ap.add_argument("--budgets", default="16,32,64", help="search budgets, comma-separated")
+    ap.add_argument("--strength", action="store_true", help="also measure search's strength")
+    ap.add_argument("--only-search", action="store_true", help="sections 3 (and 4) only")
+    ap.add_argument("--deals", type=int, default=1000, help="deals per count for --strength")
+    ap.add_argument("--seed", type=int, default=11, help="study seed for --strength")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes for --strength")
+    args = ap.parse_args()
+    quick = args.quick
+    budgets = [int(b) for b in args.budgets.split(",")]
+    if args.only_search:
+        search_costs(quick, budgets)
+        if args.strength:
+            search_strength(budgets, args.deals, args.seed, args.jobs)
+        return
     print("# Piece o' Cake kernel benchmark" + (" (quick)" if quick else ""))
     print(f"cores: {os.cpu_count()}\n")
     print("## 1. Kernel vs reference engine (4 players, one core, best of 3 interleaved rounds)")
@@ -105,6 +201,9 @@ def main() -> None:
               f"{verdict}")  # fmt: skip
     print(f"target: kernel ≥ {TARGET}× the reference")
     kernel_costs(quick)
+    search_costs(quick, budgets)
+    if args.strength:
+        search_strength(budgets, args.deals, args.seed, args.jobs)
 
 
 if __name__ == "__main__":

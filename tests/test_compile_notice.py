@@ -66,7 +66,7 @@ def test_entry_points_are_found_through_the_game():
     assert study.py_func.__name__ == "play_games_kernel"
     assert "pizzatheory" in study.py_func.__module__
     assert entry_points(_arm(strategies="random", engine="reference")) == []
-    (playouts,) = entry_points(_arm("pieceocake", strategies="search"))  # reference engine
+    (playouts,) = entry_points(_arm("pieceocake", strategies="search", engine="reference"))
     assert playouts.py_func.__name__ == "playouts_kernel"
 
 

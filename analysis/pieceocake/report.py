@@ -87,7 +87,7 @@ from sims.games.pieceocake.cake import ROUNDS
 BLOCKS = (
     "seats", "seats-greedy", "seats-exact", "theta", "noforgo", "margin", "nofewer", "fewer",
     "heur-greedy", "noforgo-greedy", "nofewer-greedy", "theta-greedy", "decisions", "ladder",
-    "ladder-search", "skill-vs-random", "skill-vs-greedy", "skill-vs-heuristic",
+    "ladder-search", "skill-vs-random", "skill-vs-greedy", "skill-vs-heuristic", "skill-search",
 )  # fmt: skip
 """Study blocks the report needs (see studies/pieceocake-balance.toml)."""
 MAIN_PLAYERS = verdicts.MAIN
@@ -1008,6 +1008,7 @@ REPORT = GameReport(
             Level("random", "random", "seats-random"),
             Level("greedy", "greedy", "seats-greedy"),
             Level("the heuristic", "heuristic", "seats"),
+            Level("search", "search(budget=32)"),
         ),
         main="heuristic",
     ),  # fmt: skip

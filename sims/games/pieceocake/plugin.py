@@ -82,7 +82,7 @@ SCORE_PARTS = ("majorities", "cream")
 TABLES_VERSION = 2
 """Bumped when the written columns change, so an older dataset is never resumed into."""
 
-KERNEL_FAMILIES = ("random", "greedy", "heuristic")
+KERNEL_FAMILIES = ("random", "greedy", "heuristic", "search")
 """The built-in families, each of which the kernel may play (it says which it does)."""
 
 

@@ -9,15 +9,19 @@ seat's own stream), and for each sample and candidate plays the game out in the 
 kernel (``KernelRunner.playouts``): the decisions so far forced, the candidate taken, then
 every seat playing ``heuristic`` at its player-count default (the opponents modelled as
 the equilibrium field). It takes the candidate with the best mean outcome — its win share
-under the ``tie`` rule plus a hundredth of its score margin over the best other seat — the
-same samples serving every candidate so the comparison is paired (flat Monte Carlo over
-determinizations); the first of equal candidates wins. A decision costs ``max(1, budget //
-candidates)`` samples times the candidates in playouts.
+under the ``tie`` rule plus a hundredth of its score margin over the best other seat,
+summed sample by sample — the same samples serving every candidate so the comparison is
+paired (flat Monte Carlo over determinizations); the first of equal candidates wins. A
+decision costs ``max(1, budget // candidates)`` samples times the candidates in playouts.
 
-The decisions themselves are taken in Python, so a study plays search seats on the
-reference engine (``engine = "auto"`` picks it); the playouts, nearly all of the work, run
-in the kernel. Every decision in Piece o' Cake is made in the open, so the only hidden
-information is the order of the slices still to come.
+Studies play search seats in the compiled kernel, decisions and playouts alike
+(``kernel/search.py`` and ``kernel/candidates.py``, the twin of this class decision for
+decision, the same candidates, determinizations from the same draws of the seat's stream
+and the same outcome sums: ``tests/games/pieceocake/test_pieceocake_search_kernel.py``);
+``engine = "auto"`` picks the kernel. This class is the readable reference, which the
+reference engine plays when an arm asks for ``engine = "reference"`` (its playouts still
+run in the kernel, ``KernelRunner.playouts``). Every decision in Piece o' Cake is made in
+the open, so the only hidden information is the order of the slices still to come.
 """
 
 from __future__ import annotations
@@ -127,5 +131,7 @@ class SearchStrategy:
         scores = _runner(view.cake, view.rules).playouts(
             n, hparams, deals, [[*prefix, c] for c in cands]
         )
-        totals = outcomes(scores, decision.player, view.rules.tie).sum(axis=0)
+        totals = np.zeros(len(cands))
+        for row in outcomes(scores, decision.player, view.rules.tie):
+            totals += row  # sample by sample, as the kernel sums (kernel/search.py)
         return decision.legal[cands[int(np.argmax(totals))]]  # first maximum on ties

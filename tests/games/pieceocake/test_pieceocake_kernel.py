@@ -211,19 +211,23 @@ def test_strategy_codes_and_seat_params():
     ]  # fmt: skip
     assert k.strategy_codes(["heuristic(theta=2)", "heuristic-eq3", "heuristic-eq4(loss=0)"]
                             ).tolist() == [k.STRAT_HEURISTIC] * 3  # fmt: skip
-    for bad in ("search", "greedy(theta=2)", "tests.example_strategies:Nope", "nonsense(("):
+    assert k.strategy_codes(["search", "search(budget=8)"]).tolist() == [k.STRAT_SEARCH] * 2
+    for bad in ("greedy(theta=2)", "tests.example_strategies:Nope", "nonsense(("):
         with pytest.raises(KeyError):
             k.strategy_codes([bad])
     specs = ["random", "greedy", "heuristic(theta=2)", "heuristic-eq4(margin=0.5)", HEUR_TUNED]
     hp = k.seat_params(specs, 5)
-    assert hp.shape == (5, 4) and hp.dtype == np.float64
-    assert hp[0].tolist() == [0.0] * 4 and hp[1].tolist() == [1.0, 1.0, 0.0, 0.0]
+    # (theta, loss, fewer, margin), then a search seat's (budget, cuts): zeros here
+    assert hp.shape == (5, k.N_SEAT_PARAMS) == (5, 6) and hp.dtype == np.float64
+    assert hp[0].tolist() == [0.0] * 6 and hp[1].tolist() == [1.0, 1.0, 0.0, 0.0, 0.0, 0.0]
     for p, spec in enumerate(specs[2:], start=2):
         params = make_strategy(spec).params(5)
-        assert hp[p].tolist() == [params[x] for x in ("theta", "loss", "fewer", "margin")]
+        assert hp[p].tolist() == [*(params[x] for x in ("theta", "loss", "fewer", "margin")),
+                                  0.0, 0.0]  # fmt: skip
     plain = make_strategy("heuristic").params(3)
     expect = [plain[x] for x in ("theta", "loss", "fewer", "margin")]
-    assert k.seat_params(["heuristic"], 3).tolist() == [expect] * 3
+    assert k.seat_params(["heuristic"], 3).tolist() == [[*expect, 0.0, 0.0]] * 3
+    assert k.seat_params(["search(cuts=3)"], 3).tolist() == [[*expect, 64.0, 3.0]] * 3
     with pytest.raises(ValueError):
         k.seat_params(["random", "greedy"], 3)
 

@@ -1,13 +1,15 @@
 """Compiled Piece o' Cake kernel: whole games with the built-in strategies, from arrays only.
 
 The kernel is the fast twin of the reference engine (``engine.py``) and of the built-in
-strategies ``random``, ``greedy`` and ``heuristic(theta, loss, fewer, margin)`` (per-seat
-parameters), specified in ``docs/strategies/pieceocake.md``: for the same (study seed,
-game index) and strategies it makes the same decisions in the same order and reaches the
-same scores. Its random streams are :mod:`sims.core.fastrng`'s bit-exact copy of NumPy's
-``integers`` and ``shuffle`` (the deal: child 0 of the game's streams shuffles every slice
-id; seat p's decisions: child 1 + p). ``tests/games/pieceocake/test_pieceocake_kernel.py``
-checks the agreement decision record by decision record.
+strategies ``random``, ``greedy``, ``heuristic(theta, loss, fewer, margin)`` (per-seat
+parameters) and ``search(budget, cuts)``, specified in ``docs/strategies/pieceocake.md``:
+for the same (study seed, game index) and strategies it makes the same decisions in the
+same order and reaches the same scores. Its random streams are :mod:`sims.core.fastrng`'s
+bit-exact copy of NumPy's ``integers`` and ``shuffle`` (the deal: child 0 of the game's
+streams shuffles every slice id; seat p's decisions: child 1 + p; a search seat's
+determinizations too). ``tests/games/pieceocake/test_pieceocake_kernel.py`` checks the
+agreement decision record by decision record (``test_pieceocake_search_kernel.py`` with
+search seats).
 
 The modules, each the twin of a reference module:
 
@@ -18,7 +20,11 @@ The modules, each the twin of a reference module:
 - ``choose.py``: greedy's and heuristic's decision at each phase, the cut search;
 - ``flow.py``: ``engine.py``'s flow, ``game.play_game``'s loop, ``records.decision_row``
   and ``scoring.score``;
-- ``game.py``: the entry point (a chunk of a study's games);
+- ``candidates.py``, ``search.py``: the ``search`` player (``search.SearchStrategy``): a
+  search seat's candidates, and a game with search seats played as replays of its deal,
+  each search decision's candidates played out on determinizations of its seat's view;
+- ``game.py``: the entry points (a chunk of a study's games; the reference search's
+  playouts; one game of an explicit deal);
 - ``runner.py``: the Python side (``KernelRunner``, ``strategy_codes``, ``seat_params``,
   ``cut_tables``).
 
@@ -52,15 +58,26 @@ that finds the best, ties going to the lowest mask as in ascending order.
 from __future__ import annotations
 
 from sims.games.kernel_cache import key_caches
-from sims.games.pieceocake.kernel import choose, flow, game, layout, runner, value
+from sims.games.pieceocake.kernel import (
+    candidates,
+    choose,
+    flow,
+    game,
+    layout,
+    runner,
+    search,
+    value,
+)
 from sims.games.pieceocake.kernel.game import play_games_kernel
 from sims.games.pieceocake.kernel.layout import (
     DECISION_COLUMNS,
     N_HPARAMS,
+    N_SEAT_PARAMS,
     SCORE_COLUMNS,
     STRAT_GREEDY,
     STRAT_HEURISTIC,
     STRAT_RANDOM,
+    STRAT_SEARCH,
     STRATEGY_CODES,
     rules_array,
 )
@@ -74,10 +91,12 @@ from sims.games.pieceocake.kernel.runner import (
 __all__ = [
     "DECISION_COLUMNS",
     "N_HPARAMS",
+    "N_SEAT_PARAMS",
     "SCORE_COLUMNS",
     "STRAT_GREEDY",
     "STRAT_HEURISTIC",
     "STRAT_RANDOM",
+    "STRAT_SEARCH",
     "STRATEGY_CODES",
     "KernelRunner",
     "cut_tables",
@@ -87,6 +106,6 @@ __all__ = [
     "strategy_codes",
 ]
 
-_MODULES = [choose, flow, game, layout, runner, value]
+_MODULES = [candidates, choose, flow, game, layout, runner, search, value]
 _CACHE_KEY = key_caches(_MODULES)
 """numba's on-disk cache keyed on the whole package (``sims.games.kernel_cache``)."""

@@ -15,6 +15,7 @@ from numba import njit
 
 from sims.core.fastrng import integers, shuffle
 from sims.games.pieceocake.cake import MAX_VARIETIES, ROUNDS
+from sims.games.pieceocake.kernel.candidates import _search_pause
 from sims.games.pieceocake.kernel.choose import _choose, _cut, _eat, _forgo_count, _forgo_eat
 from sims.games.pieceocake.kernel.layout import (
     ARC_STRIDE,
@@ -50,6 +51,7 @@ from sims.games.pieceocake.kernel.layout import (
     G_NS,
     G_NTURNS,
     G_NV,
+    G_PAUSE,
     G_ROUND,
     G_SERVER,
     G_VALUED,
@@ -85,6 +87,7 @@ from sims.games.pieceocake.kernel.layout import (
     SC_WMASK,
     SC_WON,
     STRAT_RANDOM,
+    STRAT_SEARCH,
     T_CCNT,
     T_CIRC,
     T_COLL,
@@ -170,25 +173,36 @@ def _record(tab, drec, seat, phase, action, nlegal, sid, v):
 def _decide(tab, ftab, rngs, mtab, seat, phase, nlegal, arg):
     """The index in the legal list of a real decision's action: a random seat's draw or
     its strategy's choice (``arg``: the slice's circle position at EAT, the variety at
-    FORGO_COUNT); in a playout, its first G_NFORCED decisions are read from T_HIST."""
+    FORGO_COUNT), written to T_HIST; in a replay or a playout, its first G_NFORCED
+    decisions are read from T_HIST. A search seat's decision pauses the replay
+    (``candidates._search_pause``); the paused replay only runs out, each later decision
+    taking its first legal action (``search.py`` reads the pause, not the run-out)."""
     k = tab[T_G, G_NDEC]
     if k < tab[T_G, G_NFORCED]:
         i = tab[T_HIST, k]
         if i < 0 or i >= nlegal:
-            raise ValueError("a forced decision is not legal in the playout's game")
+            raise ValueError("a forced decision is not legal in the replayed game")
         return i
+    if tab[T_G, G_PAUSE] != 0:
+        return 0
     strat = tab[T_STRAT, seat]
     if strat == STRAT_RANDOM:
-        return integers(rngs[1 + seat], nlegal)
-    if phase == P_EAT:
-        return _eat(tab, ftab, seat, arg)
-    if phase == P_CHOOSE:
-        return _choose(tab, ftab, seat, nlegal - 1)
-    if phase == P_FEAT:
-        return _forgo_eat(tab, ftab, seat, nlegal - 1)
-    if phase == P_FCOUNT:
-        return _forgo_count(tab, ftab, seat, arg)
-    return _cut(tab, ftab, seat, mtab)
+        i = integers(rngs[1 + seat], nlegal)
+    elif strat == STRAT_SEARCH:
+        _search_pause(tab, ftab, mtab, seat, phase, nlegal)
+        return 0
+    elif phase == P_EAT:
+        i = _eat(tab, ftab, seat, arg)
+    elif phase == P_CHOOSE:
+        i = _choose(tab, ftab, seat, nlegal - 1)
+    elif phase == P_FEAT:
+        i = _forgo_eat(tab, ftab, seat, nlegal - 1)
+    elif phase == P_FCOUNT:
+        i = _forgo_count(tab, ftab, seat, arg)
+    else:
+        i = _cut(tab, ftab, seat, mtab)
+    tab[T_HIST, k] = i
+    return i
 
 
 @njit(cache=True)
@@ -388,14 +402,20 @@ def _score(tab):
 
 
 @njit(cache=True)
-def _play(tab, ftab, rngs, drec, mtab, game_index):
-    """One game on (borrowed) tables, dealt from rngs[0]; returns its real decisions and
-    leaves the score rows in T_OUT."""
+def _deal(tab, rngs):
+    """``engine.deal`` into T_DEAL: every slice id, shuffled on the deal stream rngs[0]."""
     ns = tab[T_G, G_NS]
     deal = tab[T_DEAL, :ns]
     for i in range(ns):
         deal[i] = i
     shuffle(rngs[0], deal)
+
+
+@njit(cache=True)
+def _play(tab, ftab, rngs, drec, mtab, game_index):
+    """One game on (borrowed) tables, dealt from rngs[0]; returns its real decisions and
+    leaves the score rows in T_OUT."""
+    _deal(tab, rngs)
     return _play_dealt(tab, ftab, rngs, drec, mtab, game_index)
 
 
@@ -404,6 +424,7 @@ def _play_dealt(tab, ftab, rngs, drec, mtab, game_index):
     """:func:`_play` from the deal already in T_DEAL (a playout's determinized deal)."""
     tab[T_G, G_GAME] = game_index
     tab[T_G, G_NDEC] = 0
+    tab[T_G, G_PAUSE] = 0
     nv = tab[T_G, G_NV]
     for p in range(MAX_SEATS):
         for v in range(nv):

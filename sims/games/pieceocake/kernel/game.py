@@ -1,6 +1,6 @@
 """Whole games, compiled: the twin of ``game.play_game`` over a chunk of a study's games,
-the entry point the runner calls; and the ``search`` player's playouts (games from given
-deals with their first decisions forced)."""
+the entry point the runner calls (search seats included: ``search.py``); and the reference
+``search`` player's playouts (games from given deals with their first decisions forced)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,18 @@ import numpy as np
 from numba import njit
 
 from sims.core.fastrng import game_streams_into
-from sims.games.pieceocake.kernel.flow import _play, _play_dealt
+from sims.games.pieceocake.kernel.flow import _deal, _play, _play_dealt
 from sims.games.pieceocake.kernel.layout import (
     G_DCOUNT,
     G_MOST,
+    G_N,
     G_NFORCED,
     G_NMASKS,
     G_NS,
     N_DEC,
     N_SCORE,
+    STRAT_HEURISTIC,
+    STRAT_SEARCH,
     T_DEAL,
     T_G,
     T_HIST,
@@ -24,6 +27,16 @@ from sims.games.pieceocake.kernel.layout import (
     _borrow,
     _new_tables,
 )
+from sims.games.pieceocake.kernel.search import _search_game
+
+
+@njit(cache=True)
+def _hold(a, b, c, d, e):
+    """A last use of arrays whose borrowed views (``layout._borrow``) a function used: numba
+    releases an array after its last use, so an owner used only to borrow it could be freed
+    (and its memory handed to the next allocation) while its view is still read."""
+    if a.size < 0 or b.size < 0 or c.size < 0 or d.size < 0 or e.size < 0:
+        raise ValueError("unreachable")
 
 
 @njit(cache=True)
@@ -43,9 +56,11 @@ def play_games_kernel(
         ``layout.rules_array(Rules)``.
     strat : int64 array (n,)
         Strategy code per seat.
-    hparams : float64 array (n, N_HPARAMS)
-        Each seat's (theta, loss, fewer, margin) (``heuristic.PARAM_ORDER``); greedy seats
-        play ``heuristic.GREEDY_PARAMS`` whatever their row holds.
+    hparams : float64 array (n, N_SEAT_PARAMS)
+        Each seat's (theta, loss, fewer, margin) (``heuristic.PARAM_ORDER``), then a search
+        seat's (budget, cuts) (``runner.seat_params``); greedy seats play
+        ``heuristic.GREEDY_PARAMS`` whatever their row holds. A game with a search seat is
+        played by ``search._search_game``'s replays.
     mtab : int64 array (cuts, MT_WIDTH)
         The legal cuts ascending (``runner.cut_tables``: ``cuts.cut_masks``, each one's
         pieces in ``cuts.pieces_of``'s order).
@@ -70,19 +85,39 @@ def play_games_kernel(
     tab_[T_G, G_MOST] = most
     tab_[T_G, G_NMASKS] = mtab.shape[0]
     tab_[T_G, G_DCOUNT] = dcount[0]
+    searching = False
+    for p in range(n):
+        searching = searching or strat[p] == STRAT_SEARCH
+    # the playouts' tables (every seat the heuristic), when a seat searches
+    pstrat = np.full(n if searching else 0, STRAT_HEURISTIC, dtype=np.int64)
+    ptab_, pftab_ = _new_tables(variety, value, cream, copies, rules, pstrat, hparams)
+    ptab_[T_G, G_N] = n
+    ptab_[T_G, G_MOST] = most
+    ptab_[T_G, G_NMASKS] = mtab.shape[0]
+    nodrec_ = np.zeros((0, N_DEC), dtype=np.int64)
     # Borrowed views (not reference-counted): this function holds the arrays until it ends.
     tab = _borrow(tab_)
     ftab = _borrow(ftab_)
+    ptab = _borrow(ptab_)
+    pftab = _borrow(pftab_)
     rngs = _borrow(rngs_)
     bdrec = _borrow(drec)
+    nodrec = _borrow(nodrec_)
     bmtab = _borrow(mtab)
     for g in range(scores.shape[0]):
         game_streams_into(study_seed, first_index + g, n + 1, rngs_)
-        decisions[g] = _play(tab, ftab, rngs, bdrec, bmtab, first_index + g)
+        if searching:
+            _deal(tab, rngs)
+            decisions[g] = _search_game(
+                tab, ftab, ptab, pftab, rngs, bdrec, nodrec, bmtab, first_index + g, 0
+            )
+        else:
+            decisions[g] = _play(tab, ftab, rngs, bdrec, bmtab, first_index + g)
         for p in range(n):
             for c in range(N_SCORE):
                 scores[g, p, c] = tab_[T_OUT + p, c]
     dcount[0] = tab_[T_G, G_DCOUNT]
+    _hold(ftab_, ptab_, pftab_, rngs_, nodrec_)
 
 
 @njit(cache=True)
@@ -97,7 +132,7 @@ def playouts_kernel(
     ----------
     variety, value, cream, copies, rules, strat, hparams, mtab, most
         As :func:`play_games_kernel`; ``strat`` must hold no ``random`` seat (a playout has
-        no random streams).
+        no random streams) and no ``search`` seat (a playout never pauses).
     deals : int64 array (samples, slices)
         Each a full deal: every slice id in deal order (five stacks of 11, then the
         slices left out).
@@ -109,6 +144,9 @@ def playouts_kernel(
         Receives each playout's ``SCORE_COLUMNS`` per seat.
     """
     n = strat.shape[0]
+    for p in range(n):
+        if strat[p] == STRAT_SEARCH:
+            raise ValueError("a playout's seats cannot search (play a search game with play)")
     tab_, ftab_ = _new_tables(variety, value, cream, copies, rules, strat, hparams)
     rngs_ = np.zeros((n + 1, 5), dtype=np.uint64)
     drec_ = np.zeros((0, N_DEC), dtype=np.int64)
@@ -131,3 +169,47 @@ def playouts_kernel(
             for p in range(n):
                 for c in range(N_SCORE):
                     scores[d, h, p, c] = tab_[T_OUT + p, c]
+    _hold(ftab_, tab_, ftab_, rngs_, drec_)
+
+
+@njit(cache=True)
+def play_deal_kernel(
+    variety, value, cream, copies, rules, strat, hparams, mtab, most, deal, hist, nforced,
+    study_seed, game_index, scores,
+):  # fmt: skip
+    """Play one game of an explicit deal, search seats included, its first ``nforced``
+    decisions forced from ``hist``, every seat's stream the one of game (``study_seed``,
+    ``game_index``) (the deal stream unused); return the decision count, leave the scores
+    in ``scores`` (n, N_SCORE) and every decision's index in its legal list in
+    ``hist[:count]`` (``hist``: room for a game's decisions).
+
+    Parameters as :func:`play_games_kernel`; ``deal`` as :func:`playouts_kernel`'s."""
+    n = strat.shape[0]
+    tab_, ftab_ = _new_tables(variety, value, cream, copies, rules, strat, hparams)
+    pstrat = np.full(n, STRAT_HEURISTIC, dtype=np.int64)
+    ptab_, pftab_ = _new_tables(variety, value, cream, copies, rules, pstrat, hparams)
+    rngs_ = np.zeros((n + 1, 5), dtype=np.uint64)
+    nodrec_ = np.zeros((0, N_DEC), dtype=np.int64)
+    for t in (tab_, ptab_):
+        t[T_G, G_MOST] = most
+        t[T_G, G_NMASKS] = mtab.shape[0]
+    tab = _borrow(tab_)
+    ftab = _borrow(ftab_)
+    ptab = _borrow(ptab_)
+    pftab = _borrow(pftab_)
+    rngs = _borrow(rngs_)
+    nodrec = _borrow(nodrec_)
+    bmtab = _borrow(mtab)
+    game_streams_into(study_seed, game_index, n + 1, rngs_)
+    for i in range(deal.shape[0]):
+        tab_[T_DEAL, i] = deal[i]
+    for i in range(nforced):
+        tab_[T_HIST, i] = hist[i]
+    k = _search_game(tab, ftab, ptab, pftab, rngs, nodrec, nodrec, bmtab, game_index, nforced)
+    for p in range(n):
+        for c in range(N_SCORE):
+            scores[p, c] = tab_[T_OUT + p, c]
+    for i in range(k):
+        hist[i] = tab_[T_HIST, i]
+    _hold(ftab_, ptab_, pftab_, rngs_, nodrec_)
+    return k

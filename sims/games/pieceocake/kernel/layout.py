@@ -21,6 +21,7 @@ from numba.extending import intrinsic
 from sims.core.errors import SlicelabError
 from sims.games.pieceocake import rules as _rules
 from sims.games.pieceocake.cake import MAX_VARIETIES, ROUNDS, SLICES_PER_CAKE
+from sims.games.pieceocake.cuts import cut_masks as _cut_masks
 from sims.games.pieceocake.engine import Phase
 from sims.games.pieceocake.heuristic import GREEDY_PARAMS, PARAM_ORDER
 from sims.games.pieceocake.records import DECISION_COLUMNS, SCORE_COLUMNS
@@ -37,8 +38,11 @@ def _require(ok: bool, what: str) -> None:
 P_CUT, P_CHOOSE, P_EAT = int(Phase.CUT), int(Phase.CHOOSE), int(Phase.EAT)
 P_FEAT, P_FCOUNT = int(Phase.FORGO_EAT), int(Phase.FORGO_COUNT)
 
-STRAT_RANDOM, STRAT_GREEDY, STRAT_HEURISTIC = 0, 1, 2
-STRATEGY_CODES = {"random": STRAT_RANDOM, "greedy": STRAT_GREEDY, "heuristic": STRAT_HEURISTIC}
+STRAT_RANDOM, STRAT_GREEDY, STRAT_HEURISTIC, STRAT_SEARCH = 0, 1, 2, 3
+STRATEGY_CODES = {
+    "random": STRAT_RANDOM, "greedy": STRAT_GREEDY, "heuristic": STRAT_HEURISTIC,
+    "search": STRAT_SEARCH,
+}  # fmt: skip
 
 # A seat's parameters (ftab[F_HP + p], hparams rows), in heuristic.PARAM_ORDER.
 H_THETA, H_LOSS, H_FEWER, H_MARGIN = (
@@ -46,6 +50,11 @@ H_THETA, H_LOSS, H_FEWER, H_MARGIN = (
 )
 N_HPARAMS = len(PARAM_ORDER)
 _require(N_HPARAMS == 4, "heuristic has the four parameters theta, loss, fewer, margin")
+# Then search's (S_BUDGET, S_CUTS: its budget and cuts); a search seat's heuristic
+# columns hold the player-count default, which ranks its cut candidates and plays every
+# seat of its playouts (SearchStrategy.field_params).
+S_BUDGET, S_CUTS = N_HPARAMS, N_HPARAMS + 1
+N_SEAT_PARAMS = N_HPARAMS + 2
 GREEDY_HP = np.array([float(GREEDY_PARAMS[k]) for k in PARAM_ORDER], dtype=np.float64)
 """greedy's fixed parameters (``heuristic.GREEDY_PARAMS``): a greedy seat plays these
 whatever its ``hparams`` row holds."""
@@ -89,12 +98,13 @@ EATS_NONE = RULE_ENCODINGS["forgo_eats"]["none"]
 TIES_FULL = RULE_ENCODINGS["majority_ties"]["full"]
 TIES_NONE = RULE_ENCODINGS["majority_ties"]["none"]
 TIES_SPLIT = RULE_ENCODINGS["majority_ties"]["split"]
+TIE_CREAM = RULE_ENCODINGS["tie"]["cream"]
 
 
 def rules_array(rules: Rules) -> np.ndarray:
     """Encode the rule options for the kernel: every field of ``Rules`` in ``RULE_FIELDS``
-    order (the ``R_*`` indices). Every option is played (``tie`` only decides win shares,
-    which the kernel does not compute)."""
+    order (the ``R_*`` indices). Every option is played (``tie`` decides only win shares:
+    a search seat's playout outcomes, ``search._outcome``)."""
     out = np.zeros(len(RULE_FIELDS), dtype=np.int64)
     for i, name in enumerate(RULE_FIELDS):
         value = getattr(rules, name)
@@ -120,11 +130,15 @@ FORGO_COUNT, and an EAT per slice."""
 
 # Scalars in tab[T_G].
 (G_N, G_NV, G_NS, G_ROUND, G_SERVER, G_NDEC, G_GAME, G_NPIECES, G_MOST, G_NTURNS,
- G_NMASKS, G_DCOUNT, G_VALUED, G_NFORCED) = range(14)  # fmt: skip
-G_SIZE = 14
+ G_NMASKS, G_DCOUNT, G_VALUED, G_NFORCED, G_PAUSE, G_PAT, G_PSEAT, G_PPHASE, G_PROUND,
+ G_NCAND) = range(20)  # fmt: skip
+G_SIZE = 20
 # (G_DCOUNT: decision records written so far in the chunk, even past the buffer's end;
-# G_VALUED: 1 when a seat plays greedy or heuristic, which need the round's tables;
-# G_NFORCED: how many first decisions a playout takes from T_HIST instead of deciding.)
+# G_VALUED: 1 when a seat plays greedy, heuristic or search, which need the round's tables;
+# G_NFORCED: how many first decisions a replay or playout takes from T_HIST instead of
+# deciding. A search seat's pause (``search.py``): G_PAUSE set when it reached a decision,
+# with the decision's number G_PAT, its seat, phase and round, and its candidates' count
+# G_NCAND; every later decision of that replay takes its first legal action.)
 # Per-seat columns of tab[T_SEAT + p].
 C_EATEN, C_CREAM, C_TAKEN, C_FORGONE, C_FEATEN = range(5)
 N_SEAT_COLUMNS = 5
@@ -146,8 +160,10 @@ N_SEAT_COLUMNS = 5
 # arc), T_OCC its scratch counts; T_TOP, T_NTOP, T_SEC, T_NSEC per variety the largest
 # collected count over all seats, how many hold it, the second largest and how many hold
 # that (``value._stats``). T_OUT + p: seat p's SCORE_COLUMNS at the end. T_EATV + p:
-# seat p's eaten slices per variety (from pieces and by forgoing). T_HIST: a playout's forced
-# decisions, each as its index in the legal list (``flow._decide``).
+# seat p's eaten slices per variety (from pieces and by forgoing). T_HIST: the game's
+# decisions, each as its index in the legal list (``flow._decide``): the first G_NFORCED
+# read (a replay's or playout's forced decisions), the others written as they are taken.
+# T_CAND: a search seat's cut candidates (rows of the mask table), when a seat searches.
 (T_VAR, T_VAL, T_CREAM, T_COPIES, T_RULES, T_STRAT, T_G, T_DEAL, T_CIRC, T_CVAR, T_LAID,
  T_PSTART, T_PLEN, T_PTAKEN, T_ORDER, T_STOP, T_LIST, T_M, T_R, T_J, T_E, T_CCNT, T_LEFT,
  T_KIDX, T_OCC, T_TOP, T_NTOP, T_SEC, T_NSEC) = range(29)  # fmt: skip
@@ -157,7 +173,8 @@ T_SEAT = T_FRESH + MAX_SEATS
 T_OUT = T_SEAT + MAX_SEATS
 T_EATV = T_OUT + MAX_SEATS
 T_HIST = T_EATV + MAX_SEATS
-T_ROWS = T_HIST + 1
+T_CAND = T_HIST + 1
+T_ROWS = T_CAND + 1
 T_MIN_WIDTH = 48
 _require(
     max(MAX_VARIETIES, NC, G_SIZE, len(RULE_FIELDS), len(SCORE_COLUMNS)) <= T_MIN_WIDTH,
@@ -176,8 +193,8 @@ F_DEN = F_VAL + 1
 F_ROWS = F_DEN + 1
 ARC_STRIDE = NC + 1
 N_ARCS = NC * ARC_STRIDE
-F_WIDTH = max(N_ARCS, MAX_VARIETIES * ARC_STRIDE, N_HPARAMS)
-_require(max(N_HPARAMS, N_ARCS) <= F_WIDTH, "the float table's width")
+F_WIDTH = max(N_ARCS, MAX_VARIETIES * ARC_STRIDE, N_SEAT_PARAMS)
+_require(max(N_SEAT_PARAMS, N_ARCS) <= F_WIDTH, "the float table's width")
 
 # The mask table (``runner.cut_tables``), a row per legal cut ascending: MT_MASK the gap
 # mask, MT_K its pieces, then per piece its first circle position (MT_START + j), length
@@ -196,6 +213,8 @@ MT_WIDTH = MT_KSTART + 1
 MAX_GROUP = max(comb(NC, k) for k in range(2, MAX_PLAYERS + 1))
 """The most cuts of one piece count the cut search plays out at 3 or more players."""
 _require(MAX_DECISIONS <= MAX_GROUP, "a game's decisions in the state table's T_HIST row")
+MAX_CUTS = max(len(_cut_masks(most, False)) for most in range(2, MAX_PIECES + 1))
+"""The most legal cuts of any rule set (the T_CAND row's width when a seat searches)."""
 
 
 def arc_id(start: int, length: int) -> int:
@@ -275,7 +294,12 @@ def _new_tables(variety, value, cream, copies, rules, strat, hparams):
     ``flow._play``)."""
     ns = variety.shape[0]
     nv = value.shape[0]
-    tab = np.zeros((T_ROWS, max(ns, T_MIN_WIDTH, MAX_GROUP, N_ARCS)), dtype=np.int64)
+    n = strat.shape[0]
+    width = max(ns, T_MIN_WIDTH, MAX_GROUP, N_ARCS)
+    for p in range(n):
+        if strat[p] == STRAT_SEARCH:
+            width = max(width, MAX_CUTS)  # T_CAND holds up to every legal cut
+    tab = np.zeros((T_ROWS, width), dtype=np.int64)
     for i in range(ns):
         tab[T_VAR, i] = variety[i]
     for v in range(nv):
@@ -284,7 +308,6 @@ def _new_tables(variety, value, cream, copies, rules, strat, hparams):
         tab[T_COPIES, v] = copies[v]
     for j in range(rules.shape[0]):
         tab[T_RULES, j] = rules[j]
-    n = strat.shape[0]
     for p in range(n):
         tab[T_STRAT, p] = strat[p]
         if strat[p] != STRAT_RANDOM:
@@ -294,6 +317,7 @@ def _new_tables(variety, value, cream, copies, rules, strat, hparams):
     tab[T_G, G_NS] = ns
     ftab = np.zeros((F_ROWS, F_WIDTH))
     for p in range(n):
-        for j in range(N_HPARAMS):
-            ftab[F_HP + p, j] = GREEDY_HP[j] if strat[p] == STRAT_GREEDY else hparams[p, j]
+        for j in range(hparams.shape[1]):
+            greedy = strat[p] == STRAT_GREEDY and j < N_HPARAMS
+            ftab[F_HP + p, j] = GREEDY_HP[j] if greedy else hparams[p, j]
     return tab, ftab

@@ -15,7 +15,7 @@ from sims.core.errors import SlicelabError
 from sims.games.pieceocake.cake import Cake, default_cake
 from sims.games.pieceocake.cuts import cut_masks, pieces_of
 from sims.games.pieceocake.heuristic import GREEDY_PARAMS, PARAM_ORDER
-from sims.games.pieceocake.kernel.game import play_games_kernel, playouts_kernel
+from sims.games.pieceocake.kernel.game import play_deal_kernel, play_games_kernel, playouts_kernel
 from sims.games.pieceocake.kernel.layout import (
     MAX_DECISIONS,
     MAX_PIECES,
@@ -31,8 +31,12 @@ from sims.games.pieceocake.kernel.layout import (
     N_DEC,
     N_HPARAMS,
     N_SCORE,
+    N_SEAT_PARAMS,
+    S_BUDGET,
+    S_CUTS,
     STRAT_GREEDY,
     STRAT_HEURISTIC,
+    STRAT_SEARCH,
     STRATEGY_CODES,
     arc_id,
     rules_array,
@@ -111,8 +115,16 @@ class KernelRunner:
             hp = seat_params([names[int(c)] for c in codes], n)
         else:
             hp = np.ascontiguousarray(hparams, dtype=np.float64)
-            if hp.shape != (n, N_HPARAMS):
-                raise ValueError(f"hparams must have shape ({n}, {N_HPARAMS}), not {hp.shape}")
+            if hp.shape == (n, N_HPARAMS):  # no search seat's columns: zeros
+                hp = np.hstack([hp, np.zeros((n, N_SEAT_PARAMS - N_HPARAMS))])
+            if hp.shape != (n, N_SEAT_PARAMS):
+                raise ValueError(
+                    f"hparams must have shape ({n}, {N_SEAT_PARAMS}) (or ({n}, {N_HPARAMS}) "
+                    f"without search seats), not {hp.shape}"
+                )
+        searching = codes == STRAT_SEARCH
+        if (hp[searching][:, [S_BUDGET, S_CUTS]] < 1).any():
+            raise ValueError("a search seat needs its budget and cuts: use seat_params(specs, n)")
         most = self.rules.max_pieces(n)
         mtab = cut_tables(most, self.rules.exact_pieces)
         return (*self._cake, self._rules, codes, hp, mtab, most)
@@ -128,14 +140,17 @@ class KernelRunner:
         n : int
             Players (2 to 5).
         codes : int array (n,)
-            Strategy code per seat (:func:`strategy_codes`).
+            Strategy code per seat (:func:`strategy_codes`). A game with a search seat is
+            played in the kernel too, decisions and playouts (``kernel/search.py``).
         study_seed, first_index, count : int
             Game ``i`` is seeded by (``study_seed``, ``i``) as ``game.play_game`` seeds it.
         records : bool
             Also return every decision's record.
-        hparams : float array (n, 4), optional
-            Each seat's (theta, loss, fewer, margin) (:func:`seat_params`); None gives
-            plain ``heuristic``'s (its player-count default) to the heuristic seats.
+        hparams : float array (n, N_SEAT_PARAMS) or (n, 4), optional
+            Each seat's (theta, loss, fewer, margin), then a search seat's (budget, cuts)
+            (:func:`seat_params`; the four columns will do without search seats); None
+            gives plain ``heuristic``'s and ``search``'s (their defaults at n players) to
+            their seats.
 
         Returns
         -------
@@ -171,7 +186,7 @@ class KernelRunner:
         ----------
         n : int
             Players.
-        hparams : float array (n, 4)
+        hparams : float array (n, 4) or (n, N_SEAT_PARAMS)
             Each seat's heuristic parameters (:func:`seat_params`).
         deals : int array (samples, slices)
             Full deals, every slice id in deal order (``Deal.stacks`` then ``Deal.unseen``).
@@ -198,6 +213,45 @@ class KernelRunner:
         scores = np.zeros((len(deals), len(histories), n, N_SCORE), dtype=np.int64)
         playouts_kernel(*args, deals, hists, hlen, scores)
         return scores
+
+    def play_deal(
+        self, n: int, codes, deal, history, study_seed: int, game_index: int, hparams=None
+    ) -> tuple[np.ndarray, list[int]]:
+        """Play one game of an explicit deal, search seats included (its decisions and
+        playouts in the kernel), its first decisions forced.
+
+        Parameters
+        ----------
+        n, codes, hparams
+            As :meth:`play_many`.
+        deal : int array (slices,)
+            Every slice id in deal order (``Deal.stacks`` then ``Deal.unseen``).
+        history : int sequence
+            The decisions forced first, each as its index in the decision's legal list
+            (``GameState.choices``); a search seat draws nothing for a forced decision.
+        study_seed, game_index : int
+            Every seat's stream is that of game ``game_index`` of the study (the deal
+            stream is not used).
+
+        Returns
+        -------
+        scores : int64 array (n, len(SCORE_COLUMNS))
+        choices : list of int
+            Every decision's index in its legal list, the forced ones first.
+        """
+        if not (0 <= study_seed < 2**32 and 0 <= game_index < 2**32):
+            raise ValueError("study seed and game index must be in [0, 2**32)")
+        args = self._setup(n, codes, hparams)
+        deal = np.ascontiguousarray(deal, dtype=np.int64)
+        if deal.shape != (self.cake.n_slices,):
+            raise ValueError(f"the deal must have shape ({self.cake.n_slices},)")
+        if len(history) > MAX_DECISIONS:
+            raise ValueError(f"a history longer than a game ({len(history)} > {MAX_DECISIONS})")
+        hist = np.zeros(MAX_DECISIONS, dtype=np.int64)
+        hist[: len(history)] = history
+        scores = np.zeros((n, N_SCORE), dtype=np.int64)
+        k = play_deal_kernel(*args, deal, hist, len(history), study_seed, game_index, scores)
+        return scores, hist[:k].tolist()
 
     def play(self, n: int, codes, study_seed: int, game_index: int, hparams=None):
         """Play one game: (scores (n, len(SCORE_COLUMNS)), records (decisions,
@@ -234,8 +288,9 @@ def strategy_codes(specs) -> np.ndarray:
     """Kernel codes of the strategies the kernel plays; raises KeyError for another one.
 
     ``random`` and ``greedy`` (without parameters), ``heuristic`` and its presets
-    (``heuristic-eq4``, a user's, ...; with or without parameters) map to their codes;
-    give the heuristic seats' parameters with :func:`seat_params`.
+    (``heuristic-eq4``, a user's, ...; with or without parameters) and ``search`` (with or
+    without parameters) map to their codes; give the heuristic and search seats'
+    parameters with :func:`seat_params`.
     """
     from sims.games.pieceocake.heuristic import load_presets
 
@@ -258,6 +313,9 @@ def strategy_codes(specs) -> np.ndarray:
             continue
         if spec.name == "heuristic":
             out.append(STRAT_HEURISTIC)
+            continue
+        if spec.name == "search":
+            out.append(STRAT_SEARCH)
             continue
         if presets is None:
             presets = load_presets()
@@ -289,22 +347,31 @@ def _heuristic_params(text: str, n: int) -> dict[str, float]:
 
 
 def seat_params(specs, n: int) -> np.ndarray:
-    """The kernel's ``hparams`` for a seating: (n, 4) float64 of each seat's (theta, loss,
-    fewer, margin) (``heuristic.PARAM_ORDER``).
+    """The kernel's ``hparams`` for a seating: (n, N_SEAT_PARAMS) float64 of each seat's
+    (theta, loss, fewer, margin) (``heuristic.PARAM_ORDER``), then (budget, cuts).
 
     A heuristic seat's row holds its resolved parameters (presets and overrides applied
-    at ``n`` players), a greedy seat's ``heuristic.GREEDY_PARAMS``, a random seat's zeros.
-    ``specs`` gives one spec per seat, or one for every seat.
+    at ``n`` players), a greedy seat's ``heuristic.GREEDY_PARAMS``, a search seat's the
+    heuristic's player-count default (which ranks its cut candidates and plays its
+    playouts: ``SearchStrategy.field_params``) and its ``budget`` and ``cuts``; a random
+    seat's zeros. ``specs`` gives one spec per seat, or one for every seat.
     """
     specs = _per_seat(specs, n)
     codes = strategy_codes(specs)
-    out = np.zeros((n, N_HPARAMS), dtype=np.float64)
+    out = np.zeros((n, N_SEAT_PARAMS), dtype=np.float64)
     for p, (s, code) in enumerate(zip(specs, codes, strict=True)):
         if code == STRAT_HEURISTIC:
             params = _heuristic_params(str(s), n)
         elif code == STRAT_GREEDY:
             params = GREEDY_PARAMS
+        elif code == STRAT_SEARCH:
+            from sims.games.pieceocake.strategies import make_strategy
+
+            strategy = make_strategy(str(s))  # validates the parameters
+            params = strategy.field_params(n)
+            out[p, S_BUDGET] = strategy.p["budget"]
+            out[p, S_CUTS] = strategy.p["cuts"]
         else:
             continue
-        out[p] = [float(params[k]) for k in PARAM_ORDER]
+        out[p, :N_HPARAMS] = [float(params[k]) for k in PARAM_ORDER]
     return out

@@ -117,7 +117,7 @@ def _matrix_figure(r: Results):
     levels, table = r.report.skill, r.matchups
     counts = sorted(table["players"].unique())
     specs = [v.spec for v in levels.levels if v.spec in set(table["one"]) | set(table["field"])]
-    fig, axes = panels(7.4, 2.2, len(counts))
+    fig, axes = panels(7.4, 2.6, len(counts))
     names = [levels.short(s) for s in specs]
     for ax, n in zip(axes, counts, strict=True):
         grid = np.full((len(specs), len(specs)), np.nan)

@@ -378,3 +378,10 @@ def edges(table: pl.DataFrame, carry: tuple[str, ...] = ()) -> pl.DataFrame:
         **{k: EDGE_SCHEMA[k] for k in keys[2:]},
     }
     return pl.DataFrame(rows, schema=schema).sort("players")
+
+
+def first_edge_frame(edges_table: pl.DataFrame) -> pl.DataFrame:
+    """``players, games, first_edge_pp, first_low, first_high`` of an :func:`edges` table:
+    the first position's edge, as :func:`seat_fairness` names it."""
+    return edges_table.select("players", "games", pl.col("first_pp").alias("first_edge_pp"),
+                              "first_low", "first_high")  # fmt: skip

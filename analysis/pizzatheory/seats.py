@@ -144,6 +144,4 @@ def first_edges(out, group: str) -> pl.DataFrame:
     """The first player's edge at each player count of a uniform block, by turn position
     (``players, games, first_edge_pp, first_low, first_high``): the skill section's seat
     question (:attr:`analysis.skill.SkillLevels.first_edges`)."""
-    e = edges(position_table(out, group))
-    return e.select("players", "games", pl.col("first_pp").alias("first_edge_pp"), "first_low",
-                    "first_high")  # fmt: skip
+    return generic_seats.first_edge_frame(edges(position_table(out, group)))

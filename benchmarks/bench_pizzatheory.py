@@ -7,6 +7,11 @@ the ratings table (mixed, heuristic, greedy) at 3; games/s and their ratio (the 
 least 100×). Greedy and the heuristic alone are timed at 2 players because at 3 the game
 has no chance and they draw nothing: every game would be the same one. Each figure is the
 best of three interleaved rounds, so both sides of a ratio see the same machine.
+
+Then the search player (``search.py``; the target: at most 20 ms a game per searching seat):
+one ``search(budget=B)`` seat, in every seat in turn, among field seats (``mixed`` and
+``heuristic``), beside greedy in every seat, in the same run; the time per game, which is
+the time per game per searching seat (one searches), and its ratio to greedy's game.
 """
 
 from __future__ import annotations
@@ -29,6 +34,12 @@ MATCHUPS = (  # (players, seats, reference games, kernel games)
     (2, "heuristic", 16, 2_000),
     (3, "mixed,heuristic,greedy", 8, 2_000),
 )
+
+
+SEARCH_BUDGETS = (6, 24, 96)
+"""Budgets timed: 6 plays each candidate once (the cheapest), 96 is the default."""
+SEARCH_FIELDS = ("mixed", "heuristic")
+SEARCH_TARGET_MS = 20.0
 
 
 def _seconds(fn) -> float:
@@ -69,6 +80,45 @@ def main() -> None:
             ker = max(ker, n_kernel / _seconds(kernel))
         note = "" if ker / ref >= TARGET else f"  (below the {TARGET}× target)"
         print(f"{n:<9}{spec:<24}{ref:>19,.1f}{ker:>16,.0f}{ker / ref:>8.0f}×{note}")
+    _search(board, rules, quick)
+
+
+def _search(board, rules, quick: bool) -> None:
+    """One search seat among field seats (every seat in turn) against greedy in every seat:
+    ms per game per searching seat, and the ratio to greedy's game."""
+    print(
+        "\nSearch: one search(budget=B) seat, every seat in turn, among field seats; "
+        "greedy in every seat beside it (kernel, one core, best of 3 interleaved)"
+    )
+    print(f"{'players':<9}{'field':<11}{'budget':>7}{'greedy ms/game':>16}"
+          f"{'search ms/game':>16}{'ratio':>9}")  # fmt: skip
+    for n in (3, 2):
+        rounds = 3
+        g_games = 200 if quick else 2000
+        per_seat = 2 if quick else 10
+        for field in SEARCH_FIELDS:
+            for budget in SEARCH_BUDGETS:
+                seatings = []
+                for s in range(n):
+                    specs = [field] * n
+                    specs[s] = f"search(budget={budget})"
+                    seatings.append(specs)
+                play_many(board, rules, n, 1, 0, 1, strategies=seatings[0])  # compiled
+
+                def greedy(n=n, g=g_games):
+                    play_many(board, rules, n, 1, 0, g, strategies="greedy")
+
+                def search(n=n, seatings=seatings, k=per_seat):
+                    for specs in seatings:
+                        play_many(board, rules, n, 2, 0, k, strategies=specs)
+
+                best_g = best_s = float("inf")
+                for _ in range(rounds):
+                    best_g = min(best_g, 1e3 * _seconds(greedy) / g_games)
+                    best_s = min(best_s, 1e3 * _seconds(search) / (per_seat * n))
+                note = "" if best_s <= SEARCH_TARGET_MS else f"  (over {SEARCH_TARGET_MS:g} ms)"
+                print(f"{n:<9}{field:<11}{budget:>7}{best_g:>16.2f}{best_s:>16.1f}"
+                      f"{best_s / best_g:>8.0f}×{note}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -1111,7 +1111,7 @@ add(
     Case("pizzatheory-play-players-4", ["play", "pizzatheory", "--players", "4"],
          "2 to 3 players"),
     Case("pizzatheory-play-strategy-unknown", ["play", "pizzatheory", "--players", "3",
-         "--strategies", "search"], "unknown Pizza Theory strategy 'search'"),
+         "--strategies", "minimax"], "unknown Pizza Theory strategy 'minimax'"),
     st("arm-pizzatheory-first-seat", study(arm={"game": "pizzatheory", "players": 2,
        "rules": {"first_seat": 2}}), "first_seat=2 is not a seat of 2 players"),
 )  # fmt: skip

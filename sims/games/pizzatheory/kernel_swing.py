@@ -11,12 +11,16 @@ test_pizzatheory_kernel.py`` checks it decision by decision).
 Arrays: ``regions`` (216, spaces), the region of each space for each triple ``t = a*36 +
 b*6 + c`` of lines of directions 0, 1, 2; ``tlines`` (216, 3), each triple's line per
 direction; ``nreg`` (216,), each triple's region count. A placement candidate changes one
-region of every triple: its changes are found from the position's per-triple totals by
-re-resolving that one region, unless the placed colour thereby loses the safety rule, when
-the whole triple is resolved again.
+region of every triple: its changes are found from the position's per-triple totals and
+that region's outcome (both kept in the position tables) by re-resolving that one region,
+unless the placed colour thereby loses the safety rule, when its losses in every region of
+the triple are counted again. The outcome of every (triple, region) is found once per
+placement decision, and each candidate space sums its 36 cells per line, packed three
+integers to a word (``cell_index``).
 
 Seat parameters (a row of ``sp``): ``SP_AGGRESSION``, ``SP_LEADER``, ``SP_RISK``,
-``SP_BLIND``, ``SP_ITERS``.
+``SP_BLIND``, ``SP_ITERS``; a search seat's also ``SP_BUDGET``, ``SP_PLACES``, ``SP_MAGG``,
+``SP_MLEAD`` and ``SP_MODEL`` (``kernel_search``).
 """
 
 from __future__ import annotations
@@ -34,7 +38,8 @@ COLOURS = 3
 LINES = LINES_PER_DIRECTION
 TRIPLES = LINES**N_DIRECTIONS
 SP_AGGRESSION, SP_LEADER, SP_RISK, SP_BLIND, SP_ITERS = range(5)
-N_SP = 5
+SP_BUDGET, SP_PLACES, SP_MAGG, SP_MLEAD, SP_MODEL = range(5, 10)  # a search seat's
+N_SP = 10
 
 
 def triple_tables(regions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -68,33 +73,54 @@ def _outcome(c0, c1, c2, s0, s1, s2, tie_nothing):
 
 
 @njit(cache=True, inline="always")
-def _count(cnt, t, g, c, gx, x):
-    """Region ``g``'s count of colour ``c`` in triple ``t``, plus one in region ``gx`` for
-    colour ``x`` (the candidate topping; ``gx = -1``: none)."""
-    return cnt[t, g, c] + (1 if (g == gx and c == x) else 0)
+def _outcome_flat(c0, c1, c2, n0, n1, n2, tn):
+    """:func:`_outcome` without branches, for the placement tables' inner loop: ``n0..n2``
+    are 1 where the colour is *not* safe, ``tn`` 1 under ``two_way_tie = "nothing"``."""
+    top = max(c0, max(c1, c2))
+    e0 = c0 == top
+    e1 = c1 == top
+    e2 = c2 == top
+    nlead = e0 + e1 + e2
+    live = (top > 0) * (nlead < 3) * (1 - (nlead == 2) * tn)
+    l0 = c0 * (c0 < top) * n0 * live
+    l1 = c1 * (c1 < top) * n1 * live
+    l2 = c2 * (c2 < top) * n2 * live
+    removed = (l0 + l1 + l2) * (nlead == 1)
+    return l0, l1, l2, removed * e0, removed * e1, removed * e2
 
 
 @njit(cache=True, inline="always")
-def _resolve_triple(cnt, t, nr, safety, tie_nothing, gx, x):
-    """Resolve triple ``t`` from its region counts ``cnt[t]`` (MAX_REGIONS, 3), with one
-    more topping of colour ``x`` in region ``gx`` (-1: none): ``(safe0, safe1, safe2,
-    lost0, lost1, lost2, refill0, refill1, refill2)``. It stores nothing, so the loops
-    calling it keep their loads in registers."""
+def _pack6(l0, l1, l2, r0, r1, r2):
+    """A region's outcome (:func:`_outcome`) in one int64, 8 bits a count (a loss is at
+    most a supply, 40, a refill two)."""
+    return l0 | (l1 << 8) | (l2 << 16) | (r0 << 24) | (r1 << 32) | (r2 << 40)
+
+
+@njit(cache=True, inline="always")
+def _unpack6(x):
+    return (x & 255, (x >> 8) & 255, (x >> 16) & 255, (x >> 24) & 255, (x >> 32) & 255,
+            (x >> 40) & 255)  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _resolve_stored(cnt, t, nr, safety, tie_nothing):
+    """Resolve triple ``t`` from its region counts ``cnt[t]``: ``(safe0, safe1, safe2,
+    lost0, lost1, lost2, refill0, refill1, refill2)``, each region's outcome stored packed
+    (:func:`_pack6`) in ``cnt[t, g, COLOURS]``."""
     s0 = s1 = s2 = safety
     if safety:
         for g in range(nr):
-            if _count(cnt, t, g, 0, gx, x) > 1:
+            if cnt[t, g, 0] > 1:
                 s0 = False
-            if _count(cnt, t, g, 1, gx, x) > 1:
+            if cnt[t, g, 1] > 1:
                 s1 = False
-            if _count(cnt, t, g, 2, gx, x) > 1:
+            if cnt[t, g, 2] > 1:
                 s2 = False
     a0 = a1 = a2 = b0 = b1 = b2 = 0
     for g in range(nr):
-        l0, l1, l2, r0, r1, r2 = _outcome(_count(cnt, t, g, 0, gx, x),
-                                          _count(cnt, t, g, 1, gx, x),
-                                          _count(cnt, t, g, 2, gx, x), s0, s1, s2,
-                                          tie_nothing)  # fmt: skip
+        l0, l1, l2, r0, r1, r2 = _outcome(cnt[t, g, 0], cnt[t, g, 1], cnt[t, g, 2], s0, s1,
+                                          s2, tie_nothing)  # fmt: skip
+        cnt[t, g, COLOURS] = _pack6(l0, l1, l2, r0, r1, r2)
         a0 += l0
         a1 += l1
         a2 += l2
@@ -106,9 +132,10 @@ def _resolve_triple(cnt, t, nr, safety, tie_nothing, gx, x):
 
 @njit(cache=True)
 def position_tables(owner, regions, nreg, safety, tie_nothing, cnt, bsafe, blost, brefill):
-    """The position's region counts ``cnt`` (216, MAX_REGIONS, 3) and each triple's safe
-    flags, lost and refilled toppings per colour (``bsafe``, ``blost``, ``brefill``: (216,
-    3)); the board's spaces are ``owner``'s length."""
+    """The position's region counts ``cnt`` (216, MAX_REGIONS, 4: the colours' counts,
+    then the region's outcome packed) and each triple's safe flags, lost and refilled
+    toppings per colour (``bsafe``, ``blost``, ``brefill``: (216, 3)); the board's spaces
+    are ``owner``'s length."""
     spaces = owner.shape[0]
     for t in range(TRIPLES):
         for g in range(MAX_REGIONS):
@@ -118,8 +145,8 @@ def position_tables(owner, regions, nreg, safety, tie_nothing, cnt, bsafe, blost
             c = owner[i]
             if c >= 0:
                 cnt[t, regions[t, i], c] += 1
-        s0, s1, s2, l0, l1, l2, r0, r1, r2 = _resolve_triple(cnt, t, nreg[t], safety,
-                                                             tie_nothing, -1, 0)  # fmt: skip
+        s0, s1, s2, l0, l1, l2, r0, r1, r2 = _resolve_stored(cnt, t, nreg[t], safety,
+                                                             tie_nothing)  # fmt: skip
         bsafe[t, 0], bsafe[t, 1], bsafe[t, 2] = s0, s1, s2
         blost[t, 0], blost[t, 1], blost[t, 2] = l0, l1, l2
         brefill[t, 0], brefill[t, 1], brefill[t, 2] = r0, r1, r2
@@ -135,18 +162,18 @@ def tables_place(space, colour, regions, nreg, safety, tie_nothing, cnt, bsafe, 
         g = regions[t, space]
         if safety and bsafe[t, colour] != 0 and cnt[t, g, colour] == 1:
             cnt[t, g, colour] += 1
-            s0, s1, s2, l0, l1, l2, r0, r1, r2 = _resolve_triple(cnt, t, nreg[t], safety,
-                                                                 tie_nothing, -1, 0)  # fmt: skip
+            s0, s1, s2, l0, l1, l2, r0, r1, r2 = _resolve_stored(cnt, t, nreg[t], safety,
+                                                                 tie_nothing)  # fmt: skip
             bsafe[t, 0], bsafe[t, 1], bsafe[t, 2] = s0, s1, s2
             blost[t, 0], blost[t, 1], blost[t, 2] = l0, l1, l2
             brefill[t, 0], brefill[t, 1], brefill[t, 2] = r0, r1, r2
             continue
         s0, s1, s2 = bsafe[t, 0] != 0, bsafe[t, 1] != 0, bsafe[t, 2] != 0
-        c0, c1, c2 = cnt[t, g, 0], cnt[t, g, 1], cnt[t, g, 2]
-        a0, a1, a2, b0, b1, b2 = _outcome(c0, c1, c2, s0, s1, s2, tie_nothing)
+        a0, a1, a2, b0, b1, b2 = _unpack6(cnt[t, g, COLOURS])
         cnt[t, g, colour] += 1
         e0, e1, e2, f0, f1, f2 = _outcome(cnt[t, g, 0], cnt[t, g, 1], cnt[t, g, 2], s0, s1,
                                           s2, tie_nothing)  # fmt: skip
+        cnt[t, g, COLOURS] = _pack6(e0, e1, e2, f0, f1, f2)
         blost[t, 0] += e0 - a0
         blost[t, 1] += e1 - a1
         blost[t, 2] += e2 - a2
@@ -163,34 +190,6 @@ def position_deltas(supply, blost, brefill, d):
         for c in range(COLOURS):
             lost = blost[t, c]
             d[t, c] = min(brefill[t, c], supply[c] + lost) - lost
-
-
-@njit(cache=True, inline="always")
-def _candidate(t, g, colour, supply, nreg, safety, tie_nothing, cnt, bsafe, blost,
-               brefill):  # fmt: skip
-    """Triple ``t``'s change per colour (a tuple) in the position with one more topping of
-    ``colour`` in its region ``g`` (and one less in its supply): the same for every space
-    of the region."""
-    x0 = 1 if colour == 0 else 0
-    x1 = 1 if colour == 1 else 0
-    x2 = 1 - x0 - x1
-    c0, c1, c2 = cnt[t, g, 0], cnt[t, g, 1], cnt[t, g, 2]
-    s0, s1, s2 = bsafe[t, 0] != 0, bsafe[t, 1] != 0, bsafe[t, 2] != 0
-    if (s0 and x0 == 1 and c0 == 1) or (s1 and x1 == 1 and c1 == 1) or (s2 and x2 == 1 and c2 == 1):
-        # the colour loses the safety rule: every region may change, resolve it all
-        _, _, _, l0, l1, l2, r0, r1, r2 = _resolve_triple(cnt, t, nreg[t], safety,
-                                                          tie_nothing, g, colour)  # fmt: skip
-    else:  # the safe flags stand: only this region's outcome changes
-        a0, a1, a2, b0, b1, b2 = _outcome(c0, c1, c2, s0, s1, s2, tie_nothing)
-        e0, e1, e2, f0, f1, f2 = _outcome(c0 + x0, c1 + x1, c2 + x2, s0, s1, s2, tie_nothing)
-        l0 = blost[t, 0] - a0 + e0
-        l1 = blost[t, 1] - a1 + e1
-        l2 = blost[t, 2] - a2 + e2
-        r0 = brefill[t, 0] - b0 + f0
-        r1 = brefill[t, 1] - b1 + f1
-        r2 = brefill[t, 2] - b2 + f2
-    return (min(r0, supply[0] - x0 + l0) - l0, min(r1, supply[1] - x1 + l1) - l1,
-            min(r2, supply[2] - x2 + l2) - l2)  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -318,13 +317,124 @@ def regret_matching(u, k, iters, regrets, totals, sigma, ev, w):
             totals[i, a] = totals[i, a] / total
 
 
+def cell_index(regions: np.ndarray) -> np.ndarray:
+    """``cellidx`` (3, spaces, 216) int16 for a board's region table (216, spaces):
+    ``cellidx[d, s, k * 36 + q] = t * MAX_REGIONS + regions[t, s]`` where ``t`` is the
+    ``q``-th triple (ascending) whose line of direction ``d`` is ``k``: for a placement on
+    space ``s``, the cells of the packed outcome table a line of direction ``d`` sums, in
+    one contiguous row."""
+    spaces = regions.shape[1]
+    per = TRIPLES // LINES
+    out = np.zeros((N_DIRECTIONS, spaces, TRIPLES), dtype=np.int16)
+    t = np.arange(TRIPLES)
+    lines = np.stack([t // (LINES * LINES), (t // LINES) % LINES, t % LINES], axis=1)
+    for d in range(N_DIRECTIONS):
+        for k in range(LINES):
+            ts = t[lines[:, d] == k]
+            assert ts.shape[0] == per
+            out[d, :, k * per : (k + 1) * per] = (ts * MAX_REGIONS)[None, :] + regions[ts].T
+    return out
+
+
+# A candidate's outcome (x, y, z) in one triple, packed into one int64 as x + y 2^16 + z
+# 2^32 (and, for the spread, x^2, y^2, z^2 and xy, xz, yz with 21 bits each): a line's
+# integer sums over its triples are then one sum per packed word, unpacked exactly (every
+# |change| is at most a supply, 40, so every sum over 36 triples fits its field).
+_B1 = 16
+_B2 = 21
+
+
+@njit(cache=True, inline="always")
+def _unpack(s, bits):
+    """The three signed fields of a packed sum ``s`` (``bits`` each)."""
+    half = 1 << (bits - 1)
+    mask = (1 << bits) - 1
+    a = ((s + half) & mask) - half
+    s = (s - a) >> bits
+    b = ((s + half) & mask) - half
+    c = (s - b) >> bits
+    return a, b, c
+
+
 @njit(cache=True)
-def swing_place(owner, supply, legal, nl, colour, seat, direction, known_dir, known_line,
-                sp, regions, tlines, nreg, safety, tie_nothing, total, cnt, tabs, acc,
-                out, sc, tk, rxyz, fresh):  # fmt: skip
-    """``SwingStrategy.place``: the index in ``legal[:nl]`` of the space whose placement
-    of ``colour`` leaves ``seat`` the best value of its best line (the first among equals).
-    Scratch: ``cnt`` (216, MAX_REGIONS, 3) and ``tabs`` (4, 216, 3) int64, ``acc`` (6,
+def _place_table(colour, seat, lead, supply, nreg, safety, tie_nothing, cnt, bsafe, blost,
+                 brefill, pk, q1, q2, moments):  # fmt: skip
+    """For every triple ``t`` and region ``g``, the outcome (x, y, z) to ``seat`` of one
+    more topping of ``colour`` in that region (and one less in its supply), packed at ``pk[t *
+    MAX_REGIONS + g]`` (and its products in ``q1``, ``q2`` when ``moments``). Where the
+    colour thereby loses the safety rule (it is safe in ``t`` and has one topping in the
+    region) every region's outcome may change: the triple's totals with the colour unsafe
+    are found once per triple, and each such region swapped in."""
+    x0 = 1 if colour == 0 else 0
+    x1 = 1 if colour == 1 else 0
+    x2 = 1 - x0 - x1
+    sup0, sup1, sup2 = supply[0] - x0, supply[1] - x1, supply[2] - x2
+    o1, o2 = _others(seat)
+    tn = 1 if tie_nothing else 0
+    for t in range(TRIPLES):
+        nr = nreg[t]
+        s0, s1, s2 = bsafe[t, 0] != 0, bsafe[t, 1] != 0, bsafe[t, 2] != 0
+        bl0, bl1, bl2 = blost[t, 0], blost[t, 1], blost[t, 2]
+        br0, br1, br2 = brefill[t, 0], brefill[t, 1], brefill[t, 2]
+        lose = safety and (s0 if colour == 0 else (s1 if colour == 1 else s2))
+        u0, u1, u2 = s0 and x0 == 0, s1 and x1 == 0, s2 and x2 == 0
+        n0, n1, n2 = 0 if s0 else 1, 0 if s1 else 1, 0 if s2 else 1  # may lose
+        v0, v1, v2 = 0 if u0 else 1, 0 if u1 else 1, 0 if u2 else 1  # with the colour unsafe
+        ul0 = ul1 = ul2 = ur0 = ur1 = ur2 = 0
+        if lose:  # the triple's totals with the colour unsafe
+            for g in range(nr):
+                l0, l1, l2, r0, r1, r2 = _outcome_flat(cnt[t, g, 0], cnt[t, g, 1],
+                                                       cnt[t, g, 2], v0, v1, v2, tn)  # fmt: skip
+                ul0 += l0
+                ul1 += l1
+                ul2 += l2
+                ur0 += r0
+                ur1 += r1
+                ur2 += r2
+        base = t * MAX_REGIONS
+        for g in range(nr):
+            c0, c1, c2 = cnt[t, g, 0], cnt[t, g, 1], cnt[t, g, 2]
+            cx = c0 if colour == 0 else (c1 if colour == 1 else c2)
+            if lose and cx == 1:  # the colour unsafe: its totals, this region swapped
+                a0, a1, a2, b0, b1, b2 = _outcome_flat(c0, c1, c2, v0, v1, v2, tn)
+                e0, e1, e2, f0, f1, f2 = _outcome_flat(c0 + x0, c1 + x1, c2 + x2, v0, v1,
+                                                       v2, tn)  # fmt: skip
+                l0, l1, l2 = ul0 - a0 + e0, ul1 - a1 + e1, ul2 - a2 + e2
+                r0, r1, r2 = ur0 - b0 + f0, ur1 - b1 + f1, ur2 - b2 + f2
+            else:  # the region's outcome as it stands, from the position tables
+                a0, a1, a2, b0, b1, b2 = _unpack6(cnt[t, g, COLOURS])
+                e0, e1, e2, f0, f1, f2 = _outcome_flat(c0 + x0, c1 + x1, c2 + x2, n0, n1,
+                                                       n2, tn)  # fmt: skip
+                l0, l1, l2 = bl0 - a0 + e0, bl1 - a1 + e1, bl2 - a2 + e2
+                r0, r1, r2 = br0 - b0 + f0, br1 - b1 + f1, br2 - b2 + f2
+            d0 = min(r0, sup0 + l0) - l0
+            d1 = min(r1, sup1 + l1) - l1
+            d2 = min(r2, sup2 + l2) - l2
+            x = d0 if seat == 0 else (d1 if seat == 1 else d2)
+            y = (d0 if o1 == 0 else d1) + (d1 if o2 == 1 else d2)
+            z = y if lead < 0 else (d0 if lead == 0 else (d1 if lead == 1 else d2))
+            pk[base + g] = x + y * (1 << _B1) + z * (1 << (2 * _B1))
+            if moments:
+                q1[base + g] = x * x + (y * y) * (1 << _B2) + (z * z) * (1 << (2 * _B2))
+                q2[base + g] = x * y + (x * z) * (1 << _B2) + (y * z) * (1 << (2 * _B2))
+
+
+@njit(cache=True, inline="always")
+def _line_sums(acc, k, s, s1, s2, moments):
+    """Unpack a line's packed sums into ``acc[k]``."""
+    acc[k, 0], acc[k, 1], acc[k, 2] = _unpack(s, _B1)
+    if moments:
+        acc[k, 3], acc[k, 4], acc[k, 5] = _unpack(s1, _B2)
+        acc[k, 6], acc[k, 7], acc[k, 8] = _unpack(s2, _B2)
+
+
+@njit(cache=True)
+def place_values(owner, supply, legal, nl, colour, seat, direction, known_dir, known_line,
+                 sp, regions, cellidx, tlines, nreg, safety, tie_nothing, total, cnt, tabs,
+                 acc, out, sc, tk, rxyz, vals, fresh):  # fmt: skip
+    """``vals[j]``: the value to ``seat`` of its best line after placing a topping of
+    ``colour`` on ``legal[j]`` (``SwingStrategy.place``'s values), for ``j < nl``.
+    Scratch: ``cnt`` (216, MAX_REGIONS, 4) and ``tabs`` (4, 216, 3) int64, ``acc`` (6,
     9), ``out`` (6,), ``sc`` (4, 3), ``tk`` (6, 36), ``rxyz`` (3, 216, MAX_REGIONS)."""
     bsafe, blost, brefill = tabs[0], tabs[1], tabs[2]
     if fresh:  # else the caller kept them up to date since they were last computed
@@ -333,51 +443,72 @@ def swing_place(owner, supply, legal, nl, colour, seat, direction, known_dir, kn
     for c in range(COLOURS):
         on_board[c] = total - supply[c]
     lead = leading_other(seat, on_board)  # -1: the two others tie, z = y / 2 (kept as 2z)
-    o1, o2 = _others(seat)
-    m = _line_triples(tlines, direction, known_dir, known_line, tk)
     moments = sp[SP_RISK] != 0
     # a candidate changes one region of each triple, and every space of that region the
     # same way: each (triple, region)'s x, y, z once, then each candidate sums its own
-    for t in range(TRIPLES):
-        for g in range(nreg[t]):
-            d0, d1, d2 = _candidate(t, g, colour, supply, nreg, safety, tie_nothing, cnt,
-                                    bsafe, blost, brefill)  # fmt: skip
-            rxyz[0, t, g] = d0 if seat == 0 else (d1 if seat == 1 else d2)
-            rxyz[1, t, g] = (d0 if o1 == 0 else d1) + (d1 if o2 == 1 else d2)
-            if lead < 0:
-                rxyz[2, t, g] = rxyz[1, t, g]
-            else:
-                rxyz[2, t, g] = d0 if lead == 0 else (d1 if lead == 1 else d2)
-    rx, ry, rz = rxyz[0], rxyz[1], rxyz[2]
-    best = -np.inf
-    bk = 0
+    pk = rxyz[0].reshape(TRIPLES * MAX_REGIONS)
+    q1 = rxyz[1].reshape(TRIPLES * MAX_REGIONS)
+    q2 = rxyz[2].reshape(TRIPLES * MAX_REGIONS)
+    _place_table(colour, seat, lead, supply, nreg, safety, tie_nothing, cnt, bsafe, blost,
+                 brefill, pk, q1, q2, moments)  # fmt: skip
+    if known_dir < 0:  # every triple: the line's 36 cells are one row of cellidx
+        m = TRIPLES // LINES
+        rows = cellidx[direction]
+        for j in range(nl):
+            row = rows[legal[j]]
+            for k in range(LINES):
+                s = s1 = s2 = 0
+                if moments:
+                    for q in range(k * m, (k + 1) * m):
+                        i = row[q]
+                        s += pk[i]
+                        s1 += q1[i]
+                        s2 += q2[i]
+                else:
+                    for q in range(k * m, (k + 1) * m):
+                        s += pk[row[q]]
+                _line_sums(acc, k, s, s1, s2, moments)
+            _values(acc, m, sp, out, lead < 0)
+            v = out[0]
+            for k in range(1, LINES):
+                v = max(v, out[k])
+            vals[j] = v
+        return
+    m = _line_triples(tlines, direction, known_dir, known_line, tk)
     for j in range(nl):
         space = legal[j]
-        for k in range(LINES):  # the sums in locals: no store inside the loop
-            sx = sy = sz = sxx = syy = szz = sxy = sxz = syz = 0
+        for k in range(LINES):
+            s = s1 = s2 = 0
             for q in range(m):
                 t = tk[k, q]
-                g = regions[t, space]
-                x, y, z = rx[t, g], ry[t, g], rz[t, g]
-                sx += x
-                sy += y
-                sz += z
+                i = t * MAX_REGIONS + regions[t, space]
+                s += pk[i]
                 if moments:
-                    sxx += x * x
-                    syy += y * y
-                    szz += z * z
-                    sxy += x * y
-                    sxz += x * z
-                    syz += y * z
-            acc[k, 0], acc[k, 1], acc[k, 2] = sx, sy, sz
-            acc[k, 3], acc[k, 4], acc[k, 5] = sxx, syy, szz
-            acc[k, 6], acc[k, 7], acc[k, 8] = sxy, sxz, syz
+                    s1 += q1[i]
+                    s2 += q2[i]
+            _line_sums(acc, k, s, s1, s2, moments)
         _values(acc, m, sp, out, lead < 0)
         v = out[0]
         for k in range(1, LINES):
             v = max(v, out[k])
-        if v > best:
-            best = v
+        vals[j] = v
+
+
+@njit(cache=True)
+def swing_place(owner, supply, legal, nl, colour, seat, direction, known_dir, known_line,
+                sp, regions, cellidx, tlines, nreg, safety, tie_nothing, total, cnt, tabs,
+                acc, out, sc, tk, rxyz, vals, fresh):  # fmt: skip
+    """``SwingStrategy.place``: the index in ``legal[:nl]`` of the space whose placement
+    of ``colour`` leaves ``seat`` the best value of its best line (the first among equals;
+    :func:`place_values`)."""
+    place_values(owner, supply, legal, nl, colour, seat, direction, known_dir, known_line,
+                 sp, regions, cellidx, tlines, nreg, safety, tie_nothing, total, cnt, tabs,
+                 acc, out, sc, tk, rxyz, vals, fresh)  # fmt: skip
+    best = -np.inf
+    bk = 0
+    for j in range(nl):
+        if vals[j] > best:
+            best = vals[j]
             bk = j
     return bk
 

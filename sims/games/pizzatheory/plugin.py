@@ -144,11 +144,12 @@ def rules_of(options: Mapping[str, Any]) -> Rules:
 def strategy_identity(spec: str, players: int) -> str:
     """A key equal for two specs that play identically: the family and its resolved
     parameters at ``players`` (a preset is the heuristic with its parameters)."""
+    from sims.games.pizzatheory.search import SearchStrategy
     from sims.games.pizzatheory.strategies import HeuristicStrategy, SwingStrategy
 
     strategy = make_strategy(spec)
     family = "heuristic" if isinstance(strategy, HeuristicStrategy) else strategy.spec.name
-    if isinstance(strategy, SwingStrategy):
+    if isinstance(strategy, SwingStrategy | SearchStrategy):
         resolved = {k: float(v) for k, v in strategy.params(players).items()}
     else:
         resolved = {k: float(v) for k, v in strategy.spec.params.items()}
@@ -231,6 +232,7 @@ class PizzaTheory:
         rules_doc="docs/rules/pizzatheory.md",
         balance=BALANCE,
         compile_seconds=82,  # measured on 2 cores (the first slicelab play, issue 28)
+        playout_kernels={"search": "playout_kernel"},  # search on the reference engine
     )
     options = (
         GameOption(

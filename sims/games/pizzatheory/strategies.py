@@ -4,7 +4,8 @@ placement and cut by the immediate swing of the round's resolution against the o
 seats' cuts drawn uniformly (:mod:`sims.games.pizzatheory.swing`); and ``mixed(iters, …)``,
 which places as the heuristic does but cuts by mixing over its six lines with the
 regret-matching average strategy of the round's cut game (a pure best response to a
-simultaneous cut is exploitable).
+simultaneous cut is exploitable); and ``search(budget, …)``, which plays its candidates
+out (:mod:`sims.games.pizzatheory.search`, registered here).
 
 Every "best" takes the first maximum (the lowest space or line among equals). No choice
 depends on a colour's number: where the two other colours tie for the lead, the swing
@@ -190,17 +191,22 @@ class SwingStrategy:
         placed = seat if decision.phase == Phase.PLACE else NEUTRAL
         return self.place(view, seat, placed, decision.legal)
 
-    def place(self, view: PlayerView, seat: int, colour: int, legal) -> int:
-        """The legal space whose placement (of ``colour``) leaves ``seat`` the best value
-        of its best line afterwards."""
+    def place_values(self, view: PlayerView, seat: int, colour: int, legal) -> np.ndarray:
+        """For each legal space, the value to ``seat`` of its best line after a topping of
+        ``colour`` is placed there (and one taken from its supply)."""
+        self.resolve(view.n_players)
         owner = np.tile(np.array(view.owner), (len(legal), 1))
         owner[np.arange(len(legal)), list(legal)] = colour
         supply = np.tile(np.array(view.supply), (len(legal), 1))
         supply[:, colour] -= 1
         d = deltas(view.board, view.rules, owner, supply)
         known = _known_lines(view) if colour == NEUTRAL else {}
-        lines = line_values(view, d, seat, self.p, known)
-        return legal[_first_max(lines.max(axis=-1))]
+        return line_values(view, d, seat, self.p, known).max(axis=-1)
+
+    def place(self, view: PlayerView, seat: int, colour: int, legal) -> int:
+        """The legal space whose placement (of ``colour``) leaves ``seat`` the best value
+        of its best line afterwards."""
+        return legal[_first_max(self.place_values(view, seat, colour, legal))]
 
     def cut(self, view: PlayerView, seat: int, rng: np.random.Generator) -> int:
         """The line of the best value against the others' cuts drawn uniformly."""
@@ -323,6 +329,12 @@ class MixedStrategy(SwingStrategy):
         return LINES_PER_DIRECTION - 1
 
 
+def _search(spec: StrategySpec) -> Strategy:
+    from sims.games.pizzatheory.search import SearchStrategy
+
+    return SearchStrategy(spec)
+
+
 # ---------------------------------------------------------------------- catalogue
 STRATEGIES: dict[str, StrategyInfo] = {
     "random": StrategyInfo("random", RandomStrategy, {}, "uniform over the legal actions"),
@@ -345,13 +357,33 @@ STRATEGIES: dict[str, StrategyInfo] = {
         "defaults to the self-play equilibrium (docs/strategies/pizzatheory.md)",
         dict(MIXED_BOUNDS),
     ),
+    "search": StrategyInfo(
+        "search", _search, {},  # filled below from search.py
+        "determinized flat Monte-Carlo search: each candidate played out on samples of the "
+        "others' cuts (the mixed field's mixes) by heuristic seats; the strongest player "
+        "(about budget playouts a decision, whole games in the kernel)",
+    ),
 }  # fmt: skip
+
+
+def _register_search() -> None:
+    """search's defaults and bounds, declared next to its code (imported here, at the end,
+    because search.py imports this module)."""
+    from sims.games.pizzatheory.search import SEARCH_BOUNDS, SEARCH_DEFAULTS
+
+    STRATEGIES["search"].params.update({k: float(v) for k, v in SEARCH_DEFAULTS.items()})
+    STRATEGIES["search"].bounds.update(SEARCH_BOUNDS)
+    for info in STRATEGIES.values():
+        assert set(info.bounds) == set(info.params), info.name
+
+
+_register_search()
 
 
 def make_strategy(text: str | StrategySpec) -> Strategy:
     """Build a strategy from a spec: ``random``, ``greedy``, ``heuristic(leader=1)``, a
     preset (``heuristic-eq3``, ``heuristic-eq3(risk=0.2)``, a user's), ``mixed(iters=400)``,
-    or a strategy written in Python, ``package.module:Name(...)``
+    ``search(budget=24)``, or a strategy written in Python, ``package.module:Name(...)``
     (:func:`sims.core.specs.load_code_strategy`; it plays on the reference engine).
 
     Raises

@@ -55,7 +55,8 @@ from tests.generated import generated
 pytestmark = pytest.mark.generated
 
 QUICK = 6
-"""Examples per (family, players) in ``make test`` (5 families x 2 player counts: 60 examples)."""
+"""Examples per (case, players) in ``make test`` (5 families and "each seat its own" x 2
+player counts: 72 examples)."""
 
 # --------------------------------------------------------------------------- the boards
 
@@ -205,9 +206,12 @@ SUPPLIES = (SUPPLY.low, SUPPLY.low + 1, 16, SUPPLY.high - 1, SUPPLY.high)
 def rule_options(draw, players: int, family: str, n_spaces: int) -> Rules:
     """Rule options, each at an end of its range or the ruling, within a time budget: the
     most rounds (10 000) only for random play on a small board; the swing families play at
-    most 200 rounds (60 on large boards)."""
+    most 200 rounds (60 on large boards), the search player 12 (each of its decisions plays
+    games out)."""
     if family == "random" and n_spaces <= 40:
         rounds = [ROUNDS.low, ROUNDS.low + 1, 200, ROUNDS.high]
+    elif family == "search":
+        rounds = [ROUNDS.low, ROUNDS.low + 1, 12]
     elif n_spaces <= 40:
         rounds = [ROUNDS.low, ROUNDS.low + 1, 12, 200]
     else:
@@ -234,6 +238,15 @@ def _spec(draw, family: str) -> str:
     bounds (mixed with few regret-matching iterations, to keep the reference quick)."""
     if family in ("random", "greedy"):
         return family
+    if family == "search":  # small budgets; the field valuation at the ends of its bounds
+        params = {
+            "budget": draw(st.sampled_from([1, 3, 8])),
+            "places": draw(st.sampled_from([1, 2, 255])),
+            "model": draw(st.sampled_from([0, 1])),
+            "aggression": draw(st.sampled_from([0.0, 1.0, 10.0])),
+            "risk": draw(st.sampled_from([-5.0, 0.0, 5.0])),
+        }
+        return f"search({','.join(f'{k}={v:g}' for k, v in params.items())})"
     params = {
         "aggression": draw(st.sampled_from([0.0, 1.0, 10.0])),
         "leader": draw(st.sampled_from([0.0, 0.5, 10.0])),
@@ -247,8 +260,11 @@ def _spec(draw, family: str) -> str:
     return f"{family}({','.join(f'{k}={v:g}' for k, v in params.items())})"
 
 
-FAMILIES = ("random", "greedy", "heuristic", "mixed")
+FAMILIES = ("random", "greedy", "heuristic", "mixed", "search")
 assert set(FAMILIES) == set(KINDS), "a family the kernel plays is not generated"
+MIXABLE = FAMILIES[:-1]
+"""The families drawn seat by seat in "each seat its own" (at up to 200 rounds; search has
+its own cases, at most 12 rounds)."""
 CASES = [(f, n) for f in (*FAMILIES, "each seat its own") for n in (2, 3)]
 
 
@@ -303,7 +319,7 @@ def test_generated_boards_play_alike_or_are_refused(family, n, data):
         return
     event(f"accepted, {'7' if board.n_spaces == SPACES.low else 'more'} spaces")
     if family == "each seat its own":
-        specs = [_spec(data.draw, data.draw(st.sampled_from(FAMILIES))) for _ in range(n)]
+        specs = [_spec(data.draw, data.draw(st.sampled_from(MIXABLE))) for _ in range(n)]
     else:
         specs = _spec(data.draw, family)
     rules = data.draw(rule_options(n, family, board.n_spaces), label="rules")

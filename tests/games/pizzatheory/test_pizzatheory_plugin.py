@@ -47,7 +47,9 @@ def test_registered_and_described():
     assert {(o.key, o.kind, o.flag) for o in game.options} == {
         ("board", "value", "--board"), ("rules", "table", "--rule")}  # fmt: skip
     assert game.results.win_keys == ("won",) and game.results.components == ("toppings",)
-    assert [i.name for i in game.strategies()] == ["random", "greedy", "heuristic", "mixed"]
+    assert [i.name for i in game.strategies()] == [
+        "random", "greedy", "heuristic", "mixed", "search"]  # fmt: skip
+    assert game.info.playout_kernels == {"search": "playout_kernel"}
     assert board_names() == ["hex-37", "hex-37-mid", "hex-61", "round-31"]
 
 
@@ -81,8 +83,11 @@ def test_bad_variants_are_refused(raw, message):
 def test_check_arm_refuses_the_kernel_and_unknown_strategies():
     GAME.check_arm(_arm(engine="kernel"))  # every family Pizza Theory knows: in the kernel
     GAME.check_arm(_arm(engine="kernel", strategies=("greedy", "mixed(iters=5)", "heuristic")))
-    with pytest.raises(SlicelabError, match="unknown Pizza Theory strategy 'search'"):
-        GAME.check_arm(_arm(strategies=("search",)))
+    GAME.check_arm(_arm(engine="kernel", strategies=("search", "mixed", "search(budget=4)")))
+    with pytest.raises(SlicelabError, match="unknown Pizza Theory strategy 'minimax'"):
+        GAME.check_arm(_arm(strategies=("minimax",)))
+    with pytest.raises(SlicelabError, match="budget must be an integer from 1 to 10000"):
+        GAME.check_arm(_arm(strategies=("search(budget=0)",)))
     GAME.check_arm(_arm(strategies=("greedy", "mixed", "random")))
 
 

@@ -210,6 +210,26 @@ def test_relabelling_the_colours_changes_no_decision(n, specs):
         assert _relabelled(n, specs, 7, 0, rules, k) == base, k
 
 
+SEARCH_RELABEL = [
+    (3, ["search(budget=8,places=2)", M, "heuristic"]), (3, ["search(budget=6,places=2)"] * 3),
+    (3, ["search(budget=8,places=2,model=1)", "greedy", M]),
+    (2, ["search(budget=8,places=2)", M]), (2, ["search(budget=6,places=3)"] * 2),
+]  # fmt: skip
+"""The search player among the study's fields, and search against search (its field
+model's mixes and its samples from the seat's own stream move with the colour)."""
+
+
+@pytest.mark.parametrize("n, specs", SEARCH_RELABEL,
+                         ids=[f"{n}p-{'-'.join(s)}" for n, s in SEARCH_RELABEL])  # fmt: skip
+def test_relabelling_the_colours_changes_no_search_decision(n, specs):
+    """As above, for the search player (reference class, playouts in the kernel): the same
+    decisions and rows whichever colour each seat plays."""
+    rules = Rules(max_rounds=3)
+    base = _relabelled(n, specs, 7, 0, rules, 0)
+    for k in range(1, n):
+        assert _relabelled(n, specs, 7, 0, rules, k) == base, k
+
+
 @pytest.mark.parametrize("board", board_names())
 def test_a_deterministic_field_plays_one_game_whichever_colour_starts(board):
     """The compiled kernel, whole games: greedy and the heuristic at 3 players (no chance)

@@ -24,12 +24,20 @@ install: $(STAMP) ## Create .venv and install slicelab with its dev tools
 
 STUDIES := studies/nyslice-balance.toml studies/pieceocake-balance.toml studies/pizzatheory-balance.toml studies/horno-balance.toml
 
+REPORTS := $(patsubst studies/%.toml,reports/%.pdf,$(STUDIES))
+
 report: $(STAMP) ## Compile the kernels (a game per core), run the default balance studies (resume) and write reports/nyslice-balance.pdf, pieceocake-, pizzatheory- and horno-balance.pdf
 	$(BIN)/slicelab warm $(STUDIES) --jobs $(JOBS)
-	$(BIN)/slicelab report studies/nyslice-balance.toml --out reports/nyslice-balance.pdf --jobs $(JOBS)
-	$(BIN)/slicelab report studies/pieceocake-balance.toml --out reports/pieceocake-balance.pdf --jobs $(JOBS)
-	$(BIN)/slicelab report studies/pizzatheory-balance.toml --out reports/pizzatheory-balance.pdf --jobs $(JOBS)
-	$(BIN)/slicelab report studies/horno-balance.toml --out reports/horno-balance.pdf --jobs $(JOBS)
+	for s in $(STUDIES); do $(BIN)/slicelab study $$s --jobs $(JOBS) || exit 1; done
+	@# A report computes on one core: the four are written $(JOBS) at a time, the largest first.
+	$(MAKE) --no-print-directory -j $(JOBS) -O $(REPORTS)
+
+# Each report from its finished dataset (make report plays the games first).
+reports/%.pdf: FORCE
+	$(BIN)/slicelab report data/$* --out $@
+
+.PHONY: FORCE
+FORCE:
 
 quick: $(STAMP) ## Run the four balance studies at their quick size into data/<study>-quick/ (minutes, compiles included), small datasets the notebooks open (README, "Balance analyses, notebooks and the report")
 	$(BIN)/slicelab warm $(STUDIES) --jobs $(JOBS)

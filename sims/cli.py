@@ -1159,6 +1159,257 @@ def equilibrium(
         console.print(f"saved preset {save_preset!r}" + (f" in {path}" if path else ""))
 
 
+BALANCE_COLUMNS = (
+    Column("rank", text=lambda r: str(r["rank"])),
+    Column("change", "change (held out on fresh deals)", justify="left", wrap=True),
+    Column("size", text=lambda r: f"{r['size']:g}"),
+    Column("status", "against the target"),
+    Column("worst_pp", "largest edge (pp)", justify="left", wrap=True,
+           text=lambda r: f"{r['worst_players']}p position {r['worst_position']}: "
+           f"{r['worst_pp']:+.1f} [{r['worst_low_pp']:+.1f}, {r['worst_high_pp']:+.1f}]"),
+    Column("by_count", "largest edge by count (pp)", justify="left", wrap=True),
+)  # fmt: skip
+"""The ranked settings of ``slicelab balance``."""
+
+KNOB_COLUMNS = (
+    Column("knob", justify="left"),
+    Column("values", justify="left", wrap=True),
+    Column("printed", "printed rules"),
+    Column("acts_at", "acts at"),
+    Column("help", "what it changes", justify="left", wrap=True),
+)  # fmt: skip
+"""The table of ``slicelab balance GAME --list``."""
+
+
+def _value(v) -> str:
+    """A knob's value as a study file writes it (``true``, ``3``, ``remove``)."""
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _acts_text(knob, game: Game) -> str:
+    """Where a knob changes anything, within the game's player range."""
+    low = max(knob.min_players, game.info.min_players)
+    high = min(knob.max_players or game.info.max_players, game.info.max_players)
+    return f"{low} players" if low == high else f"{low}-{high} players"
+
+
+def _counts(text: str) -> list[int]:
+    """``2,4`` or ``2-4`` as player counts."""
+    try:
+        if "-" in text:
+            low, high = (int(x) for x in text.split("-", 1))
+            return list(range(low, high + 1))
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise SlicelabError(f"--players {text!r}: write player counts as 2,4 or 2-4") from None
+
+
+@cli.command()
+@click.argument("game")
+@click.option(
+    "--players",
+    "-p",
+    "counts",
+    default=None,
+    metavar="COUNTS",
+    help="Player counts, e.g. 2,4 or 2-5: every setting is played at each.",
+)
+@click.option(
+    "--knob",
+    "knobs",
+    multiple=True,
+    metavar="NAME",
+    help="A knob to change (repeatable); `slicelab balance GAME --list` lists them.",
+)
+@click.option(
+    "--values",
+    "values",
+    multiple=True,
+    metavar="NAME=V1,V2",
+    help="Narrow a knob to these values (repeatable).",
+)
+@click.option(
+    "--list",
+    "list_knobs",
+    is_flag=True,
+    help="List the game's knobs (values, printed value, where they act) and stop.",
+)
+@click.option(
+    "--field",
+    "field_spec",
+    default=None,
+    help="Strategy in every seat (default: the game's main field).",
+)
+@click.option(
+    "--tolerance",
+    type=click.FloatRange(min=0, min_open=True),
+    default=1.0,
+    show_default=True,
+    help="Target: every position within this many pp of fair.",
+)
+@click.option(
+    "--candidates",
+    type=click.IntRange(min=1),
+    default=32,
+    show_default=True,
+    help="Settings in the first round (the whole grid when smaller).",
+)
+@click.option(
+    "--games",
+    "n_games",
+    type=click.IntRange(min=10),
+    default=200,
+    show_default=True,
+    help="Games per count and setting in the first round (doubling each round).",
+)
+@click.option(
+    "--finalists",
+    type=click.IntRange(min=1),
+    default=4,
+    show_default=True,
+    help="Settings measured on fresh deals when the halving stops.",
+)
+@click.option(
+    "--held-out-games",
+    type=click.IntRange(min=10),
+    default=2000,
+    show_default=True,
+    help="Fresh games per count for each finalist and the base.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0, max=2**32 - 1),
+    default=1,
+    show_default=True,
+    help="Seed of the sampling and the games.",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes.",
+)
+@click.option(
+    "--state",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder the plays are kept in, to resume an interrupted run (default: "
+    "data/balance/<game>-<a key of the arguments>).",
+)
+@click.option(
+    "--write-study",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write a study file replaying the held-out check of the ranked settings.",
+)
+@format_option
+@game_options
+def balance(
+    game, counts, knobs, values, list_knobs, field_spec, tolerance, candidates, n_games,
+    finalists, held_out_games, seed, jobs, state, write_study, fmt, **given,
+) -> None:  # fmt: skip
+    """Find the smallest change to GAME's knobs (rule values) that makes every turn
+    position fair within --tolerance at every count: successive halving over paired
+    deals, then the finalists and the base measured on fresh deals; prints them ranked.
+    Example: slicelab balance nyslice -p 2 --knob compensation.1 --games 100"""
+    import hashlib
+    import json
+
+    from sims.balance import balance as run_balance
+    from sims.balance import describe, study_text
+    from sims.core.knobs import find_knob
+
+    the_game = get_game(game)
+    if list_knobs:
+        rows = [{"knob": k.name, "values": ", ".join(map(_value, k.values)),
+                 "printed": _value(k.default), "acts_at": _acts_text(k, the_game),
+                 "help": k.help} for k in the_game.knobs]  # fmt: skip
+        emit(fmt, KNOB_COLUMNS, rows, console)
+        return
+    check_jobs(jobs)
+    if not counts:
+        raise SlicelabError("name the player counts, e.g. --players 2,4 (or --list the knobs)")
+    players = _counts(counts)
+    arm = arm_dict(game, players[0], the_game.info.main_field, 1, seed, given)
+    own = {o.key for o in the_game.options}
+    base = {k: v for k, v in arm.items() if k in own}
+    narrowed = {}
+    for item in values:
+        if "=" not in item:
+            raise SlicelabError(f"--values {item!r}: write NAME=V1,V2, e.g. --values supply=14,16")
+        name, vals = item.split("=", 1)
+        k = find_knob(the_game.knobs, name.strip(), the_game.info.title)
+        narrowed[k.name] = [k.parse(v) for v in vals.split(",")]
+    if state is None:
+        key = hashlib.sha256(json.dumps([game, players, knobs, sorted(narrowed.items()),
+                                         field_spec, base, n_games, candidates, finalists,
+                                         held_out_games, seed], sort_keys=True,
+                                        default=str).encode()).hexdigest()[:12]  # fmt: skip
+        state = Path("data") / "balance" / f"{game}-{key}"
+
+    def show(i, pool, games):
+        err.print(f"round {i}: {len(pool)} settings after {games:,} games a count each; "
+                  f"best largest edge {pool[0].selection_worst():.1f} pp: "
+                  f"{describe(res_knobs(pool), base, pool[0].setting)}")  # fmt: skip
+
+    def res_knobs(pool):
+        return [find_knob(the_game.knobs, n, the_game.info.title) for n, _ in pool[0].setting]
+
+    def start(settings: int) -> None:
+        err.print(f"balance {the_game.info.title} at {', '.join(map(str, players))} players, "
+                  f"field {field_spec or the_game.info.main_field}: {settings} settings; "
+                  f"plays kept in {state} (rerun to resume)")  # fmt: skip
+
+    res = run_balance(
+        game, players, knobs, field_spec, base, tolerance, candidates, n_games, finalists,
+        held_out_games, seed, jobs, state, narrowed, on_round=show, on_start=start,
+    )  # fmt: skip
+    rows = []
+    for i, m in enumerate(res.ranked):
+        n, pos, e, lo, hi = m.worst_interval()
+        rows.append({
+            "rank": i + 1, "change": describe(res.knobs, res.base, m.setting),
+            "size": m.size, "status": m.status(tolerance), "worst_players": n,
+            "worst_position": pos, "worst_pp": e, "worst_low_pp": lo, "worst_high_pp": hi,
+            "by_count": "; ".join(f"{c}p {h.edge[int(abs(h.edge).argmax())]:+.1f}"
+                                  for c, h in m.held_out.items()),
+            "settings": json.dumps(dict(m.setting), default=str),
+            "held_out_games": res.held_out_games, "held_out_seed": res.held_out_seed,
+        })  # fmt: skip
+    if fmt != "table":
+        write_rows(rows, list(rows[0]), fmt)
+    else:
+        print_table(console, BALANCE_COLUMNS, rows)
+    b = res.best
+    out = console if fmt == "table" else err
+    n, pos, e, lo, hi = b.worst_interval()
+    largest = (f"largest edge {n}p position {pos}: {e:+.1f} pp [{lo:+.1f}, {hi:+.1f}] on "
+               f"{res.held_out_games:,} fresh games a count (interval corrected for picking "
+               "the largest position)")  # fmt: skip
+    status = b.status(tolerance)
+    if res.no_change and status == "fair":
+        out.print(f"no change needed: every position is within ±{tolerance:g} pp of fair at "
+                  f"every count; {largest}")  # fmt: skip
+    elif res.no_change:
+        out.print(f"no change shown to be needed: no setting is shown within ±{tolerance:g} "
+                  f"pp and the game as it is is not shown outside it; {largest}; more "
+                  "--held-out-games would tell")  # fmt: skip
+    else:
+        bn, bpos, be, blo, bhi = res.base_measured.worst_interval()
+        how = {"fair": "within", "unclear": "not shown outside",
+               "unfair": "the closest found, still outside"}[status]  # fmt: skip
+        out.print(f"recommended: {describe(res.knobs, res.base, b.setting)} ({how} the "
+                  f"±{tolerance:g} pp target): {largest}; unchanged: {bn}p position {bpos} "
+                  f"{be:+.1f} pp [{blo:+.1f}, {bhi:+.1f}]")  # fmt: skip
+    err.print(f"cost: {res.games_played:,} games played in {res.seconds:.0f} s "
+              f"(seed {seed}; fresh deals seed {res.held_out_seed})")  # fmt: skip
+    if write_study:
+        write_study.write_text(study_text(res, f"balance-{game}"))
+        err.print(f"study file: {write_study} (slicelab study {write_study} replays the check)")
+
+
 def main() -> None:
     """Console-script entry point."""
     cli(prog_name="slicelab")

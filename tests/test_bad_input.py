@@ -929,6 +929,40 @@ add(
 )  # fmt: skip
 
 
+# ---------------------------------------------------------------- slicelab balance
+def bal(*extra: str) -> list[str]:
+    return ["balance", "nyslice", "--players", "2", "--games", "10", "--held-out-games", "10",
+            "--state", "st", *extra]  # fmt: skip
+
+
+add(
+    Case("balance-no-knob", bal(), "name at least one knob"),
+    Case("balance-knob-unknown", bal("--knob", "dough"), ("no knob 'dough'", "compensation.1")),
+    Case("balance-knob-idle-at-count", bal("--knob", "compensation.3"),
+         ("changes nothing at 2 players", "4 or more players")),
+    Case("balance-knob-twice", bal("--knob", "compensation.1", "--knob", "compensation.1"),
+         "named twice"),
+    Case("balance-values-malformed", bal("--knob", "compensation.1", "--values", "oops"),
+         "NAME=V1,V2"),
+    Case("balance-values-out-of-range",
+         bal("--knob", "compensation.1", "--values", "compensation.1=1,99"),
+         ("'99' is not one of its values", "0 to 6")),
+    Case("balance-values-unknown-knob", bal("--knob", "compensation.1", "--values", "x=1"),
+         "no knob 'x'"),
+    Case("balance-players-malformed", ["balance", "nyslice", "--players", "two", "--knob",
+         "compensation.1"], "2,4 or 2-4"),
+    Case("balance-players-outside-game", ["balance", "nyslice", "--players", "2,9", "--knob",
+         "compensation.1"], "players"),
+    Case("balance-rule-bad-base", bal("--knob", "compensation.1", "--rule", "stuffed=3"),
+         "stuffed"),
+    Case("balance-field-unknown", bal("--knob", "compensation.1", "--field", "clever"),
+         "clever"),
+    Case("balance-tolerance-0", bal("--knob", "compensation.1", "--tolerance", "0"),
+         "--tolerance", usage=True),
+    Case("balance-game-unknown", ["balance", "chess", "--players", "2"], "unknown game"),
+)  # fmt: skip
+
+
 # --- demo: flags ---------------------------------------------------------------------
 def d(id_: str, over: dict | None, fragment, *extra: str, **kw) -> Case:
     return Case(f"demo-{id_}", demo(over, *extra), fragment, **kw)

@@ -163,6 +163,33 @@ def test_runner_tables_follow_the_declared_schema(name, players):
     assert tables["players"].num_rows == 8 * players and tables["games"].num_rows == 8
 
 
+KNOB_GAMES = [g for g in REGISTRY if any(i.kernel for i in get_game(g).strategies())]
+
+
+@pytest.mark.parametrize("name", KNOB_GAMES)
+def test_kernel_agrees_with_the_reference_engine_at_every_knobs_ends(name):
+    """Every knob ``slicelab balance`` may turn (``Game.knobs``), at its lowest and highest
+    value, at the smallest table where it acts: the same rows from both engines (every
+    kernel family but search, whose reference decisions are slow and which the test above
+    covers)."""
+    game = get_game(name)
+    families = [f for f in _kernel_families(name) if f != "search"]
+    for knob in game.knobs:
+        players = max(knob.min_players, game.info.min_players)
+        specs = [families[s % len(families)] for s in range(players)]
+        for value in (knob.values[0], knob.values[-1]):
+            block = {"name": "k", "game": name, "players": players, "strategies": specs,
+                     "games": 3, **knob.set({}, value)}  # fmt: skip
+            arm = one_arm(block, seed=23)
+            kern = play_tables(arm, 0, 3, decisions=True, engine="kernel")
+            ref = play_tables(arm, 0, 3, decisions=True, engine="reference")
+            for table in kern:
+                a, b = kern[table], ref[table]
+                if "engine" in a.column_names:
+                    a, b = a.drop_columns(["engine"]), b.drop_columns(["engine"])
+                assert a.equals(b), (knob.name, value, table)
+
+
 def _kernel_families(name: str) -> list[str]:
     return [i.name for i in get_game(name).strategies() if i.kernel and not i.preset_of]
 

@@ -4,7 +4,9 @@ It exists to show that a game plugs in without an edit to the core, the runner, 
 the generic analyses (``tests/test_toy_game.py`` registers it for one test). Each player is
 dealt ``hand`` cards from 1..20; in each of ``hand`` rounds every player in turn plays a
 card, and the highest card of the round wins a trick. Score = tricks + a bonus point for
-the player dealt the highest card; ties share the win.
+the player dealt the highest card; ties share the win. The rule ``lead`` (a what-if, 0 by
+default) adds that many points to seat 0's bonus: an unfairness planted on purpose, and its
+knob, for ``slicelab balance``'s tests.
 """
 
 from __future__ import annotations
@@ -27,21 +29,24 @@ from sims.core.game import (
     StrategyInfo,
     Variant,
 )
+from sims.core.knobs import int_knob
 from sims.core.limits import Limit
 from sims.core.seeding import game_streams
 from sims.core.specs import StrategySpec, parse_spec
 
 CARDS = 20
-RULES = {"hand": 3}
+RULES = {"hand": 3, "lead": 0}
 HAND = Limit("hand", "cards in a hand", 1, CARDS // 4, "the deck deals every seat of four")
+LEAD = Limit("lead", "points added to seat 0's bonus", -5, 5, "a what-if for the tests")
 
 
 class HighCardState:
     """A game of High Card: the deal is drawn up front, then one card per decision."""
 
-    def __init__(self, players: int, hand: int, rng: np.random.Generator) -> None:
+    def __init__(self, players: int, hand: int, rng: np.random.Generator, lead: int = 0
+                 ) -> None:  # fmt: skip
         deck = rng.permutation(np.arange(1, CARDS + 1))
-        self.n, self.hand = players, hand
+        self.n, self.hand, self.lead = players, hand, lead
         self.hands = [
             sorted(int(c) for c in deck[p * hand : (p + 1) * hand]) for p in range(players)
         ]
@@ -73,7 +78,7 @@ class HighCardState:
             self.table = []
 
     def score_breakdown(self) -> list[dict[str, int]]:
-        bonus = [int(p == self.best_dealt) for p in range(self.n)]
+        bonus = [int(p == self.best_dealt) + (self.lead if p == 0 else 0) for p in range(self.n)]
         return [
             {"score": self.tricks[p] + bonus[p], "tricks": self.tricks[p], "bonus": bonus[p]}
             for p in range(self.n)
@@ -100,7 +105,8 @@ class Player:
 
 
 class HighCard:
-    info = GameInfo("toy", "High Card", 2, 4, "play your highest card", "tests/toy_game.py")
+    info = GameInfo("toy", "High Card", 2, 4, "play your highest card", "tests/toy_game.py",
+                    main_field="greedy")  # fmt: skip
     options = (GameOption("rules", "table", "a High Card rule (hand=N)", flag="--rule"),)
     results = ResultSchema(
         components=("tricks", "bonus"),
@@ -108,12 +114,16 @@ class HighCard:
         seat_columns=("score", "tricks", "bonus"),
         game_columns=("decisions",),
     )
-    data_limits = (HAND,)
+    data_limits = (HAND, LEAD)
+    knobs = (int_knob("lead", "points added to seat 0's bonus", LEAD.low, LEAD.high, 0),
+             int_knob("hand", "cards in a hand", HAND.low, HAND.high, 3))  # fmt: skip
 
     def variants(self, raw: Mapping[str, Any], players: int, base: Path | None) -> list[Variant]:
         rules = {**RULES, **dict(raw.get("rules", {}))}
-        if set(rules) != set(RULES) or not HAND.low <= rules["hand"] <= HAND.high:
-            raise SlicelabError(f"High Card's only rule is hand = {HAND.low}..{HAND.high}")
+        if (set(rules) != set(RULES) or not HAND.low <= rules["hand"] <= HAND.high
+                or not LEAD.low <= rules["lead"] <= LEAD.high):  # fmt: skip
+            raise SlicelabError(f"High Card's rules are hand = {HAND.low}..{HAND.high} and "
+                                f"lead = {LEAD.low}..{LEAD.high}")  # fmt: skip
         return [Variant({"rules": rules})]
 
     def check_arm(self, arm) -> None:
@@ -146,7 +156,8 @@ class HighCard:
         raise SlicelabError("High Card has no family to tune")
 
     def initial_state(self, options, players: int, rng: np.random.Generator) -> HighCardState:
-        return HighCardState(players, options["rules"]["hand"], rng)
+        rules = options["rules"]
+        return HighCardState(players, rules["hand"], rng, rules.get("lead", 0))
 
     def decide(self, strategy: Player, state: HighCardState, rng: np.random.Generator) -> int:
         return strategy.choose(state, rng)

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 import numpy as np
 
 from sims.core.errors import SlicelabError
+from sims.core.knobs import Knob
 from sims.core.limits import Limit
 from sims.core.specs import StrategySpec
 
@@ -167,6 +168,9 @@ class GameInfo:
         The functions of the game's ``kernel`` module its report's analyses call (replays
         of a dataset's games), named as in ``playout_kernels``, so that ``slicelab report``
         says when they compile (:func:`sims.compiling.analysis_notice`).
+    main_field : str
+        The strategy spec of the field its balance verdicts are computed from (every seat
+        playing it): the default field of ``slicelab balance``.
     """
 
     name: str
@@ -179,6 +183,7 @@ class GameInfo:
     compile_seconds: float | None = None
     playout_kernels: Mapping[str, str] = field(default_factory=dict)
     analysis_kernels: tuple[str, ...] = ()
+    main_field: str = "heuristic"
 
     @property
     def players_text(self) -> str:
@@ -376,6 +381,9 @@ class Game(Protocol):
     """Every bound its data files and rule options must respect (the kernel's array
     sizes, the tables' column types), each checked by its parser and listed in the rules
     document's section "Data files" (:mod:`sims.core.limits`)."""
+    knobs: tuple[Knob, ...]
+    """The rule values a designer could change, with their ranges and the size of a change
+    (:mod:`sims.core.knobs`): what ``slicelab balance`` searches."""
 
     def variants(self, raw: Mapping[str, Any], players: int, base: Path | None) -> list[Variant]:
         """Validate an arm block's game options (the keys of :attr:`options` it holds,

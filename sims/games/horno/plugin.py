@@ -70,6 +70,7 @@ from sims.games.horno.cards import (
     study_variants,
 )
 from sims.games.horno.engine import SABOTAGE_CARD, GameState, Phase, deal
+from sims.games.horno.knobs import KNOBS
 from sims.games.horno.records import (
     COMPLETED_BY_TYPE,
     DECISION_COLUMNS,
@@ -381,6 +382,7 @@ class Horno(TunesHeuristic):
         compile_seconds=101,  # measured on 2 cores (the first slicelab play, issue 28)
     )
     data_limits = LIMITS
+    knobs = KNOBS
     """Every bound a card-set file and the rule options must respect (``rules.LIMITS``),
     listed in ``docs/rules/horno.md``, section "Data files"."""
     options = (

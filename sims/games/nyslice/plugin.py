@@ -51,6 +51,7 @@ from sims.games.nyslice.deck import (
 )
 from sims.games.nyslice.deckfamily import plausible_decks
 from sims.games.nyslice.engine import GameState, Phase, deal
+from sims.games.nyslice.knobs import KNOBS
 from sims.games.nyslice.rules import (
     COMPENSATION_POINTS,
     MAX_PLAYERS,
@@ -348,6 +349,7 @@ class NewYorkSlice(TunesHeuristic):
         analysis_kernels=("_play_deal", "ownpoints.own_points_kernel"),
     )
     data_limits: tuple[Limit, ...] = (*DECK_LIMITS, *RULE_LIMITS)
+    knobs = KNOBS
     """The deck file's limits (``deck.DECK_LIMITS``) and the rule options'
     (``rules.RULE_LIMITS``), listed in ``docs/rules/nyslice.md``, "Data files"."""
     options = (

@@ -57,6 +57,7 @@ from sims.games.pieceocake.cake import (
     load_cake,
 )
 from sims.games.pieceocake.engine import GameState, Phase, deal
+from sims.games.pieceocake.knobs import KNOBS
 from sims.games.pieceocake.records import (
     COLLECTED_BY_VARIETY,
     DECISION_COLUMNS,
@@ -273,6 +274,7 @@ class PieceOCake(TunesHeuristic):
         playout_kernels={"search": "game.playouts_kernel"},
     )
     data_limits: tuple[Limit, ...] = (*CAKE_LIMITS, *RULE_LIMITS)
+    knobs = KNOBS
     """The cake file's limits (``cake.CAKE_LIMITS``) and the rule options'
     (``rules.RULE_LIMITS``), listed in ``docs/rules/pieceocake.md``, "Data files"."""
     options = (

@@ -61,6 +61,7 @@ from sims.games.pizzatheory.board import (
     shipped_board,
 )
 from sims.games.pizzatheory.engine import Ending, GameState, Phase, deal
+from sims.games.pizzatheory.knobs import KNOBS
 from sims.games.pizzatheory.records import DECISION_COLUMNS, GAME_COLUMNS, SEAT_COLUMNS
 from sims.games.pizzatheory.rules import (
     LIMITS,
@@ -232,6 +233,7 @@ class PizzaTheory:
         rules_doc="docs/rules/pizzatheory.md",
         balance=BALANCE,
         compile_seconds=82,  # measured on 2 cores (the first slicelab play, issue 28)
+        main_field="mixed",
         playout_kernels={"search": "playout_kernel"},  # search on the reference engine
     )
     options = (
@@ -252,6 +254,7 @@ class PizzaTheory:
         turn_order="start_position",
     )
     data_limits: tuple[Limit, ...] = LIMITS
+    knobs = KNOBS
     """The board file's and the rule options' declared limits (``rules.LIMITS``; listed in
     docs/rules/pizzatheory.md, section "Data files")."""
 

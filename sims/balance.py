@@ -1,0 +1,468 @@
+"""``slicelab balance``: the smallest change to a game's knobs that makes its seats fair.
+
+A *setting* gives each chosen knob (:mod:`sims.core.knobs`) a value; the *base* is the
+game as the designer plays it (the printed rules, or their variant's rule options). For a
+setting, every player count asked for is played with the field in every seat, and each
+turn position's edge is its win share minus the fair share ``1/n`` (pp). The target: every
+position within ``±tolerance`` (default 1 pp) of fair at every count.
+
+The search is successive halving over paired deals (Jamieson & Talwalkar 2016): every
+setting of the grid (all of it when small, else a sample that always holds the base)
+plays the same block of deals at every count, the worse half by the largest edge is
+dropped, and the survivors play the next block, twice as long, until ``finalists`` are
+left. Playing every setting on the same deals pairs their differences (the luck of a deal
+is shared), so a block of a few hundred games tells a wide gap from a narrow one.
+
+The finalists and the base are then measured on fresh deals, never used to choose them
+(a separate seed): each position's edge with its 95% t interval over games. A setting is
+*fair* when every position's interval lies within ``±tolerance`` at every count, *unfair*
+when some position's lies wholly outside it, else *unclear* (more games would tell). They
+are ranked fair first, then unclear, each smallest change first (the sum of the knobs'
+sizes: steps of a number, 1 for another choice), then by their largest edge; the unfair
+after, by their largest edge. When the base ranks first, no change is needed: it is shown
+fair, or nothing is and it is not shown unfair. The largest edge of each is also
+given with the interval corrected for picking it as the largest of every position at every
+count (Bonferroni).
+
+Every play is cached under the run's folder (``state``) as soon as it is played, keyed by
+what was played; a run interrupted and started again with the same arguments loads what
+it has and plays the rest, to the same result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+import os
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from sims.batch import one_arm, play_arm
+from sims.core.errors import SlicelabError
+from sims.core.game import get_game
+from sims.core.knobs import Knob, find_knob
+
+Setting = tuple[tuple[str, Any], ...]
+"""Knob name → value pairs, in the order the knobs were chosen."""
+STATUSES = ("fair", "unclear", "unfair")
+"""A held-out setting's standing against the target, best first (:meth:`Measured.status`)."""
+
+
+@dataclass
+class Edges:
+    """One setting at one player count: each turn position's edge over the fair share
+    (pp), its 95% t interval over games, and the games played."""
+
+    players: int
+    games: int
+    edge: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+
+    @property
+    def worst(self) -> float:
+        """The largest edge in absolute value (pp)."""
+        return float(np.abs(self.edge).max())
+
+
+@dataclass
+class Measured:
+    """A setting's measurements: by player count, on the selection deals (``selection``,
+    growing round by round) and on fresh deals (``held_out``)."""
+
+    setting: Setting
+    size: float
+    shares: dict[int, list[np.ndarray]] = field(default_factory=dict)
+    held_out: dict[int, Edges] = field(default_factory=dict)
+
+    def selection_worst(self) -> float:
+        """The largest edge over every count on the selection deals so far (pp)."""
+        return max(edges(s, np.vstack(b)).worst for s, b in self.shares.items())
+
+    def worst(self) -> float:
+        """The largest held-out edge over every count (pp)."""
+        return max(e.worst for e in self.held_out.values())
+
+    def status(self, tolerance: float) -> str:
+        """``fair``: every held-out position's interval lies within ``±tolerance`` at every
+        count; ``unfair``: some position's interval lies wholly outside it; ``unclear``:
+        neither (more games would tell)."""
+        out = [(e.low > tolerance) | (e.high < -tolerance) for e in self.held_out.values()]
+        if any(bool(o.any()) for o in out):
+            return "unfair"
+        inside = [(e.low >= -tolerance) & (e.high <= tolerance) for e in self.held_out.values()]
+        return "fair" if all(bool(i.all()) for i in inside) else "unclear"
+
+    def worst_interval(self, level: float = 0.95) -> tuple[int, int, float, float, float]:
+        """The largest held-out edge: ``(players, position, edge, low, high)``, its interval
+        corrected for picking it from every position at every count (Bonferroni)."""
+        m = sum(len(e.edge) for e in self.held_out.values())
+        best = max(
+            ((n, p) for n, e in self.held_out.items() for p in range(len(e.edge))),
+            key=lambda np_: abs(self.held_out[np_[0]].edge[np_[1]]),
+        )
+        e = self.held_out[best[0]]
+        shares = self._held_shares[best[0]][:, best[1]]
+        lo, hi = _t_interval(shares, 1 - (1 - level) / m)
+        fair = 100 / best[0]
+        return best[0], best[1], float(e.edge[best[1]]), 100 * lo - fair, 100 * hi - fair
+
+    _held_shares: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+
+
+@dataclass
+class BalanceResult:
+    """A run's outcome: the finalists ranked (the first is the recommendation), the base
+    as measured on the same fresh deals, the rounds, and what it cost."""
+
+    game: str
+    players: tuple[int, ...]
+    field: str
+    knobs: tuple[Knob, ...]
+    base: dict[str, Any]
+    tolerance: float
+    ranked: list[Measured]
+    base_measured: Measured
+    rounds: list[list[tuple[Setting, float, int]]]
+    held_out_seed: int
+    held_out_games: int
+    games_played: int
+    seconds: float
+
+    @property
+    def best(self) -> Measured:
+        return self.ranked[0]
+
+    @property
+    def no_change(self) -> bool:
+        """No change ranks first: the base is shown fair, or no change is shown fair and
+        the base is not shown unfair."""
+        return self.best.size == 0
+
+
+def _t_interval(values: np.ndarray, level: float) -> tuple[float, float]:
+    n = len(values)
+    m = float(values.mean())
+    if n < 2:
+        return (math.nan, math.nan)
+    half = float(stats.t.ppf(0.5 + level / 2, n - 1) * values.std(ddof=1) / math.sqrt(n))
+    return (m - half, m + half)
+
+
+def edges(players: int, shares: np.ndarray) -> Edges:
+    """Each position's edge (pp) from ``shares[g, position]`` (win shares), with its 95% t
+    interval over games."""
+    fair = 100 / players
+    edge = 100 * shares.mean(axis=0) - fair
+    lows, highs = zip(*(_t_interval(shares[:, p], 0.95) for p in range(players)), strict=True)
+    return Edges(players, len(shares), edge, 100 * np.array(lows) - fair,
+                 100 * np.array(highs) - fair)  # fmt: skip
+
+
+def setting_options(knobs: Sequence[Knob], base: Mapping[str, Any], setting: Setting
+                    ) -> dict[str, Any]:  # fmt: skip
+    """The arm-block options of ``setting`` over ``base``."""
+    by_name = {k.name: k for k in knobs}
+    out = {k: (dict(v) if isinstance(v, Mapping) else v) for k, v in base.items()}
+    for name, value in setting:
+        out = by_name[name].set(out, value)
+    return out
+
+
+def setting_size(knobs: Sequence[Knob], base: Mapping[str, Any], setting: Setting) -> float:
+    """The size of the change from ``base``: the sum of each knob's
+    (:meth:`sims.core.knobs.Knob.size`)."""
+    by_name = {k.name: k for k in knobs}
+    return sum(by_name[n].size(v, by_name[n].read(base)) for n, v in setting)
+
+
+def describe(knobs: Sequence[Knob], base: Mapping[str, Any], setting: Setting) -> str:
+    """The change in words: ``compensation.1 0 → 2 points`` (``no change`` for the base)."""
+    by_name = {k.name: k for k in knobs}
+    parts = []
+    for name, value in setting:
+        k = by_name[name]
+        was = k.read(base)
+        if value != was:
+            unit = k.unit.removesuffix("s") if abs(value) == 1 else k.unit
+            unit = f" {unit}" if k.unit and k.numeric else ""
+            parts.append(f"{name} {_text(was)} → {_text(value)}{unit}")
+    return ", ".join(parts) or "no change"
+
+
+def _text(v: Any) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+class _Cache:
+    """Plays kept on disk as they finish (``.npy``, written atomically): a rerun with the
+    same arguments loads them."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        if folder is not None:
+            folder.mkdir(parents=True, exist_ok=True)
+
+    def get(self, key: str) -> np.ndarray | None:
+        if self.folder is None:
+            return None
+        path = self.folder / f"{key}.npy"
+        if not path.exists():
+            return None
+        try:
+            return np.load(path, allow_pickle=False)
+        except (OSError, ValueError):  # a damaged file: played again
+            return None
+
+    def put(self, key: str, shares: np.ndarray) -> None:
+        if self.folder is None:
+            return
+        fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            np.save(f, shares, allow_pickle=False)
+        os.replace(tmp, self.folder / f"{key}.npy")
+
+
+def position_shares(
+    game: str, options: Mapping[str, Any], field_spec: str, players: int, seed: int,
+    first: int, games: int, jobs: int = 1,
+) -> np.ndarray:  # fmt: skip
+    """Games ``first .. first + games - 1`` with ``field_spec`` in every seat under
+    ``options``: ``shares[g, position]``, each turn position's win share."""
+    the_game = get_game(game)
+    arm = one_arm({"name": "balance", "game": game, "players": players,
+                   "strategies": field_spec, "games": first + games, **options}, seed)  # fmt: skip
+    order = the_game.results.turn_order
+    out = np.zeros((games, players))
+    for start, tables in play_arm(arm, first, games, jobs=jobs):
+        p = tables["players"]
+        share = p.column("win_share").to_numpy().reshape(-1, players)
+        if order == "seat":
+            pos = np.broadcast_to(np.arange(players), share.shape)
+        else:
+            pos = p.column(order).to_numpy().reshape(-1, players).astype(np.int64)
+        rows = np.arange(len(share))[:, None] + (start - first)
+        out[rows, pos] = share
+    return out
+
+
+def grid(knobs: Sequence[Knob], limit: int, rng: np.random.Generator, base: Setting
+         ) -> list[Setting]:  # fmt: skip
+    """Every setting of the knobs' values when there are at most ``limit``, else the base
+    and ``limit - 1`` others drawn without replacement."""
+    sizes = [len(k.values) for k in knobs]
+    total = math.prod(sizes)
+    if total <= limit:
+        return [tuple(zip([k.name for k in knobs], vals, strict=True))
+                for vals in itertools.product(*(k.values for k in knobs))]  # fmt: skip
+    picked = {base}
+    while len(picked) < limit:
+        vals = tuple(k.values[int(rng.integers(len(k.values)))] for k in knobs)
+        picked.add(tuple(zip([k.name for k in knobs], vals, strict=True)))
+    return sorted(picked, key=lambda s: s != base)
+
+
+def balance(
+    game: str,
+    players: Sequence[int],
+    knob_names: Sequence[str],
+    field_spec: str | None = None,
+    base: Mapping[str, Any] | None = None,
+    tolerance: float = 1.0,
+    candidates: int = 32,
+    games: int = 200,
+    finalists: int = 4,
+    held_out_games: int = 2000,
+    seed: int = 1,
+    jobs: int = 1,
+    state: Path | None = None,
+    values: Mapping[str, Sequence[Any]] | None = None,
+    on_round: Callable[[int, list[Measured], int], None] | None = None,
+    on_start: Callable[[int], None] | None = None,
+) -> BalanceResult:
+    """Search ``knob_names`` of ``game`` for the smallest change that makes every turn
+    position fair within ``tolerance`` pp at every count of ``players``.
+
+    Parameters
+    ----------
+    game : str
+        A registered game.
+    players : sequence of int
+        The player counts every setting is played at.
+    knob_names : sequence of str
+        The knobs to change (``Game.knobs``); each must act at some count of ``players``.
+    field_spec : str, optional
+        The strategy in every seat (default: the game's main field).
+    base : mapping, optional
+        The arm-block options of the game as played now (a variant's rule options).
+    tolerance : float
+        The target: every position within ± this many pp of fair.
+    candidates : int
+        Settings in the first round (the whole grid when it is smaller).
+    games : int
+        Games per count and setting in the first round (doubled each round).
+    finalists : int
+        Settings left when the halving stops, measured on fresh deals.
+    held_out_games : int
+        Fresh games per count and setting for the finalists and the base.
+    seed : int
+        Seeds the sample of the grid, the selection deals and the fresh ones.
+    state : Path, optional
+        The folder plays are cached in (a rerun resumes from it); None: nothing is kept.
+    values : mapping, optional
+        Knob name → the values to try (a subset of the knob's), narrowing its range.
+    on_round, on_start : callable, optional
+        Progress: ``on_start(settings)`` once everything is checked, before any game;
+        ``on_round(round, pool, games)`` after each round, the pool sorted best first.
+
+    Raises
+    ------
+    SlicelabError
+        An unknown knob, a knob that does nothing at every count asked for, or a value a
+        knob cannot take.
+    """
+    t0 = time.monotonic()
+    the_game = get_game(game)
+    title = the_game.info.title
+    players = tuple(sorted(set(players)))
+    for n in players:
+        the_game.info.check_players(n)
+    field_spec = field_spec or the_game.info.main_field
+    base = dict(base or {})
+    if not knob_names:
+        raise SlicelabError(f"name at least one knob (--knob); {title}'s: "
+                            + ", ".join(k.name for k in the_game.knobs))  # fmt: skip
+    chosen = []
+    for name in knob_names:
+        k = find_knob(the_game.knobs, name, title)
+        if not any(k.acts_at(n) for n in players):
+            where = (f"{k.min_players} or more players" if k.max_players is None
+                     else f"{k.min_players} to {k.max_players} players")  # fmt: skip
+            raise SlicelabError(
+                f"knob {name} changes nothing at {', '.join(map(str, players))} players (it "
+                f"acts at {where}); choose a count where it acts (--players)"
+            )
+        if values and name in values:
+            bad = [v for v in values[name] if v not in k.values]
+            if bad:
+                raise SlicelabError(f"knob {name}: {bad[0]!r} is not one of its values")
+            vals = tuple(v for v in k.values if v in set(values[name]) | {k.read(base)})
+            k = Knob(k.name, k.help, vals, k.default if k.default in vals else vals[0],
+                     k.option, k.key, k.index, k.unit, k.min_players, k.max_players)  # fmt: skip
+        chosen.append(k)
+    if len({k.name for k in chosen}) != len(chosen):
+        raise SlicelabError("a knob is named twice (--knob)")
+    # the base checked as an arm (its rule options valid at every count)
+    for n in players:
+        one_arm({"name": "base", "game": game, "players": n, "strategies": field_spec,
+                 "games": 1, **base}, seed)  # fmt: skip
+    ss = np.random.SeedSequence([seed, 20261207])
+    grid_ss, select_ss, held_ss = ss.spawn(3)
+    select_seed = int(select_ss.generate_state(1)[0])
+    held_seed = int(held_ss.generate_state(1)[0])
+    base_setting: Setting = tuple((k.name, k.read(base)) for k in chosen)
+    settings = grid(chosen, candidates, np.random.default_rng(grid_ss), base_setting)
+    for s in settings:  # every setting valid at every count before anything is played
+        for n in players:
+            one_arm({"name": "check", "game": game, "players": n, "strategies": field_spec,
+                     "games": 1, **setting_options(chosen, base, s)}, seed)  # fmt: skip
+    if on_start:
+        on_start(len(settings))
+    cache = _Cache(state)
+    played = 0
+
+    def play(s: Setting, n: int, seed_: int, first: int, count: int) -> np.ndarray:
+        nonlocal played
+        opts = setting_options(chosen, base, s)
+        what = json.dumps([game, field_spec, n, seed_, first, count, opts], sort_keys=True,
+                          default=str)  # fmt: skip
+        key = hashlib.sha256(what.encode()).hexdigest()[:24]
+        got = cache.get(key)
+        if got is not None and got.shape == (count, n):
+            return got
+        got = position_shares(game, opts, field_spec, n, seed_, first, count, jobs)
+        played += count
+        cache.put(key, got)
+        return got
+
+    pool = [Measured(s, setting_size(chosen, base, s)) for s in settings]
+    first, block, rounds = 0, games, []
+    while True:
+        for m in pool:
+            for n in players:
+                m.shares.setdefault(n, []).append(play(m.setting, n, select_seed, first, block))
+        first += block
+        pool.sort(key=lambda m: (m.selection_worst(), m.size))
+        rounds.append([(m.setting, m.selection_worst(), first) for m in pool])
+        if on_round:
+            on_round(len(rounds), pool, first)
+        if len(pool) <= finalists:
+            break
+        pool = pool[: max(finalists, math.ceil(len(pool) / 2))]
+        block *= 2
+    base_m = next((m for m in pool if m.setting == base_setting), None)
+    base_m = base_m or Measured(base_setting, 0.0)
+    final = pool if base_m in pool else [*pool, base_m]
+    for m in final:
+        for n in players:
+            shares = play(m.setting, n, held_seed, 0, held_out_games)
+            m.held_out[n] = edges(n, shares)
+            m._held_shares[n] = shares
+
+    def rank(m: Measured) -> tuple:
+        # shown fair, smallest change first; then not shown either way, smallest change
+        # first; then shown unfair, closest first
+        status = m.status(tolerance)
+        return (STATUSES.index(status), m.size if status != "unfair" else 0.0, m.worst())
+
+    ranked = sorted(final, key=rank)
+    return BalanceResult(
+        game=game, players=players, field=field_spec, knobs=tuple(chosen), base=base,
+        tolerance=tolerance, ranked=ranked, base_measured=base_m, rounds=rounds,
+        held_out_seed=held_seed, held_out_games=held_out_games, games_played=played,
+        seconds=time.monotonic() - t0,
+    )  # fmt: skip
+
+
+def study_text(res: BalanceResult, name: str) -> str:
+    """A study file that replays the held-out check: one block per ranked setting (the
+    base's too), every count, the field in every seat, on the same fresh deals."""
+    lines = [
+        f"# slicelab balance {res.game}: the held-out check of its ranked settings, on the",
+        "# same fresh deals (every block plays the same games, under its own rules).",
+        f'name = "{name}"',
+        f"seed = {res.held_out_seed}",
+        f'description = "balance check: {res.game}, field {res.field}"',
+        "",
+    ]
+    for i, m in enumerate(res.ranked):
+        opts = setting_options(res.knobs, res.base, m.setting)
+        lines += [f"# {i + 1}. {describe(res.knobs, res.base, m.setting)}", "[[arms]]",
+                  f'name = "setting-{i + 1}"', f'game = "{res.game}"',
+                  f"players = [{', '.join(map(str, res.players))}]",
+                  f'strategies = "{res.field}"', f"games = {res.held_out_games}"]  # fmt: skip
+        for key, value in opts.items():
+            lines.append(f"{key} = {_toml(value)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _toml(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, Mapping):
+        return "{ " + ", ".join(f"{k} = {_toml(x)}" for k, x in v.items()) + " }"
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_toml(x) for x in v) + "]"
+    return str(v)

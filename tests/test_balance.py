@@ -1,0 +1,203 @@
+"""``slicelab balance`` (:mod:`sims.balance`) and the knobs games declare
+(:mod:`sims.core.knobs`).
+
+Planted truths on High Card (``tests/toy_game.py``), whose rule ``lead`` adds points to
+seat 0: with ``lead = 3`` the search must find ``lead = 0`` (a change of −3) and report
+every position within ±1 pp on fresh deals; the fair game must get "no change". The edges'
+intervals cover a fair position's 0 about 95% of the time; a rerun loads every play it
+kept; the study file it writes replays the held-out check game for game; and every game's
+knobs are real rule values, read and set as its rules read them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import sims.core.game as core_game
+from sims.balance import balance, describe, edges, position_shares, study_text
+from sims.batch import one_arm, run_study
+from sims.cli import cli
+from sims.core.errors import SlicelabError
+from sims.core.game import games
+from sims.core.knobs import Knob, int_knob, parse_setting
+from sims.core.study import parse_study
+
+
+@pytest.fixture
+def toy():
+    """High Card in the registry, for these tests only."""
+    saved = dict(core_game.REGISTRY)
+    core_game.REGISTRY["toy"] = "toy_game:GAME"
+    core_game.get_game.cache_clear()
+    yield core_game.get_game("toy")
+    core_game.REGISTRY.clear()
+    core_game.REGISTRY.update(saved)
+    core_game.get_game.cache_clear()
+
+
+UNFAIR = {"rules": {"hand": 3, "lead": 3}}
+
+
+# --------------------------------------------------------------------------- knobs
+def test_a_knob_reads_sets_and_sizes_a_rule_value():
+    k = int_knob("supply", "toppings", 10, 22, 16, unit="toppings")
+    assert k.read({}) == 16 and k.read({"rules": {"supply": 12}}) == 12
+    opts = {"rules": {"safety": False}, "board": "hex-61"}
+    assert k.set(opts, 14) == {"rules": {"safety": False, "supply": 14}, "board": "hex-61"}
+    assert opts == {"rules": {"safety": False}, "board": "hex-61"}  # not changed in place
+    assert (k.size(14, 16), k.size(16, 16), k.numeric) == (2.0, 0.0, True)
+    assert k.parse("12") == 12 and k.describe(12) == "supply = 12 toppings"
+    with pytest.raises(SlicelabError, match="'9' is not one of its values; use one of 10 to 22"):
+        k.parse("9")
+    choice = Knob("tie", "ties", ("shared", "dishes"), "shared")
+    assert (choice.numeric, choice.size("dishes", "shared"), choice.parse("DISHES")) == (
+        False, 1.0, "dishes")  # fmt: skip
+    flag = Knob("safety", "the rule", (True, False), True)
+    assert flag.parse("false") is False and not flag.numeric and flag.size(False, True) == 1
+    with pytest.raises(ValueError, match="default 7 not among its values"):
+        Knob("x", "x", (1, 2), 7)
+
+
+def test_a_list_entry_knob_keeps_the_rules_normal_form():
+    k = int_knob("compensation.2", "points", 0, 6, 0, key="compensation", index=2,
+                 min_players=3)  # fmt: skip
+    assert k.read({}) == 0 and k.read({"rules": {"compensation": [0, 1]}}) == 0
+    assert k.read({"rules": {"compensation": (0, 1, 4)}}) == 4
+    assert k.set({}, 2) == {"rules": {"compensation": [0, 0, 2]}}
+    assert k.set({"rules": {"compensation": [1, 0, 2]}}, 0) == {"rules": {"compensation": [1]}}
+    assert [k.acts_at(n) for n in (2, 3, 6)] == [False, True, True]
+    two = int_knob("two_player_pieces", "pieces", 2, 6, 4, max_players=2)
+    assert [two.acts_at(n) for n in (2, 3)] == [True, False]
+
+
+def test_parse_setting_names_the_problem():
+    knobs = (int_knob("lead", "points", -5, 5, 0),)
+    assert parse_setting(knobs, "lead=-2", "High Card") == (knobs[0], -2)
+    with pytest.raises(SlicelabError, match="write KNOB=VALUE"):
+        parse_setting(knobs, "lead", "High Card")
+    with pytest.raises(SlicelabError, match="High Card has no knob 'cards'; its knobs: lead"):
+        parse_setting(knobs, "cards=2", "High Card")
+
+
+@pytest.mark.parametrize("game", [g.info.name for g in games()])
+def test_every_knob_is_a_rule_value_the_game_accepts_at_its_ends(game):
+    """Each knob's lowest and highest value (and its printed one) is a valid arm at every
+    count where it acts, and the printed value is the rules' own default: the knob sets
+    what the engines read (their agreement at those values is in test_game_conformance)."""
+    g = core_game.get_game(game)
+    assert g.knobs, f"{game} declares no knobs"
+    assert len({k.name for k in g.knobs}) == len(g.knobs)
+    for k in g.knobs:
+        counts = [n for n in range(g.info.min_players, g.info.max_players + 1) if k.acts_at(n)]
+        assert counts, k.name
+        for value in {k.values[0], k.values[-1], k.default}:
+            for n in counts:
+                arm = one_arm({"name": "k", "game": game, "players": n, "games": 1,
+                               "strategies": "random", **k.set({}, value)}, 1)  # fmt: skip
+                assert k.read(arm.options) == value, (k.name, value, n)
+        assert k.read(one_arm({"name": "k", "game": game, "players": counts[0], "games": 1,
+                               "strategies": "random"}, 1).options) == k.default  # fmt: skip
+
+
+# -------------------------------------------------------------------- planted truths
+def test_a_planted_lead_of_three_is_undone_and_fair_on_fresh_deals(toy):
+    res = balance("toy", [2, 3], ["lead"], base=UNFAIR, games=100, held_out_games=3000,
+                  seed=1)  # fmt: skip
+    best = res.best
+    assert dict(best.setting) == {"lead": 0} and best.size == 3
+    assert describe(res.knobs, res.base, best.setting) == "lead 3 → 0"
+    for n, e in best.held_out.items():
+        assert np.all(np.abs(e.edge) <= 1.0), (n, e.edge)  # within ±1 pp, held out
+        assert np.all((e.low <= 0) & (e.high >= 0)), (n, e.low, e.high)
+    assert best.status(1.0) in ("fair", "unclear") and not res.no_change
+    base = res.base_measured
+    assert base.status(1.0) == "unfair" and base.held_out[2].edge[0] > 20  # the planted lead
+    assert res.ranked[-1].status(1.0) == "unfair"
+    assert res.games_played > 0 and res.held_out_seed != 1
+
+
+def test_a_fair_game_needs_no_change(toy):
+    """With 4,000 fresh games a position's interval is about ±1.5 pp wide, so the test asks
+    for ±2 pp: the base is shown fair and every other value shown unfair."""
+    res = balance("toy", [2], ["lead"], base={"rules": {"hand": 3, "lead": 0}}, games=100,
+                  held_out_games=4000, seed=2, tolerance=2.0,
+                  values={"lead": [-1, 0, 1]})  # fmt: skip
+    assert res.no_change and dict(res.best.setting) == {"lead": 0}
+    assert res.best is res.base_measured and res.best.status(2.0) == "fair"
+    assert all(m.status(2.0) == "unfair" for m in res.ranked[1:])
+
+
+def test_edges_intervals_cover_a_fair_position_about_95_percent():
+    """A null: win shares of a fair 3-player game (one winner, drawn at random), 1,000
+    replications of 400 games: each position's interval covers 0 in 93-97% of them."""
+    rng = np.random.default_rng(7)
+    covered = np.zeros(3)
+    for _ in range(1000):
+        winner = rng.integers(0, 3, 400)
+        shares = (winner[:, None] == np.arange(3)).astype(float)
+        e = edges(3, shares)
+        covered += (e.low <= 0) & (e.high >= 0)
+    assert np.all((covered / 1000 >= 0.93) & (covered / 1000 <= 0.97)), covered / 1000
+
+
+def test_a_rerun_loads_every_play_and_gives_the_same_ranking(toy, tmp_path):
+    kw = dict(base=UNFAIR, games=40, held_out_games=200, seed=3, state=tmp_path / "st",
+              values={"lead": [-1, 0, 1, 2, 3]})  # fmt: skip
+    first = balance("toy", [2], ["lead"], **kw)
+    assert first.games_played > 0
+    again = balance("toy", [2], ["lead"], **kw)
+    assert again.games_played == 0  # every play loaded
+    assert [m.setting for m in again.ranked] == [m.setting for m in first.ranked]
+    files = sorted((tmp_path / "st").glob("*.npy"))
+    files[0].write_bytes(b"damaged")  # an interrupted write or a damaged file: played again
+    files[1].unlink()
+    third = balance("toy", [2], ["lead"], **kw)
+    assert 0 < third.games_played < first.games_played
+    assert [(m.setting, m.worst()) for m in third.ranked] == [
+        (m.setting, m.worst()) for m in first.ranked]  # fmt: skip
+
+
+def test_the_study_file_replays_the_held_out_check(toy, tmp_path):
+    res = balance("toy", [2, 3], ["lead"], base=UNFAIR, games=40, held_out_games=150, seed=4,
+                  values={"lead": [0, 1, 3]})  # fmt: skip
+    text = study_text(res, "balance-toy")
+    study = parse_study(__import__("tomllib").loads(text), source="balance")
+    out = tmp_path / "check"
+    run_study(study, out)
+    import polars as pl
+
+    players = pl.read_parquet(out / "players" / "**" / "*.parquet")
+    for i, m in enumerate(res.ranked):
+        for n in (2, 3):
+            rows = players.filter(pl.col("arm") == f"setting-{i + 1}.p{n}").sort(
+                "game_index", "seat")  # fmt: skip
+            shares = rows["win_share"].to_numpy().reshape(-1, n)
+            assert np.allclose(100 * shares.mean(axis=0) - 100 / n, m.held_out[n].edge)
+
+
+def test_position_shares_follow_the_turn_order_column():
+    """Pizza Theory's positions come from start_position: with the first seat cycling, seat
+    0 is not always first, and the shares land by position, not by seat."""
+    cyc = position_shares("pizzatheory", {"rules": {"cycle_first_seat": True}}, "random", 3,
+                          5, 0, 30)  # fmt: skip
+    fixed = position_shares("pizzatheory", {}, "random", 3, 5, 0, 30)
+    assert cyc.shape == fixed.shape == (30, 3)
+    assert np.allclose(cyc.sum(axis=1), 1) and np.allclose(fixed.sum(axis=1), 1)
+
+
+def test_the_command_line_ranks_writes_csv_and_a_study(toy, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(cli, ["balance", "toy", "-p", "2", "--knob", "lead", "--values",
+                                 "lead=0,1,2", "--rule", "lead=2", "--games", "40",
+                                 "--held-out-games", "1000", "--format", "csv",
+                                 "--write-study", "check.toml"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.strip().splitlines()
+    assert lines[0].startswith("rank,change,size,status,")
+    assert lines[1].startswith("1,lead 2 → 0,2.0,")
+    assert "recommended: lead 2 → 0" in r.stderr and "round 1:" in r.stderr
+    assert (tmp_path / "check.toml").exists() and list((tmp_path / "data" / "balance").iterdir())
+    listed = CliRunner().invoke(cli, ["balance", "toy", "-p", "2", "--list"])
+    assert listed.exit_code == 0 and "lead" in listed.output and "hand" in listed.output

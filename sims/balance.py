@@ -20,9 +20,11 @@ when some position's lies wholly outside it, else *unclear* (more games would te
 are ranked fair first, then unclear, each smallest change first (the sum of the knobs'
 sizes: steps of a number, 1 for another choice), then by their largest edge; the unfair
 after, by their largest edge. When the base ranks first, no change is needed: it is shown
-fair, or nothing is and it is not shown unfair. The largest edge of each is also
-given with the interval corrected for picking it as the largest of every position at every
-count (Bonferroni).
+fair, or nothing is and it is not shown unfair. When every setting is unfair, a change ranks
+before the base only if it clearly does better (its largest edge's corrected interval lies
+wholly below the base's largest edge); else the base ranks first and no change found helps.
+The largest edge of each is also given with the interval corrected for picking it as the
+largest of every position at every count (Bonferroni).
 
 Every play is cached under the run's folder (``state``) as soon as it is played, keyed by
 what was played; a run interrupted and started again with the same arguments loads what
@@ -144,8 +146,9 @@ class BalanceResult:
 
     @property
     def no_change(self) -> bool:
-        """No change ranks first: the base is shown fair, or no change is shown fair and
-        the base is not shown unfair."""
+        """No change ranks first: the base is shown fair; or nothing is and the base is not
+        shown unfair; or every setting misses the target and none clearly does better than
+        the base (its largest edge's corrected interval wholly below the base's)."""
         return self.best.size == 0
 
 
@@ -193,8 +196,9 @@ def describe(knobs: Sequence[Knob], base: Mapping[str, Any], setting: Setting) -
         k = by_name[name]
         was = k.read(base)
         if value != was:
-            unit = k.unit.removesuffix("s") if abs(value) == 1 else k.unit
-            unit = f" {unit}" if k.unit and k.numeric else ""
+            unit = ""
+            if k.unit and k.numeric:
+                unit = " " + (k.unit.removesuffix("s") if abs(value) == 1 else k.unit)
             parts.append(f"{name} {_text(was)} → {_text(value)}{unit}")
     return ", ".join(parts) or "no change"
 
@@ -425,6 +429,14 @@ def balance(
         return (STATUSES.index(status), m.size if status != "unfair" else 0.0, m.worst())
 
     ranked = sorted(final, key=rank)
+    best = ranked[0]
+    if best is not base_m and best.status(tolerance) == "unfair":
+        # a change that misses the target too must clearly do better than no change: its
+        # largest edge's corrected interval wholly below the base's largest edge
+        _, _, _, low, high = best.worst_interval()
+        if max(abs(low), abs(high)) >= base_m.worst():
+            ranked.remove(base_m)
+            ranked.insert(0, base_m)
     return BalanceResult(
         game=game, players=players, field=field_spec, knobs=tuple(chosen), base=base,
         tolerance=tolerance, ranked=ranked, base_measured=base_m, rounds=rounds,

@@ -1392,6 +1392,10 @@ def balance(
     if res.no_change and status == "fair":
         out.print(f"no change needed: every position is within ±{tolerance:g} pp of fair at "
                   f"every count; {largest}")  # fmt: skip
+    elif res.no_change and status == "unfair":
+        out.print(f"no change found that helps: every setting tried leaves a position outside "
+                  f"±{tolerance:g} pp, and none clearly does better than the game as it is; "
+                  f"{largest}; try other knobs or values")  # fmt: skip
     elif res.no_change:
         out.print(f"no change shown to be needed: no setting is shown within ±{tolerance:g} "
                   f"pp and the game as it is is not shown outside it; {largest}; more "

@@ -8,7 +8,9 @@ most of the luck of the deal (duplicate bridge; engine testing with both colours
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -16,9 +18,10 @@ from sims.batch import play_arm
 from sims.core.study import Arm, parse_study
 
 
-def rotation_arms(game: str, candidate: str, field: str, players: int, games: int, seed: int
-                  ) -> list[Arm]:  # fmt: skip
-    """One arm per seat: the candidate in that seat, the field spec in the others."""
+def rotation_arms(game: str, candidate: str, field: str, players: int, games: int, seed: int,
+                  options: Mapping[str, Any] | None = None) -> list[Arm]:  # fmt: skip
+    """One arm per seat: the candidate in that seat, the field spec in the others (under
+    the arm-block ``options``: rule options, a data file)."""
     arms = []
     for seat in range(players):
         specs = [field] * players
@@ -30,6 +33,7 @@ def rotation_arms(game: str, candidate: str, field: str, players: int, games: in
                 "players": players,
                 "strategies": specs,
                 "games": games,
+                **(options or {}),
             }
         )
     # Python strategies are allowed here: the command line refuses them at its door unless
@@ -60,11 +64,11 @@ class Rotated:
 
 def play_rotated(
     game: str, candidate: str, field: str, players: int, games: int, seed: int,
-    first: int = 0, jobs: int = 1, chunk: int = 2000,
+    first: int = 0, jobs: int = 1, chunk: int = 2000, options: Mapping[str, Any] | None = None,
 ) -> Rotated:  # fmt: skip
-    """Play games ``first .. first + games - 1`` of ``game`` from every seat; see the
-    module docstring."""
-    arms = rotation_arms(game, candidate, field, players, first + games, seed)
+    """Play games ``first .. first + games - 1`` of ``game`` from every seat (under the
+    arm-block ``options``); see the module docstring."""
+    arms = rotation_arms(game, candidate, field, players, first + games, seed, options)
     share = np.zeros((games, players))
     margin = np.zeros((games, players))
     for seat, arm in enumerate(arms):

@@ -46,11 +46,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
+from sims.arena import play_rotated
 from sims.batch import one_arm, play_arm
 from sims.core.errors import SlicelabError
 from sims.core.game import get_game
+from sims.core.intervals import mean_interval
 from sims.core.knobs import Knob, find_knob
 
 Setting = tuple[tuple[str, Any], ...]
@@ -85,10 +86,25 @@ class Measured:
     size: float
     shares: dict[int, list[np.ndarray]] = field(default_factory=dict)
     held_out: dict[int, Edges] = field(default_factory=dict)
+    checks: dict[tuple[str, int], Edges] = field(default_factory=dict)
+    """Held-out edges in each other field checked (field spec, count)."""
+    ladder: dict[int, tuple[float, float, float]] = field(default_factory=dict)
+    """By count: one seat of the main field among the weaker field, its gain over the fair
+    share on fresh seat-rotated deals (pp, 95% interval over deals): the skill gap."""
 
     def selection_worst(self) -> float:
         """The largest edge over every count on the selection deals so far (pp)."""
         return max(edges(s, np.vstack(b)).worst for s, b in self.shares.items())
+
+    def missed_in(self, tolerance: float) -> list[str]:
+        """The fields (``main`` for the main field, else a checked field's spec) where some
+        held-out position's interval lies wholly outside ``±tolerance``."""
+
+        def out(e: Edges) -> bool:
+            return bool(np.any((e.low > tolerance) | (e.high < -tolerance)))
+
+        found = ["main"] if any(out(e) for e in self.held_out.values()) else []
+        return found + sorted({f for (f, _), e in self.checks.items() if out(e)})
 
     def worst(self) -> float:
         """The largest held-out edge over every count (pp)."""
@@ -96,12 +112,14 @@ class Measured:
 
     def status(self, tolerance: float) -> str:
         """``fair``: every held-out position's interval lies within ``±tolerance`` at every
-        count; ``unfair``: some position's interval lies wholly outside it; ``unclear``:
-        neither (more games would tell)."""
-        out = [(e.low > tolerance) | (e.high < -tolerance) for e in self.held_out.values()]
+        count, in the main field and every field checked; ``unfair``: some position's
+        interval lies wholly outside it (in any of them); ``unclear``: neither (more games
+        would tell)."""
+        every = [*self.held_out.values(), *self.checks.values()]  # every field checked
+        out = [(e.low > tolerance) | (e.high < -tolerance) for e in every]
         if any(bool(o.any()) for o in out):
             return "unfair"
-        inside = [(e.low >= -tolerance) & (e.high <= tolerance) for e in self.held_out.values()]
+        inside = [(e.low >= -tolerance) & (e.high <= tolerance) for e in every]
         return "fair" if all(bool(i.all()) for i in inside) else "unclear"
 
     def worst_interval(self, level: float = 0.95) -> tuple[int, int, float, float, float]:
@@ -153,12 +171,7 @@ class BalanceResult:
 
 
 def _t_interval(values: np.ndarray, level: float) -> tuple[float, float]:
-    n = len(values)
-    m = float(values.mean())
-    if n < 2:
-        return (math.nan, math.nan)
-    half = float(stats.t.ppf(0.5 + level / 2, n - 1) * values.std(ddof=1) / math.sqrt(n))
-    return (m - half, m + half)
+    return mean_interval(values, level)[1:]
 
 
 def edges(players: int, shares: np.ndarray) -> Edges:
@@ -290,6 +303,8 @@ def balance(
     jobs: int = 1,
     state: Path | None = None,
     values: Mapping[str, Sequence[Any]] | None = None,
+    check_fields: Sequence[str] = (),
+    ladder_field: str | None = None,
     on_round: Callable[[int, list[Measured], int], None] | None = None,
     on_start: Callable[[int], None] | None = None,
 ) -> BalanceResult:
@@ -324,6 +339,13 @@ def balance(
         The folder plays are cached in (a rerun resumes from it); None: nothing is kept.
     values : mapping, optional
         Knob name → the values to try (a subset of the knob's), narrowing its range.
+    check_fields : sequence of str
+        Other fields (a skill level the verdicts rest on) every finalist and the base are
+        also measured in on the fresh deals: a setting is fair only when fair in all.
+    ladder_field : str, optional
+        A weaker field: one seat of the main field among it, every seat in turn, on
+        ``held_out_games // 4`` fresh deals per count (at least 100), gives each finalist's
+        skill gap (:attr:`Measured.ladder`), a side effect to read beside the base's.
     on_round, on_start : callable, optional
         Progress: ``on_start(settings)`` once everything is checked, before any game;
         ``on_round(round, pool, games)`` after each round, the pool sorted best first.
@@ -379,22 +401,32 @@ def balance(
         for n in players:
             one_arm({"name": "check", "game": game, "players": n, "strategies": field_spec,
                      "games": 1, **setting_options(chosen, base, s)}, seed)  # fmt: skip
+    for spec in [*check_fields, *([ladder_field] if ladder_field else [])]:
+        for n in players:  # every field valid at every count before anything is played
+            one_arm({"name": "field", "game": game, "players": n, "strategies": spec,
+                     "games": 1, **base}, seed)  # fmt: skip
     if on_start:
         on_start(len(settings))
     cache = _Cache(state)
     played = 0
 
-    def play(s: Setting, n: int, seed_: int, first: int, count: int) -> np.ndarray:
+    def play(s: Setting, n: int, seed_: int, first: int, count: int, spec: str = field_spec,
+             rotated: bool = False) -> np.ndarray:  # fmt: skip
         nonlocal played
         opts = setting_options(chosen, base, s)
-        what = json.dumps([game, field_spec, n, seed_, first, count, opts], sort_keys=True,
+        what = json.dumps([game, spec, n, seed_, first, count, opts, rotated], sort_keys=True,
                           default=str)  # fmt: skip
         key = hashlib.sha256(what.encode()).hexdigest()[:24]
         got = cache.get(key)
         if got is not None and got.shape == (count, n):
             return got
-        got = position_shares(game, opts, field_spec, n, seed_, first, count, jobs)
-        played += count
+        if rotated:  # the main field in one seat, ``spec`` in the others
+            got = play_rotated(game, field_spec, spec, n, count, seed_, first, jobs,
+                               options=opts).share  # fmt: skip
+            played += count * n
+        else:
+            got = position_shares(game, opts, spec, n, seed_, first, count, jobs)
+            played += count
         cache.put(key, got)
         return got
 
@@ -421,6 +453,16 @@ def balance(
             shares = play(m.setting, n, held_seed, 0, held_out_games)
             m.held_out[n] = edges(n, shares)
             m._held_shares[n] = shares
+            for spec in check_fields:
+                m.checks[spec, n] = edges(n, play(m.setting, n, held_seed, 0, held_out_games,
+                                                  spec))  # fmt: skip
+            if ladder_field:
+                deals = max(100, held_out_games // 4)
+                gains = 100 * play(m.setting, n, held_seed, 0, deals, ladder_field,
+                                   rotated=True).mean(axis=1) - 100 / n  # fmt: skip
+                mean = float(gains.mean())
+                lo, hi = _t_interval(gains, 0.95)
+                m.ladder[n] = (mean, lo, hi)
 
     def rank(m: Measured) -> tuple:
         # shown fair, smallest change first; then not shown either way, smallest change

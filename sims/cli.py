@@ -1168,6 +1168,8 @@ BALANCE_COLUMNS = (
            text=lambda r: f"{r['worst_players']}p position {r['worst_position']}: "
            f"{r['worst_pp']:+.1f} [{r['worst_low_pp']:+.1f}, {r['worst_high_pp']:+.1f}]"),
     Column("by_count", "largest edge by count (pp)", justify="left", wrap=True),
+    Column("checks", "other fields: largest edge (pp)", justify="left", wrap=True),
+    Column("ladder", "skill gap (pp)", justify="left", wrap=True),
 )  # fmt: skip
 """The ranked settings of ``slicelab balance``."""
 
@@ -1292,6 +1294,22 @@ def _counts(text: str) -> list[int]:
     help="Worker processes.",
 )
 @click.option(
+    "--check-field",
+    "check_fields",
+    multiple=True,
+    metavar="SPEC",
+    help="Another field the finalists are measured in on the fresh deals "
+    "(repeatable): a setting is fair only when fair in every one.",
+)
+@click.option(
+    "--ladder-field",
+    default="greedy",
+    show_default=True,
+    metavar="SPEC",
+    help="Skill gap, a side effect: one seat of the main field among this field, "
+    "on fresh deals; 'none' to skip.",
+)
+@click.option(
     "--state",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
@@ -1308,7 +1326,8 @@ def _counts(text: str) -> list[int]:
 @game_options
 def balance(
     game, counts, knobs, values, list_knobs, field_spec, tolerance, candidates, n_games,
-    finalists, held_out_games, seed, jobs, state, write_study, fmt, **given,
+    finalists, held_out_games, seed, jobs, state, check_fields, ladder_field, write_study, fmt,
+    **given,
 ) -> None:  # fmt: skip
     """Find the smallest change to GAME's knobs (rule values) that makes every turn
     position fair within --tolerance at every count: successive halving over paired
@@ -1364,7 +1383,8 @@ def balance(
 
     res = run_balance(
         game, players, knobs, field_spec, base, tolerance, candidates, n_games, finalists,
-        held_out_games, seed, jobs, state, narrowed, on_round=show, on_start=start,
+        held_out_games, seed, jobs, state, narrowed, check_fields,
+        None if ladder_field == "none" else ladder_field, on_round=show, on_start=start,
     )  # fmt: skip
     rows = []
     for i, m in enumerate(res.ranked):
@@ -1375,6 +1395,10 @@ def balance(
             "worst_position": pos, "worst_pp": e, "worst_low_pp": lo, "worst_high_pp": hi,
             "by_count": "; ".join(f"{c}p {h.edge[int(abs(h.edge).argmax())]:+.1f}"
                                   for c, h in m.held_out.items()),
+            "checks": "; ".join(f"{f} {c}p {e.edge[int(abs(e.edge).argmax())]:+.1f}"
+                                for (f, c), e in m.checks.items()) or "-",
+            "ladder": "; ".join(f"{c}p {g:+.1f} [{lo:+.1f}, {hi:+.1f}]"
+                                for c, (g, lo, hi) in m.ladder.items()) or "-",
             "settings": json.dumps(dict(m.setting), default=str),
             "held_out_games": res.held_out_games, "held_out_seed": res.held_out_seed,
         })  # fmt: skip
@@ -1402,11 +1426,21 @@ def balance(
                   "--held-out-games would tell")  # fmt: skip
     else:
         bn, bpos, be, blo, bhi = res.base_measured.worst_interval()
-        how = {"fair": "within", "unclear": "not shown outside",
-               "unfair": "the closest found, still outside"}[status]  # fmt: skip
-        out.print(f"recommended: {describe(res.knobs, res.base, b.setting)} ({how} the "
-                  f"±{tolerance:g} pp target): {largest}; unchanged: {bn}p position {bpos} "
-                  f"{be:+.1f} pp [{blo:+.1f}, {bhi:+.1f}]")  # fmt: skip
+        missed = ", ".join("the main field" if f == "main" else f"the {f} field"
+                           for f in b.missed_in(tolerance))  # fmt: skip
+        target = f"the ±{tolerance:g} pp target"
+        how = {"fair": f"within {target}", "unclear": f"not shown outside {target}",
+               "unfair": f"the closest found, still outside {target} in {missed}",
+               }[status]  # fmt: skip
+        out.print(f"recommended: {describe(res.knobs, res.base, b.setting)} ({how}): "
+                  f"{largest}; unchanged: {bn}p position {bpos} {be:+.1f} pp "
+                  f"[{blo:+.1f}, {bhi:+.1f}]")  # fmt: skip
+    if b.ladder:
+        was = res.base_measured.ladder
+        gaps = [f"{c}p {g:+.1f} pp [{lo:+.1f}, {hi:+.1f}] (as it is: {was[c][0]:+.1f})"
+                for c, (g, lo, hi) in b.ladder.items()]  # fmt: skip
+        out.print(f"skill gap ({res.field} in one seat among {ladder_field}), a side effect: "
+                  + "; ".join(gaps))  # fmt: skip
     err.print(f"cost: {res.games_played:,} games played in {res.seconds:.0f} s "
               f"(seed {seed}; fresh deals seed {res.held_out_seed})")  # fmt: skip
     if write_study:

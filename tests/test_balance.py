@@ -102,9 +102,16 @@ def test_every_knob_is_a_rule_value_the_game_accepts_at_its_ends(game):
 
 
 # -------------------------------------------------------------------- planted truths
+def base_planted_check(res) -> bool:
+    """The planted lead shows in the random field as well: seat 0 far ahead."""
+    return bool(res.base_measured.checks["random", 2].edge[0] > 20)
+
+
 def test_a_planted_lead_of_three_is_undone_and_fair_on_fresh_deals(toy):
+    """Measured also in the random field, with greedy's skill gap over random as a side
+    effect (a number with its interval at every count)."""
     res = balance("toy", [2, 3], ["lead"], base=UNFAIR, games=100, held_out_games=3000,
-                  seed=1)  # fmt: skip
+                  seed=1, check_fields=("random",), ladder_field="random")  # fmt: skip
     best = res.best
     assert dict(best.setting) == {"lead": 0} and best.size == 3
     assert describe(res.knobs, res.base, best.setting) == "lead 3 → 0"
@@ -112,6 +119,11 @@ def test_a_planted_lead_of_three_is_undone_and_fair_on_fresh_deals(toy):
         assert np.all(np.abs(e.edge) <= 1.0), (n, e.edge)  # within ±1 pp, held out
         assert np.all((e.low <= 0) & (e.high >= 0)), (n, e.low, e.high)
     assert best.status(1.0) in ("fair", "unclear") and not res.no_change
+    for n in (2, 3):  # the random field: fair too once the lead is undone
+        assert np.all((best.checks["random", n].low <= 0) & (best.checks["random", n].high >= 0))
+        gain, low, high = best.ladder[n]  # High Card has little skill: the gap is small
+        assert low <= gain <= high and abs(gain) < 10, (n, best.ladder[n])
+    assert base_planted_check(res)
     base = res.base_measured
     assert base.status(1.0) == "unfair" and base.held_out[2].edge[0] > 20  # the planted lead
     assert res.ranked[-1].status(1.0) == "unfair"

@@ -180,14 +180,19 @@ def test_kernel_agrees_with_the_reference_engine_at_every_knobs_ends(name):
         for value in (knob.values[0], knob.values[-1]):
             block = {"name": "k", "game": name, "players": players, "strategies": specs,
                      "games": 3, **knob.set({}, value)}  # fmt: skip
-            arm = one_arm(block, seed=23)
-            kern = play_tables(arm, 0, 3, decisions=True, engine="kernel")
-            ref = play_tables(arm, 0, 3, decisions=True, engine="reference")
-            for table in kern:
-                a, b = kern[table], ref[table]
-                if "engine" in a.column_names:
-                    a, b = a.drop_columns(["engine"]), b.drop_columns(["engine"])
-                assert a.equals(b), (knob.name, value, table)
+            _assert_engines_agree(one_arm(block, seed=23), 3, (knob.name, value))
+
+
+def _assert_engines_agree(arm, games: int, what) -> None:
+    """The kernel and the reference engine write the same tables for ``arm``'s first
+    ``games`` games (decisions included; the engine column aside)."""
+    kern = play_tables(arm, 0, games, decisions=True, engine="kernel")
+    ref = play_tables(arm, 0, games, decisions=True, engine="reference")
+    for table in kern:
+        a, b = kern[table], ref[table]
+        if "engine" in a.column_names:
+            a, b = a.drop_columns(["engine"]), b.drop_columns(["engine"])
+        assert a.equals(b), (what, table)
 
 
 def _kernel_families(name: str) -> list[str]:
@@ -201,11 +206,4 @@ def test_kernel_agrees_with_the_reference_engine(name, players):
         pytest.skip(f"{name} has no compiled kernel")
     specs = [families[s % len(families)] for s in range(players)]
     block = {"name": "k", "game": name, "players": players, "strategies": specs, "games": 6}
-    arm = one_arm(block, seed=21)
-    kern = play_tables(arm, 0, 6, decisions=True, engine="kernel")
-    ref = play_tables(arm, 0, 6, decisions=True, engine="reference")
-    for table in kern:
-        a, b = kern[table], ref[table]
-        if "engine" in a.column_names:
-            a, b = a.drop_columns(["engine"]), b.drop_columns(["engine"])
-        assert a.equals(b), table
+    _assert_engines_agree(one_arm(block, seed=21), 6, specs)

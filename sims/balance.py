@@ -17,12 +17,13 @@ The finalists and the base are then measured on fresh deals, never used to choos
 (a separate seed): each position's edge with its 95% t interval over games. A setting is
 *fair* when every position's interval lies within ``±tolerance`` at every count, *unfair*
 when some position's lies wholly outside it, else *unclear* (more games would tell). They
-are ranked fair first, then unclear, each smallest change first (the sum of the knobs'
-sizes: steps of a number, 1 for another choice), then by their largest edge; the unfair
-after, by their largest edge. When the base ranks first, no change is needed: it is shown
-fair, or nothing is and it is not shown unfair. When every setting is unfair, a change ranks
-before the base only if it clearly does better (its largest edge's corrected interval lies
-wholly below the base's largest edge); else the base ranks first and no change found helps.
+are ranked fair first, smallest change first (the sum of the knobs' sizes: steps of a
+number, 1 for another choice), then by their largest edge; then the unclear and then the
+unfair, each by their largest edge (the smaller change among equals). When the base ranks
+first, no change is needed: it is shown fair, or nothing is and it is the closest to fair.
+When every setting is unfair, a change ranks before the base only if it clearly does better
+(its largest edge's corrected interval lies wholly below the base's largest edge); else the
+base ranks first and no change found helps.
 The largest edge of each is also given with the interval corrected for picking it as the
 largest of every position at every count (Bonferroni).
 
@@ -164,9 +165,9 @@ class BalanceResult:
 
     @property
     def no_change(self) -> bool:
-        """No change ranks first: the base is shown fair; or nothing is and the base is not
-        shown unfair; or every setting misses the target and none clearly does better than
-        the base (its largest edge's corrected interval wholly below the base's)."""
+        """No change ranks first: the base is shown fair; or nothing is and the base is the
+        closest to fair; or every setting misses the target and none clearly does better
+        than the base (its largest edge's corrected interval wholly below the base's)."""
         return self.best.size == 0
 
 
@@ -465,10 +466,12 @@ def balance(
                 m.ladder[n] = (mean, lo, hi)
 
     def rank(m: Measured) -> tuple:
-        # shown fair, smallest change first; then not shown either way, smallest change
-        # first; then shown unfair, closest first
+        # shown fair, smallest change first; then not shown either way and then shown
+        # unfair, each closest to fair first (the smaller change among equals)
         status = m.status(tolerance)
-        return (STATUSES.index(status), m.size if status != "unfair" else 0.0, m.worst())
+        if status == "fair":
+            return (0, m.size, m.worst())
+        return (STATUSES.index(status), m.worst(), m.size)
 
     ranked = sorted(final, key=rank)
     best = ranked[0]

@@ -67,6 +67,10 @@ def test_a_list_entry_knob_keeps_the_rules_normal_form():
     assert k.read({"rules": {"compensation": (0, 1, 4)}}) == 4
     assert k.set({}, 2) == {"rules": {"compensation": [0, 0, 2]}}
     assert k.set({"rules": {"compensation": [1, 0, 2]}}, 0) == {"rules": {"compensation": [1]}}
+    # the command line's --rule compensation=3,0,1 (text) and --rule compensation=3 (a number)
+    assert k.read({"rules": {"compensation": "3,0,1"}}) == 1
+    assert k.set({"rules": {"compensation": "3,0,1"}}, 2) == {"rules": {"compensation": [3, 0, 2]}}
+    assert k.set({"rules": {"compensation": 3}}, 2) == {"rules": {"compensation": [3, 0, 2]}}
     assert [k.acts_at(n) for n in (2, 3, 6)] == [False, True, True]
     two = int_knob("two_player_pieces", "pieces", 2, 6, 4, max_players=2)
     assert [two.acts_at(n) for n in (2, 3)] == [True, False]

@@ -83,7 +83,7 @@ class Knob:
         value = table[self.key]
         if self.index is None:
             return value
-        entries = list(value)
+        entries = _entries(value)
         return entries[self.index] if self.index < len(entries) else 0
 
     def set(self, options: Mapping[str, Any], value: Any) -> dict[str, Any]:
@@ -93,7 +93,7 @@ class Knob:
         if self.index is None:
             table[self.key] = value
         else:
-            entries = list(table.get(self.key, ()))
+            entries = _entries(table.get(self.key, ()))
             entries += [0] * (self.index + 1 - len(entries))
             entries[self.index] = value
             while entries and entries[-1] == 0:  # the rules' own normal form
@@ -131,6 +131,19 @@ class Knob:
         """``compensation.1 = 2 points`` (a unit for numbers)."""
         unit = f" {self.unit}" if self.unit and self.numeric else ""
         return f"{self.name} = {_value_text(value)}{unit}"
+
+
+def _entries(value: Any) -> list[Any]:
+    """A list-valued rule's entries: a list or tuple as it is, or the command line's
+    ``--rule compensation=0,2`` text split at its commas."""
+    if isinstance(value, str):
+        try:
+            return [int(x) for x in value.split(",") if x.strip()]
+        except ValueError:
+            return [value]  # not a list of numbers: the rules refuse it with their message
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return [value]
+    return list(value)
 
 
 def _value_text(v: Any) -> str:

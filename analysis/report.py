@@ -74,6 +74,8 @@ from analysis.skill_section import skill_section
 from analysis.typeset import typeset
 from analysis.variant import rule_change_section, variant_table
 from analysis.variant import verdict as rule_change_verdict
+from analysis.what_to_change import balance_table, what_to_change_section
+from analysis.what_to_change import verdict as what_to_change_verdict
 from sims import dataset
 from sims.core.errors import SlicelabError
 from sims.core.game import get_game
@@ -218,7 +220,8 @@ def answered(r: Results) -> list[Verdict] | None:
     block (:func:`unanswered`), a verdict that reads it raises looking up a table that is
     not there, and is left out too. With every section answered, such an error is a bug
     and is raised. A designer's variant's rule change (:mod:`analysis.variant`) is
-    answered first: it is the question the study was written for.
+    answered first, and a balance check's recommended change before it
+    (:mod:`analysis.what_to_change`): each is the question its study was written for.
     """
     with skill_context(r):
         return _answered(r)
@@ -226,9 +229,9 @@ def answered(r: Results) -> list[Verdict] | None:
 
 def _answered(r: Results) -> list[Verdict] | None:
     report = r.report
+    first = [v for v in (what_to_change_verdict(r), rule_change_verdict(r)) if v is not None]
     if report.verdicts is None:
-        return None
-    first = [v] if (v := rule_change_verdict(r)) is not None else []
+        return first or None
     questions = getattr(report.verdicts, "questions", None)
     if questions is None:
         return first + by_size(report.verdicts(r))
@@ -308,6 +311,9 @@ def compute(out: str | Path, **options: Any) -> Results:
         report = game_report(game)
         if variant_table(m).get("compare"):  # a variant's rules against the default's
             report = dataclasses.replace(report, sections=(rule_change_section(),
+                                                           *report.sections))  # fmt: skip
+        if balance_table(m):  # a balance check's study: its candidates answer first
+            report = dataclasses.replace(report, sections=(what_to_change_section(),
                                                            *report.sections))  # fmt: skip
         if report.skill is not None:  # every report with skill levels has the section
             needs = tuple(b for b in report.blocks if b.startswith(SKILL_PREFIX))

@@ -46,6 +46,16 @@ def by_game(frame: pl.DataFrame, value: str, n: int) -> np.ndarray:
     return f[value].to_numpy().astype(float).reshape(-1, n)
 
 
+def by_turn(frame: pl.DataFrame, value: str, n: int, turn: str) -> np.ndarray:
+    """(games, players) matrix of one column, each game's players in turn order: by the
+    game's turn-position column ``turn`` (:attr:`sims.core.game.ResultSchema.turn_order`:
+    the first to play need not sit in seat 0), or by seat."""
+    if turn == "seat":
+        return by_game(frame, value, n)
+    f = frame.sort(["game_index", turn])
+    return f[value].to_numpy().astype(float).reshape(-1, n)
+
+
 def seat_advantage(out, group: str = "seats", keep: tuple[str, ...] = ()) -> pl.DataFrame:
     """Win share and mean score by seat at each player count.
 

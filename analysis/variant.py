@@ -27,7 +27,7 @@ from analysis.load import rows as load_rows
 from analysis.load import uniform_blocks, untreated
 from analysis.robust import Condition, Robustness, judge
 from analysis.samplesize import annotate
-from analysis.seats import by_game
+from analysis.seats import by_turn
 from analysis.sections import Results, Row, Section, Verdict, paired_cells
 from analysis.stats import bonferroni_interval
 from analysis.whatif import change_row
@@ -69,16 +69,6 @@ def _first_edge(share: np.ndarray, n: int) -> np.ndarray:
     return share[:, 0] - 1 / n
 
 
-def _by_turn(frame: pl.DataFrame, value: str, n: int, turn: str) -> np.ndarray:
-    """(games, players) matrix of one column, each game's players in turn order: by the
-    game's turn-position column ``turn`` (:attr:`sims.core.game.ResultSchema.turn_order`:
-    the first to play need not sit in seat 0), or by seat."""
-    if turn == "seat":
-        return by_game(frame, value, n)
-    f = frame.sort(["game_index", turn])
-    return f[value].to_numpy().astype(float).reshape(-1, n)
-
-
 def rule_change(out, block: str, default: str, turn: str = "seat") -> pl.DataFrame:
     """The rule change's effect on the seats, per player count, paired by deal.
 
@@ -107,15 +97,15 @@ def rule_change(out, block: str, default: str, turn: str = "seat") -> pl.DataFra
     b = untreated(load_rows(out, "players", default))
     found = []
     for n in sorted(set(a["players"].unique()) & set(b["players"].unique())):
-        sa = _by_turn(a.filter(pl.col("players") == n), "win_share", n, turn)
-        sb = _by_turn(b.filter(pl.col("players") == n), "win_share", n, turn)
+        sa = by_turn(a.filter(pl.col("players") == n), "win_share", n, turn)
+        sb = by_turn(b.filter(pl.col("players") == n), "win_share", n, turn)
         deals = min(len(sa), len(sb))
         sa, sb = sa[:deals], sb[:deals]
         # the default rules are "before", the variant's "after"; the edges are shares,
         # scaled to pp below
         c = change_row(n, "first_edge", _first_edge(sb, n), _first_edge(sa, n))
-        pa = _by_turn(a.filter(pl.col("players") == n), "score", n, turn)[:deals]
-        pb = _by_turn(b.filter(pl.col("players") == n), "score", n, turn)[:deals]
+        pa = by_turn(a.filter(pl.col("players") == n), "score", n, turn)[:deals]
+        pb = by_turn(b.filter(pl.col("players") == n), "score", n, turn)[:deals]
         found.append({
             "players": int(n), "deals": deals,
             "first_variant": 100 * c["after"], "first_default": 100 * c["before"],

@@ -39,6 +39,7 @@ import itertools
 import json
 import math
 import os
+import re
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -92,36 +93,34 @@ class Measured:
     ladder: dict[int, tuple[float, float, float]] = field(default_factory=dict)
     """By count: one seat of the main field among the weaker field, its gain over the fair
     share on fresh seat-rotated deals (pp, 95% interval over deals): the skill gap."""
+    ladder_change: dict[int, tuple[float, float, float]] = field(default_factory=dict)
+    """By count: its skill gap minus the base's, paired by deal (pp, 95% interval)."""
+    ladder_lost: list[int] = field(default_factory=list)
+    """The counts where the base has a skill ladder (its gap's interval wholly above 0)
+    and this setting's gap is clearly smaller (the paired change's interval wholly below
+    0): the ladder is not kept there."""
 
     def selection_worst(self) -> float:
         """The largest edge over every count on the selection deals so far (pp)."""
         return max(edges(s, np.vstack(b)).worst for s, b in self.shares.items())
 
     def missed_in(self, tolerance: float) -> list[str]:
-        """The fields (``main`` for the main field, else a checked field's spec) where some
-        held-out position's interval lies wholly outside ``±tolerance``."""
-
-        def out(e: Edges) -> bool:
-            return bool(np.any((e.low > tolerance) | (e.high < -tolerance)))
-
-        found = ["main"] if any(out(e) for e in self.held_out.values()) else []
-        return found + sorted({f for (f, _), e in self.checks.items() if out(e)})
+        """Where the setting misses a target: ``main`` (the main field) or a checked
+        field's spec, where some held-out position's interval lies wholly outside
+        ``±tolerance``; ``skill gap`` where the ladder is not kept (:attr:`ladder_lost`)."""
+        found = ["main"] if any(_outside(e, tolerance) for e in self.held_out.values()) else []
+        found += sorted({f for (f, _), e in self.checks.items() if _outside(e, tolerance)})
+        return found + (["skill gap"] if self.ladder_lost else [])
 
     def worst(self) -> float:
         """The largest held-out edge over every count (pp)."""
         return max(e.worst for e in self.held_out.values())
 
     def status(self, tolerance: float) -> str:
-        """``fair``: every held-out position's interval lies within ``±tolerance`` at every
-        count, in the main field and every field checked; ``unfair``: some position's
-        interval lies wholly outside it (in any of them); ``unclear``: neither (more games
-        would tell)."""
-        every = [*self.held_out.values(), *self.checks.values()]  # every field checked
-        out = [(e.low > tolerance) | (e.high < -tolerance) for e in every]
-        if any(bool(o.any()) for o in out):
-            return "unfair"
-        inside = [(e.low >= -tolerance) & (e.high <= tolerance) for e in every]
-        return "fair" if all(bool(i.all()) for i in inside) else "unclear"
+        """Its standing against the targets (:func:`status_of`): the edges of the main
+        field and of every field checked, and the skill ladder kept."""
+        return status_of([*self.held_out.values(), *self.checks.values()], tolerance,
+                         bool(self.ladder_lost))  # fmt: skip
 
     def worst_interval(self, level: float = 0.95) -> tuple[int, int, float, float, float]:
         """The largest held-out edge: ``(players, position, edge, low, high)``, its interval
@@ -138,6 +137,7 @@ class Measured:
         return best[0], best[1], float(e.edge[best[1]]), 100 * lo - fair, 100 * hi - fair
 
     _held_shares: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+    _ladder_gains: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
 
 
 @dataclass
@@ -157,7 +157,13 @@ class BalanceResult:
     held_out_seed: int
     held_out_games: int
     games_played: int
+    """Games the search rests on (those kept from an earlier run included)."""
     seconds: float
+    """Wall time of this run."""
+    games_new: int = 0
+    """Games this run played (the rest were kept from an interrupted one)."""
+    check_fields: tuple[str, ...] = ()
+    ladder_field: str | None = None
 
     @property
     def best(self) -> Measured:
@@ -173,6 +179,54 @@ class BalanceResult:
 
 def _t_interval(values: np.ndarray, level: float) -> tuple[float, float]:
     return mean_interval(values, level)[1:]
+
+
+def _outside(e: Edges, tolerance: float) -> bool:
+    return bool(np.any((e.low > tolerance) | (e.high < -tolerance)))
+
+
+def status_of(every: Sequence[Edges], tolerance: float, ladder_lost: bool = False) -> str:
+    """A setting's standing against the targets, from its held-out edges in every field
+    measured (``every``).
+
+    Returns
+    -------
+    str
+        ``fair``: every position's interval lies within ``±tolerance`` at every count in
+        every field, and the skill ladder is kept; ``unfair``: some position's interval
+        lies wholly outside it, or the ladder is lost (``ladder_lost``: the skill gap
+        clearly smaller than the game's as it is); ``unclear``: neither (more games would
+        tell).
+    """
+    if ladder_lost or any(_outside(e, tolerance) for e in every):
+        return "unfair"
+    inside = [(e.low >= -tolerance) & (e.high <= tolerance) for e in every]
+    return "fair" if all(bool(i.all()) for i in inside) else "unclear"
+
+
+def rank_key(status: str, size: float, worst: float) -> tuple[int, float, float]:
+    """The order of the ranking: shown fair, smallest change first; then not shown either
+    way, then shown unfair, each closest to fair first (the smaller change among equals).
+
+    Parameters
+    ----------
+    status : str
+        One of :data:`STATUSES`.
+    size : float
+        The size of the change (:func:`setting_size`).
+    worst : float
+        Its largest held-out edge (pp).
+    """
+    if status == "fair":
+        return (0, size, worst)
+    return (STATUSES.index(status), worst, size)
+
+
+def clearly_better(corrected: tuple[float, float], base_worst: float) -> bool:
+    """Whether a change that misses the target still clearly beats no change: the
+    corrected interval of its largest edge (``corrected``, low and high) lies wholly
+    below the base's largest edge."""
+    return max(abs(corrected[0]), abs(corrected[1])) < base_worst
 
 
 def edges(players: int, shares: np.ndarray) -> Edges:
@@ -409,25 +463,26 @@ def balance(
     if on_start:
         on_start(len(settings))
     cache = _Cache(state)
-    played = 0
+    played = used = 0
 
     def play(s: Setting, n: int, seed_: int, first: int, count: int, spec: str = field_spec,
              rotated: bool = False) -> np.ndarray:  # fmt: skip
-        nonlocal played
+        nonlocal played, used
         opts = setting_options(chosen, base, s)
         what = json.dumps([game, spec, n, seed_, first, count, opts, rotated], sort_keys=True,
                           default=str)  # fmt: skip
         key = hashlib.sha256(what.encode()).hexdigest()[:24]
         got = cache.get(key)
+        games_here = count * n if rotated else count
+        used += games_here
         if got is not None and got.shape == (count, n):
             return got
         if rotated:  # the main field in one seat, ``spec`` in the others
             got = play_rotated(game, field_spec, spec, n, count, seed_, first, jobs,
                                options=opts).share  # fmt: skip
-            played += count * n
         else:
             got = position_shares(game, opts, spec, n, seed_, first, count, jobs)
-            played += count
+        played += games_here
         cache.put(key, got)
         return got
 
@@ -450,49 +505,114 @@ def balance(
     base_m = base_m or Measured(base_setting, 0.0)
     final = pool if base_m in pool else [*pool, base_m]
     for m in final:
+        held, checks, ladder = {}, {}, {}
         for n in players:
-            shares = play(m.setting, n, held_seed, 0, held_out_games)
-            m.held_out[n] = edges(n, shares)
-            m._held_shares[n] = shares
+            held[n] = play(m.setting, n, held_seed, 0, held_out_games)
             for spec in check_fields:
-                m.checks[spec, n] = edges(n, play(m.setting, n, held_seed, 0, held_out_games,
-                                                  spec))  # fmt: skip
+                checks[spec, n] = play(m.setting, n, held_seed, 0, held_out_games, spec)
             if ladder_field:
-                deals = max(100, held_out_games // 4)
-                gains = 100 * play(m.setting, n, held_seed, 0, deals, ladder_field,
-                                   rotated=True).mean(axis=1) - 100 / n  # fmt: skip
-                mean = float(gains.mean())
-                lo, hi = _t_interval(gains, 0.95)
-                m.ladder[n] = (mean, lo, hi)
-
-    def rank(m: Measured) -> tuple:
-        # shown fair, smallest change first; then not shown either way and then shown
-        # unfair, each closest to fair first (the smaller change among equals)
-        status = m.status(tolerance)
-        if status == "fair":
-            return (0, m.size, m.worst())
-        return (STATUSES.index(status), m.worst(), m.size)
-
-    ranked = sorted(final, key=rank)
-    best = ranked[0]
-    if best is not base_m and best.status(tolerance) == "unfair":
-        # a change that misses the target too must clearly do better than no change: its
-        # largest edge's corrected interval wholly below the base's largest edge
-        _, _, _, low, high = best.worst_interval()
-        if max(abs(low), abs(high)) >= base_m.worst():
-            ranked.remove(base_m)
-            ranked.insert(0, base_m)
+                ladder[n] = play(m.setting, n, held_seed, 0, max(100, held_out_games // 4),
+                                 ladder_field, rotated=True)  # fmt: skip
+        measure(m, held, checks, ladder)
+    ranked = rank(final, base_m, tolerance)
     return BalanceResult(
         game=game, players=players, field=field_spec, knobs=tuple(chosen), base=base,
         tolerance=tolerance, ranked=ranked, base_measured=base_m, rounds=rounds,
-        held_out_seed=held_seed, held_out_games=held_out_games, games_played=played,
-        seconds=time.monotonic() - t0,
+        held_out_seed=held_seed, held_out_games=held_out_games, games_played=used, games_new=played,
+        seconds=time.monotonic() - t0, check_fields=tuple(check_fields),
+        ladder_field=ladder_field,
     )  # fmt: skip
 
 
-def study_text(res: BalanceResult, name: str) -> str:
+def measure(
+    m: Measured,
+    held: Mapping[int, np.ndarray],
+    checks: Mapping[tuple[str, int], np.ndarray] | None = None,
+    ladder: Mapping[int, np.ndarray] | None = None,
+) -> Measured:
+    """Fill in a setting's held-out measurements from its games.
+
+    Parameters
+    ----------
+    m : Measured
+        The setting.
+    held : mapping
+        By count: ``shares[g, position]`` of the main field on the fresh deals.
+    checks : mapping, optional
+        By (field spec, count): the same in each other field checked.
+    ladder : mapping, optional
+        By count: ``share[d, r]``, the main field's win share in one seat among the ladder
+        field, in rotation ``r`` of deal ``d`` (its gain over the fair share is the skill
+        gap, the deal the unit).
+    """
+    for n, shares in held.items():
+        m.held_out[n] = edges(n, shares)
+        m._held_shares[n] = shares
+    for key, shares in (checks or {}).items():
+        m.checks[key] = edges(key[1], shares)
+    for n, share in (ladder or {}).items():
+        gains = 100 * np.asarray(share, dtype=float).mean(axis=1) - 100 / n
+        m.ladder[n] = mean_interval(gains)
+        m._ladder_gains[n] = gains
+    return m
+
+
+def rank(final: Sequence[Measured], base_m: Measured, tolerance: float) -> list[Measured]:
+    """The measured settings ranked (:func:`rank_key`), the base's among them, after the
+    skill ladder is checked against the base's (:attr:`Measured.ladder_lost`). A change
+    that misses the target too ranks before the base only when it clearly does better
+    (:func:`clearly_better`)."""
+    for m in final:  # the ladder kept: each skill gap against the base's, paired by deal
+        m.ladder_change, m.ladder_lost = {}, []
+        for n, gains in m._ladder_gains.items():
+            if n not in base_m._ladder_gains:
+                continue
+            deals = min(len(gains), len(base_m._ladder_gains[n]))
+            m.ladder_change[n] = mean_interval(gains[:deals] - base_m._ladder_gains[n][:deals])
+            # a ladder to keep: the base's gap clearly above 0 (a main field no better than
+            # the weaker one has no margin to lose)
+            kept = base_m.ladder[n][1] > 0
+            if m is not base_m and kept and m.ladder_change[n][2] < 0:
+                m.ladder_lost.append(n)
+    ranked = sorted(final, key=lambda m: rank_key(m.status(tolerance), m.size, m.worst()))
+    best = ranked[0]
+    # a change that misses the target too must clearly do better than no change
+    missed = best is not base_m and best.status(tolerance) == "unfair"
+    if missed and not clearly_better(best.worst_interval()[3:], base_m.worst()):
+        ranked.remove(base_m)
+        ranked.insert(0, base_m)
+    return ranked
+
+
+def study_text(res: BalanceResult, name: str, command: str = "") -> str:
     """A study file that replays the held-out check: one block per ranked setting (the
-    base's too), every count, the field in every seat, on the same fresh deals."""
+    base's too), every count, the field in every seat, on the same fresh deals; one per
+    setting and checked field (``check-<j>-setting-<i>``); and with a ladder field, one per
+    setting seating the main field in one seat among it, every seat in turn
+    (``ladder-setting-<i>``).
+
+    Its ``[variant]`` table's ``balance`` entry tells a report what the blocks are (the
+    ranked settings, the base's block, the target): the report's *What to change* section
+    (:mod:`analysis.what_to_change`) reads it. ``command`` is the command that ran the
+    search, kept for the report to quote.
+    """
+    ranked = [f"setting-{i + 1}" for i in range(len(res.ranked))]
+    table: dict[str, Any] = {
+        "game": res.game, "players": list(res.players), "field": res.field,
+        "tolerance": res.tolerance, "knobs": [k.name for k in res.knobs],
+        "settings": ranked, "base": ranked[res.ranked.index(res.base_measured)],
+        "changes": [describe(res.knobs, res.base, m.setting) for m in res.ranked],
+        "sizes": [m.size for m in res.ranked],
+        "statuses": [m.status(res.tolerance) for m in res.ranked],
+        "checks": {spec: [f"check-{j + 1}-{b}" for b in ranked]
+                   for j, spec in enumerate(res.check_fields)},
+        "games_played": res.games_played, "seconds": round(res.seconds, 1),
+    }  # fmt: skip
+    if res.ladder_field:
+        table["ladder_field"] = res.ladder_field
+        table["ladder"] = [f"ladder-{b}" for b in ranked]
+    if command:
+        table["command"] = command
     lines = [
         f"# slicelab balance {res.game}: the held-out check of its ranked settings, on the",
         "# same fresh deals (every block plays the same games, under its own rules).",
@@ -500,26 +620,43 @@ def study_text(res: BalanceResult, name: str) -> str:
         f"seed = {res.held_out_seed}",
         f'description = "balance check: {res.game}, field {res.field}"',
         "",
+        "[variant]",
+        f"balance = {_toml(table)}",
+        "",
     ]
+    counts = f"[{', '.join(map(str, res.players))}]"
     for i, m in enumerate(res.ranked):
         opts = setting_options(res.knobs, res.base, m.setting)
+        rules = [f"{key} = {_toml(value)}" for key, value in opts.items()]
+        block = ranked[i]
         lines += [f"# {i + 1}. {describe(res.knobs, res.base, m.setting)}", "[[arms]]",
-                  f'name = "setting-{i + 1}"', f'game = "{res.game}"',
-                  f"players = [{', '.join(map(str, res.players))}]",
-                  f'strategies = "{res.field}"', f"games = {res.held_out_games}"]  # fmt: skip
-        for key, value in opts.items():
-            lines.append(f"{key} = {_toml(value)}")
-        lines.append("")
+                  f'name = "{block}"', f'game = "{res.game}"', f"players = {counts}",
+                  f'strategies = "{res.field}"', f"games = {res.held_out_games}",
+                  *rules, ""]  # fmt: skip
+        for j, spec in enumerate(res.check_fields):
+            lines += ["[[arms]]", f'name = "check-{j + 1}-{block}"', f'game = "{res.game}"',
+                      f"players = {counts}", f"strategies = {_toml(spec)}",
+                      f"games = {res.held_out_games}", *rules, ""]  # fmt: skip
+        if res.ladder_field:
+            lines += ["[[arms]]", f'name = "ladder-{block}"', f'game = "{res.game}"',
+                      f"players = {counts}",
+                      f"strategies = {_toml([res.field, res.ladder_field])}", "rotate = true",
+                      f"games = {max(100, res.held_out_games // 4)}", *rules, ""]  # fmt: skip
     return "\n".join(lines)
+
+
+def _key(k: str) -> str:
+    """A TOML key: bare when it may be, else quoted (a field spec as a key)."""
+    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else json.dumps(k, ensure_ascii=False)
 
 
 def _toml(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, str):
-        return json.dumps(v)
+        return json.dumps(v, ensure_ascii=False)
     if isinstance(v, Mapping):
-        return "{ " + ", ".join(f"{k} = {_toml(x)}" for k, x in v.items()) + " }"
+        return "{ " + ", ".join(f"{_key(k)} = {_toml(x)}" for k, x in v.items()) + " }"
     if isinstance(v, list | tuple):
         return "[" + ", ".join(_toml(x) for x in v) + "]"
     return str(v)

@@ -1441,10 +1441,19 @@ def balance(
                 for c, (g, lo, hi) in b.ladder.items()]  # fmt: skip
         out.print(f"skill gap ({res.field} in one seat among {ladder_field}), a side effect: "
                   + "; ".join(gaps))  # fmt: skip
-    err.print(f"cost: {res.games_played:,} games played in {res.seconds:.0f} s "
+    kept = res.games_played - res.games_new
+    err.print(f"cost: {res.games_played:,} games"
+              + (f" ({kept:,} of them kept from an earlier run)" if kept else "")
+              + f", {res.seconds:.0f} s "
               f"(seed {seed}; fresh deals seed {res.held_out_seed})")  # fmt: skip
     if write_study:
-        write_study.write_text(study_text(res, f"balance-{game}"))
+        import shlex
+
+        from sims.dataset import atomic_write
+
+        command = shlex.join(["slicelab", *sys.argv[1:]])
+        text = study_text(res, f"balance-{game}", command)
+        atomic_write(write_study, text.encode())
         err.print(f"study file: {write_study} (slicelab study {write_study} replays the check)")
 
 

@@ -12,11 +12,21 @@ knobs are real rule values, read and set as its rules read them.
 from __future__ import annotations
 
 import numpy as np
+import polars as pl
 import pytest
 from click.testing import CliRunner
 
 import sims.core.game as core_game
-from sims.balance import balance, describe, edges, position_shares, study_text
+from sims.balance import (
+    Measured,
+    balance,
+    describe,
+    edges,
+    measure,
+    position_shares,
+    rank,
+    study_text,
+)
 from sims.batch import one_arm, run_study
 from sims.cli import cli
 from sims.core.errors import SlicelabError
@@ -162,15 +172,16 @@ def test_a_rerun_loads_every_play_and_gives_the_same_ranking(toy, tmp_path):
     kw = dict(base=UNFAIR, games=40, held_out_games=200, seed=3, state=tmp_path / "st",
               values={"lead": [-1, 0, 1, 2, 3]})  # fmt: skip
     first = balance("toy", [2], ["lead"], **kw)
-    assert first.games_played > 0
+    assert first.games_new == first.games_played > 0
     again = balance("toy", [2], ["lead"], **kw)
-    assert again.games_played == 0  # every play loaded
+    assert again.games_new == 0  # every play loaded
+    assert again.games_played == first.games_played
     assert [m.setting for m in again.ranked] == [m.setting for m in first.ranked]
     files = sorted((tmp_path / "st").glob("*.npy"))
     files[0].write_bytes(b"damaged")  # an interrupted write or a damaged file: played again
     files[1].unlink()
     third = balance("toy", [2], ["lead"], **kw)
-    assert 0 < third.games_played < first.games_played
+    assert 0 < third.games_new < first.games_played
     assert [(m.setting, m.worst()) for m in third.ranked] == [
         (m.setting, m.worst()) for m in first.ranked]  # fmt: skip
 
@@ -182,8 +193,6 @@ def test_the_study_file_replays_the_held_out_check(toy, tmp_path):
     study = parse_study(__import__("tomllib").loads(text), source="balance")
     out = tmp_path / "check"
     run_study(study, out)
-    import polars as pl
-
     players = pl.read_parquet(out / "players" / "**" / "*.parquet")
     for i, m in enumerate(res.ranked):
         for n in (2, 3):
@@ -217,3 +226,67 @@ def test_the_command_line_ranks_writes_csv_and_a_study(toy, tmp_path, monkeypatc
     assert (tmp_path / "check.toml").exists() and list((tmp_path / "data" / "balance").iterdir())
     listed = CliRunner().invoke(cli, ["balance", "toy", "-p", "2", "--list"])
     assert listed.exit_code == 0 and "lead" in listed.output and "hand" in listed.output
+
+
+def _report_of(res, tmp_path, name):
+    """The report tables of the study a balance run writes, replayed."""
+    from analysis.report import answered, compute
+
+    study = parse_study(__import__("tomllib").loads(study_text(res, name)), source=name)
+    out = tmp_path / name
+    run_study(study, out)
+    r = compute(out)
+    return r, answered(r)
+
+
+def test_the_report_recommends_the_planted_fix_with_the_searchs_numbers(toy, tmp_path):
+    """The replayed check's section ranks as the search did, with the same held-out edges,
+    and page 1's first verdict recommends undoing the lead (lead 3 → 0)."""
+    res = balance("toy", [2, 3], ["lead"], base=UNFAIR, games=40, held_out_games=600,
+                  seed=5, values={"lead": [0, 1, 3]}, ladder_field="random")  # fmt: skip
+    r, verdicts = _report_of(res, tmp_path, "balance-toy")
+    ranked = r.tables["wtc_ranked"]
+    assert ranked["change"].to_list() == [
+        describe(res.knobs, res.base, m.setting) for m in res.ranked]  # fmt: skip
+    assert ranked["change"][0] == "lead 3 → 0" and ranked["base"].to_list()[-1]
+    e = r.tables["wtc_edges"]
+    for i, m in enumerate(res.ranked):
+        for n in (2, 3):
+            got = e.filter((pl.col("block") == f"setting-{i + 1}") & (pl.col("players") == n))
+            assert np.allclose(got.sort("position")["edge_pp"].to_numpy(), m.held_out[n].edge)
+    v = verdicts[0]
+    assert v.question == "What should the designer change?"
+    assert v.answer.startswith("Change lead 3 → 0") and "lead 3 → 0" in v.recommendation
+    assert abs(v.value.estimate) <= 3 and v.value.family == 5  # 2 + 3 positions
+    fx = r.tables["wtc_effects"]  # the skill gap is among the side effects, at every count
+    assert set(fx.filter(pl.col("measure") == "skill gap")["players"]) == {2, 3}
+    assert set(fx["measure"]) >= {"score spread", "skill gap"}
+
+
+def test_the_report_of_a_fair_game_says_no_change_is_needed(toy, tmp_path):
+    res = balance("toy", [2], ["lead"], base={"rules": {"hand": 3, "lead": 0}}, games=40,
+                  held_out_games=4000, seed=2, tolerance=2.0,
+                  values={"lead": [-1, 0, 1]})  # fmt: skip
+    assert res.no_change
+    _, verdicts = _report_of(res, tmp_path, "balance-fair")
+    assert verdicts[0].answer.startswith("No change is needed")
+    assert verdicts[0].recommendation == ""
+
+
+def test_a_change_that_narrows_the_skill_gap_loses_the_ladder():
+    """Fair edges, but the main field's single seat gains clearly less than under the base:
+    the change is unfair ("skill gap"), and the base, fair, ranks first."""
+    rng = np.random.default_rng(0)
+    fair = (rng.integers(0, 2, 4000)[:, None] == np.arange(2)).astype(float)
+
+    def made(setting, size, gap):
+        m = Measured(setting, size)
+        ladder = np.clip(0.5 + gap + rng.normal(0, 0.05, (500, 2)), 0, 1)
+        return measure(m, {2: fair}, ladder={2: ladder})
+
+    base, narrower = made((), 0.0, 0.3), made((("lead", 1),), 1.0, 0.1)
+    ranked = rank([narrower, base], base, 2.0)
+    assert narrower.ladder_lost == [2] and narrower.missed_in(2.0) == ["skill gap"]
+    assert narrower.status(2.0) == "unfair" and ranked[0] is base
+    change, low, high = narrower.ladder_change[2]
+    assert high < 0 and abs(change + 20) < 1  # 0.1 - 0.3 of a share: -20 pp

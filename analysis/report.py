@@ -537,6 +537,13 @@ def _unanswered_blocks(r: Results) -> list[Block]:
     missing = missing_blocks(r)
     if not left and not missing:
         return []
+    if balance_table(r.manifest):  # a check answers one question, by design
+        names = ", ".join(u.section for u in left)
+        study = f" (as in {r.report.example})" if r.report.example else ""
+        return [Prose(
+            f"This study is a balance check: it answers what to change, and plays none of "
+            f"the blocks of the {_title(r)} report's other questions ({names}); its full "
+            f"balance study{study} answers those.", size=8)]  # fmt: skip
     example = f" (as in {r.report.example})" if r.report.example else ""
     lacks = (f"This study lacks {len(missing)} of the {len(r.report.blocks)} study blocks the "
              f"{_title(r)} report reads ({', '.join(missing)})")  # fmt: skip

@@ -79,6 +79,15 @@ def horno_quick_dataset(tmp_path_factory) -> Path:
     return study_once(tmp_path_factory, ROOT / "studies" / "horno-balance.toml", "quick")
 
 
+@pytest.fixture(scope="session")
+def what_to_change_quick_dataset(tmp_path_factory) -> Path:
+    """`studies/pieceocake-what-to-change.toml --size quick` (the check `slicelab balance`
+    wrote), simulated once per session."""
+    return study_once(
+        tmp_path_factory, ROOT / "studies" / "pieceocake-what-to-change.toml", "quick"
+    )
+
+
 @pytest.fixture(autouse=True)
 def _private_slicelab_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("SLICELAB_HOME", str(tmp_path_factory.mktemp("slicelab-home")))

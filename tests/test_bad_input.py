@@ -88,6 +88,19 @@ ARM = {"name": "a", "game": "nyslice", "players": 2, "strategies": "greedy", "ga
 """A valid arm: 5 greedy games at 2 players (cases change one thing in it)."""
 
 
+BALANCE = {
+    "game": "nyslice",
+    "players": [4],
+    "field": "greedy",
+    "tolerance": 1.0,
+    "settings": ["a"],
+    "base": "a",
+    "changes": ["no change"],
+    "sizes": [0.0],
+}
+"""A balance check's ``[variant]`` table naming the one-arm study's block ``a``."""
+
+
 def study(top: dict | None = None, arm: dict | None = None, arms: list | None = None) -> str:
     """A study file's text: a valid one-arm study with ``top`` and ``arm`` changes."""
     if arms is None:
@@ -1308,6 +1321,21 @@ add(
     top("variant-label-not-a-string", "'label' must be a non-empty string",
         variant={"label": 5}),
     st("top-variant-date", VALID + "\n[variant]\nwhen = 2026-01-01\n", "no dates"),
+    # a balance check's table (slicelab balance --write-study): the report reads its blocks
+    top("variant-balance-not-a-table", "[variant] balance: must be a table",
+        variant={"balance": 5}),
+    top("variant-balance-no-settings", "'settings' is missing or not a list",
+        variant={"balance": {k: v for k, v in BALANCE.items() if k != "settings"}}),
+    top("variant-balance-tolerance-text", "'tolerance' is missing or not a number",
+        variant={"balance": {**BALANCE, "tolerance": "1"}}),
+    top("variant-balance-lengths", "must be lists of the same length",
+        variant={"balance": {**BALANCE, "sizes": [0, 1]}}),
+    top("variant-balance-base-elsewhere", "'base' ('x') must be one of 'settings'",
+        variant={"balance": {**BALANCE, "base": "x"}}),
+    top("variant-balance-unknown-block", "names the block 'setting-9', which no arm",
+        variant={"balance": {**BALANCE, "settings": ["setting-9"], "base": "setting-9"}}),
+    top("variant-balance-ladder-short", "one block per setting",
+        variant={"balance": {**BALANCE, "ladder": ["a", "a"]}}),
 )  # fmt: skip
 
 IDS = [c.id for c in CASES]

@@ -4,7 +4,8 @@ Each notebook is executed by nbclient in a fresh ``python3`` kernel, from ``note
 with ``SLICELAB_DATA`` pointing at the session's quick dataset of the notebook's game
 (``quick_dataset`` in conftest.py; Piece o' Cake's notebook gets
 ``pieceocake_quick_dataset``, Pizza Theory's ``pizzatheory_quick_dataset``, Horno's
-``horno_quick_dataset``), fewer
+``horno_quick_dataset``, the what-to-change notebook ``what_to_change_quick_dataset``),
+fewer
 bootstrap resamples and replayed games (``SMALL``: the notebooks read ``SLICELAB_NBOOT``
 and ``SLICELAB_PAYOFF_GAMES``) and matplotlib's Agg backend; any cell error fails the test.
 The ``python3`` kernel spec is written for this interpreter into a temporary directory
@@ -33,6 +34,7 @@ EXPECTED = (
     "07-pieceocake",
     "08-pizzatheory",
     "09-horno",
+    "10-what-to-change",
 )
 """One notebook per balance question; new notebooks are picked up by the glob below."""
 CELL_TIMEOUT = 120  # seconds per cell
@@ -84,6 +86,8 @@ def _dataset(path: Path, request) -> Path:
         return request.getfixturevalue("pizzatheory_quick_dataset")
     if "horno" in path.stem:
         return request.getfixturevalue("horno_quick_dataset")
+    if "what-to-change" in path.stem:
+        return request.getfixturevalue("what_to_change_quick_dataset")
     return request.getfixturevalue("quick_dataset")
 
 

@@ -297,6 +297,7 @@ def parse_study(
         raise _err(source, "top level", f"'allow_code' must be true or false, got {allow!r}")
     allow_code = allow_code or allow
     variant = _variant(data.get("variant", {}), source)
+    _balance_check(variant.get("balance"), data.get("arms"), source)
     scale = 1.0
     sizes = data.get("sizes", {})
     if not isinstance(sizes, dict) or not all(
@@ -369,6 +370,49 @@ def _variant(raw: Any, source: str) -> dict[str, Any]:
             raise _err(source, where, f"'{key}' must be strings, numbers, booleans, arrays or "
                        f"tables of them (no dates, nan or inf), got {value!r}")  # fmt: skip
     return dict(raw)
+
+
+BALANCE_KEYS = {"game": str, "field": str, "base": str, "players": list, "settings": list,
+                "changes": list, "sizes": list, "tolerance": (int, float)}  # fmt: skip
+"""The entries a balance check's ``[variant]`` ``balance`` table must have, and their types
+(``slicelab balance --write-study`` writes them; a report's *What to change* reads them)."""
+
+
+def _balance_check(raw: Any, arms: Any, source: str) -> None:
+    """A balance check's table (:func:`sims.balance.study_text`), checked to name blocks of
+    the study: a report reads every block it names."""
+    if raw is None:
+        return
+    where = "[variant] balance"
+    fix = "; write the check again with slicelab balance --write-study"
+    if not isinstance(raw, dict):
+        raise _err(source, where, f"must be a table{fix}")
+    for key, kind in BALANCE_KEYS.items():
+        value = raw.get(key)
+        if value is None or isinstance(value, bool) or not isinstance(value, kind):
+            raise _err(source, where, f"'{key}' is missing or not a "
+                       f"{'number' if key == 'tolerance' else kind.__name__}{fix}")  # fmt: skip
+    n = len(raw["settings"])
+    if not n or any(len(raw[k]) != n for k in ("changes", "sizes")):
+        raise _err(source, where, f"'settings', 'changes' and 'sizes' must be lists of the "
+                   f"same length, at least one{fix}")  # fmt: skip
+    if not raw["tolerance"] > 0:
+        raise _err(source, where, f"'tolerance' must be above 0 (pp), got {raw['tolerance']}")
+    if raw["base"] not in raw["settings"]:
+        raise _err(source, where, f"'base' ({raw['base']!r}) must be one of 'settings'{fix}")
+    checks = raw.get("checks", {})
+    ladder = raw.get("ladder", [])
+    lists = [raw["settings"], *(checks.values() if isinstance(checks, dict) else [None]), ladder]
+    if any(not isinstance(b, list) or len(b) != n for b in lists[1:] if b or b is None):
+        raise _err(source, where, f"'checks' (a table of lists) and 'ladder' must give one "
+                   f"block per setting{fix}")  # fmt: skip
+    names = (
+        {a.get("name") for a in arms if isinstance(a, dict)} if isinstance(arms, list) else set()
+    )
+    for block in (b for blocks in lists for b in blocks):
+        if block not in names:
+            raise _err(source, where, f"names the block {block!r}, which no arm of the study "
+                       f"is{fix}")  # fmt: skip
 
 
 def _players_list(raw: Any, source: str, where: str, lo: int, hi: int) -> list[int]:

@@ -34,6 +34,7 @@ it has and plays the rest, to the same result.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import json
@@ -54,7 +55,7 @@ from sims.batch import one_arm, play_arm
 from sims.core.errors import SlicelabError
 from sims.core.game import get_game
 from sims.core.intervals import mean_interval
-from sims.core.knobs import Knob, find_knob
+from sims.core.knobs import Knob, find_knob, knob_data_dir
 
 Setting = tuple[tuple[str, Any], ...]
 """Knob name → value pairs, in the order the knobs were chosen."""
@@ -437,8 +438,8 @@ def balance(
             if bad:
                 raise SlicelabError(f"knob {name}: {bad[0]!r} is not one of its values")
             vals = tuple(v for v in k.values if v in set(values[name]) | {k.read(base)})
-            k = Knob(k.name, k.help, vals, k.default if k.default in vals else vals[0],
-                     k.option, k.key, k.index, k.unit, k.min_players, k.max_players)  # fmt: skip
+            default = k.default if k.default in vals else vals[0]
+            k = dataclasses.replace(k, values=vals, default=default)
         chosen.append(k)
     if len({k.name for k in chosen}) != len(chosen):
         raise SlicelabError("a knob is named twice (--knob)")
@@ -584,7 +585,19 @@ def rank(final: Sequence[Measured], base_m: Measured, tolerance: float) -> list[
     return ranked
 
 
-def study_text(res: BalanceResult, name: str, command: str = "") -> str:
+def knob_files(res: BalanceResult) -> list[Path]:
+    """The data files the ranked settings' data knobs wrote (:class:`~sims.core.knobs.DataKnob`),
+    which a study file that replays the check must ship beside it."""
+    root = knob_data_dir().resolve()
+    found = []
+    for m in res.ranked:
+        for v in setting_options(res.knobs, res.base, m.setting).values():
+            if isinstance(v, str) and Path(v).resolve().parent == root and Path(v) not in found:
+                found.append(Path(v))
+    return found
+
+
+def study_text(res: BalanceResult, name: str, command: str = "", data_dir: str = "") -> str:
     """A study file that replays the held-out check: one block per ranked setting (the
     base's too), every count, the field in every seat, on the same fresh deals; one per
     setting and checked field (``check-<j>-setting-<i>``); and with a ladder field, one per
@@ -594,9 +607,12 @@ def study_text(res: BalanceResult, name: str, command: str = "") -> str:
     Its ``[variant]`` table's ``balance`` entry tells a report what the blocks are (the
     ranked settings, the base's block, the target): the report's *What to change* section
     (:mod:`analysis.what_to_change`) reads it. ``command`` is the command that ran the
-    search, kept for the report to quote.
+    search, kept for the report to quote. ``data_dir``: the folder, relative to the study
+    file, the data knobs' files (:func:`knob_files`) are copied to; empty, the study names
+    them where they were written.
     """
     ranked = [f"setting-{i + 1}" for i in range(len(res.ranked))]
+    moved = {str(p): f"{data_dir}/{p.name}" if data_dir else str(p) for p in knob_files(res)}
     table: dict[str, Any] = {
         "game": res.game, "players": list(res.players), "field": res.field,
         "tolerance": res.tolerance, "knobs": [k.name for k in res.knobs],
@@ -630,6 +646,7 @@ def study_text(res: BalanceResult, name: str, command: str = "") -> str:
     counts = f"[{', '.join(map(str, res.players))}]"
     for i, m in enumerate(res.ranked):
         opts = setting_options(res.knobs, res.base, m.setting)
+        opts = {k: moved.get(v, v) if isinstance(v, str) else v for k, v in opts.items()}
         rules = [f"{key} = {_toml(value)}" for key, value in opts.items()]
         block = ranked[i]
         lines += [f"# {i + 1}. {describe(res.knobs, res.base, m.setting)}", "[[arms]]",

@@ -1337,7 +1337,7 @@ def balance(
     import json
 
     from sims.balance import balance as run_balance
-    from sims.balance import describe, study_text
+    from sims.balance import describe, knob_files, study_text
     from sims.core.knobs import find_knob
 
     the_game = get_game(game)
@@ -1452,9 +1452,18 @@ def balance(
         from sims.dataset import atomic_write
 
         command = shlex.join(["slicelab", *sys.argv[1:]])
-        text = study_text(res, f"balance-{game}", command)
+        target = Path(write_study)
+        files = knob_files(res)
+        data_dir = f"{target.stem}-data" if files else ""
+        if files:
+            (target.parent / data_dir).mkdir(parents=True, exist_ok=True)
+        for f in files:  # the data knobs' files, beside the study: it stands alone
+            atomic_write(target.parent / data_dir / f.name, f.read_bytes())
+        text = study_text(res, f"balance-{game}", command, data_dir)
         atomic_write(write_study, text.encode())
-        err.print(f"study file: {write_study} (slicelab study {write_study} replays the check)")
+        shipped = f" and its data files in {target.parent / data_dir}" if files else ""
+        err.print(f"study file: {write_study}{shipped} (slicelab study {write_study} replays "
+                  "the check)")  # fmt: skip
 
 
 def main() -> None:

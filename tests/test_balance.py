@@ -290,3 +290,65 @@ def test_a_change_that_narrows_the_skill_gap_loses_the_ladder():
     assert narrower.status(2.0) == "unfair" and ranked[0] is base
     change, low, high = narrower.ladder_change[2]
     assert high < 0 and abs(change + 20) < 1  # 0.1 - 0.3 of a share: -20 pp
+
+
+# --------------------------------------------------------------------------- data knobs
+def test_a_data_knob_writes_the_changed_file_once_and_reads_it_back():
+    """Horno's rata penalty and Piece o' Cake's chocolate value are numbers of their data
+    files: setting one writes the file with that number changed (and nothing else), named
+    by its content, and reading it back gives the value; over a shipped set, that set's."""
+    import tomllib
+    from pathlib import Path
+
+    from sims.games.horno.cards import cards_text
+
+    def data(path: str) -> dict:
+        return tomllib.loads(Path(path).read_text("utf-8"))
+
+    g = core_game.get_game("horno")
+    rata = next(k for k in g.knobs if k.name == "penalty.rata")
+    harsh = tomllib.loads(cards_text("v1-harsh"))["garbage"][3]["penalty"]
+    assert rata.read({}) == 4 and rata.read({"cards": "v1-harsh"}) == harsh
+    opts = rata.set({"rules": {"rounds": 5}}, 6)
+    assert opts["rules"] == {"rounds": 5} and rata.read(opts) == 6
+    assert [c["penalty"] for c in data(opts["cards"])["garbage"]] == [1, 2, 3, 6]
+    assert rata.set({"rules": {"rounds": 5}}, 6)["cards"] == opts["cards"]  # one file
+    bonus = next(k for k in g.knobs if k.name == "radioactive_points")
+    every = data(bonus.set({}, 8)["cards"])
+    assert [c["bonus"] for c in every["radioactive"]] == [8] * 5
+    cake = core_game.get_game("pieceocake")
+    choc = next(k for k in cake.knobs if k.name == "value.chocolate")
+    assert choc.read({}) == 11  # the printed value is the copies
+    changed = data(choc.set({}, 8)["cake"])
+    last = changed["variety"][-1]
+    assert (last["name"], last["copies"], last["value"]) == ("chocolate", 11, 8)
+
+
+def test_a_data_knobs_check_study_ships_its_files_and_stands_alone(tmp_path, monkeypatch):
+    """The study written for a data knob names copies of the changed files beside it: with
+    the knobs' own files removed it replays the check game for game."""
+    import shutil
+
+    from sims.core.knobs import knob_data_dir
+    from sims.core.study import load_study
+
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(cli, ["balance", "pieceocake", "-p", "2", "--knob",
+                                 "value.chocolate", "--values", "value.chocolate=8,11",
+                                 "--games", "20", "--held-out-games", "60", "--format", "csv",
+                                 "--write-study", "out/check.toml"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    files = sorted((tmp_path / "out" / "check-data").glob("cake-*.toml"))
+    assert len(files) == 1, files  # value 8 (11 is the printed cake itself)
+    text = (tmp_path / "out" / "check.toml").read_text("utf-8")
+    assert f'cake = "check-data/{files[0].name}"' in text
+    shutil.rmtree(knob_data_dir())
+    run_study(load_study(tmp_path / "out" / "check.toml"), tmp_path / "replay")
+    players = pl.read_parquet(tmp_path / "replay" / "players" / "**" / "*.parquet")
+    assert players.filter(pl.col("arm").str.starts_with("setting-")).height == 2 * 2 * 60
+    rows = [line.split(",") for line in r.stdout.strip().splitlines()[1:3]]
+    for i, row in enumerate(rows):  # the searched edge, replayed from the shipped files
+        position, edge = int(row[5]), float(row[6])
+        block = players.filter(pl.col("arm") == f"setting-{i + 1}.p2").sort("game_index", "seat")
+        share = block["win_share"].to_numpy().reshape(-1, 2)[:, position]
+        assert abs(100 * share.mean() - 50 - edge) < 1e-9, (row, share.mean())

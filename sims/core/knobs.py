@@ -1,19 +1,30 @@
-"""Knobs: the rule parameters a designer could change, declared by each game.
+"""Knobs: the rule and data parameters a designer could change, declared by each game.
 
 A :class:`Knob` names one value of an arm block's options (a rule option, or one entry of a
 list-valued rule such as New York Slice's compensation by position), the values it may
-take, the printed rules' value and a notion of the size of a change. Games list theirs as
+take, the printed rules' value and a notion of the size of a change. A :class:`DataKnob`
+names a number of the game's data file instead (a garbage card's penalty, a variety's
+value): setting it writes the file with that number changed (content-addressed, under
+:func:`knob_data_dir`) and points the arm's data option at it, so both engines read it
+as they read any data file the designer gives. Games list theirs as
 ``Game.knobs``; ``slicelab balance`` (:mod:`sims.balance`) searches them. A knob is only
-ever a value both engines read (it goes into the arm block like any rule option, so the
-agreement tests cover it: ``tests/test_game_conformance.py`` plays every knob's end values
-on both engines).
+ever a value both engines read (a rule option goes into the arm block, a data knob's file
+is the arm's data file, so the agreement tests cover both:
+``tests/test_game_conformance.py`` plays every knob's end values on both engines).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import hashlib
+import os
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+import platformdirs
+import tomli_w
 
 from sims.core.errors import SlicelabError
 
@@ -131,6 +142,85 @@ class Knob:
         """``compensation.1 = 2 points`` (a unit for numbers)."""
         unit = f" {self.unit}" if self.unit and self.numeric else ""
         return f"{self.name} = {_value_text(value)}{unit}"
+
+
+KNOB_DATA = "knob-data"
+"""The folder (under :func:`knob_data_dir`'s home) of the data files data knobs write."""
+
+
+def knob_data_dir() -> Path:
+    """Where data knobs write their files: ``$SLICELAB_HOME/knob-data`` when
+    ``SLICELAB_HOME`` is set, else ``knob-data`` in the user's cache folder."""
+    home = os.environ.get("SLICELAB_HOME")
+    root = Path(home) if home else platformdirs.user_cache_path("slicelab")
+    return root / KNOB_DATA
+
+
+@dataclass(frozen=True)
+class DataKnob(Knob):
+    """One number of a game's data file (a card's penalty, a variety's value).
+
+    Attributes
+    ----------
+    paths : tuple of tuple
+        Where the number sits in the parsed file: keys and list indices, e.g.
+        ``(("garbage", 0, "penalty"),)``; every path gets the value (one knob may set the
+        bonus of every radioactive card).
+    text : callable
+        ``text(option_value) -> str``: the TOML text of the file an arm's data option
+        (``option``, e.g. ``cards``) names, ``None`` meaning the game's default file.
+    fallback : tuple
+        Where to read the value when the first path is absent (a cake's ``value``
+        defaults to its ``copies``); empty: none.
+    """
+
+    paths: tuple[tuple[str | int, ...], ...] = ()
+    text: Callable[[Any], str] | None = None
+    fallback: tuple[str | int, ...] = ()
+
+    def _data(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        assert self.text is not None, f"data knob {self.name} has no text function"
+        return tomllib.loads(self.text(options.get(self.option)))
+
+    def read(self, options: Mapping[str, Any]) -> Any:
+        """Its value in the data file the arm's ``options`` play."""
+        data = self._data(options)
+        try:
+            return _at(data, self.paths[0])
+        except (KeyError, IndexError):
+            if not self.fallback:
+                raise
+            return _at(data, self.fallback)
+
+    def set(self, options: Mapping[str, Any], value: Any) -> dict[str, Any]:
+        """A copy of ``options`` playing the data file with this knob at ``value``: the
+        file is written once, named by its content, so equal settings share a file; at the
+        value it already has, ``options`` are kept as they are (the game as it is plays its
+        own file)."""
+        if value == self.read(options):
+            return dict(options)
+        data = self._data(options)
+        for path in self.paths:
+            _put(data, path, value)
+        text = f"# written by slicelab balance: {self.describe(value)}\n" + tomli_w.dumps(data)
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+        target = knob_data_dir() / f"{self.option}-{digest}.toml"
+        if not target.is_file():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(target)  # atomic: a reader sees the whole file or none
+        return {**options, self.option: str(target)}
+
+
+def _at(data: Any, path: Sequence[str | int]) -> Any:
+    for step in path:
+        data = data[step]
+    return data
+
+
+def _put(data: Any, path: Sequence[str | int], value: Any) -> None:
+    _at(data, path[:-1])[path[-1]] = value
 
 
 def _entries(value: Any) -> list[Any]:

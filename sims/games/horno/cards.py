@@ -408,6 +408,16 @@ def shipped_cards(name: str) -> CardSet:
     return parse_cards(parse_toml(text, f"card set {file}", CardsError), file)
 
 
+def cards_text(ref: str | None) -> str:
+    """The TOML text of the card set ``ref`` names (:func:`resolve_cards`'s references:
+    ``None`` the default, a shipped set's name, else a file's path)."""
+    if ref is None or cards_reference(str(ref)) in (DEFAULT_NAME, *card_set_names()):
+        name = DEFAULT_NAME if ref is None else cards_reference(str(ref))
+        file = DEFAULT_CARDS_FILE if name == DEFAULT_NAME else f"{SHIPPED_PREFIX}{name}.toml"
+        return resources.files("sims.games.horno").joinpath("data", file).read_text("utf-8")
+    return Path(ref).read_text("utf-8")
+
+
 def cards_reference(value: str) -> str:
     """How an arm names its card set, as written to the manifest: a shipped set's name
     (``v1-harsh``) or a file's path.

@@ -1,8 +1,23 @@
-"""Horno's knobs (:mod:`sims.core.knobs`): what ``slicelab balance`` may change."""
+"""Horno's knobs (:mod:`sims.core.knobs`): what ``slicelab balance`` may change: rule
+options, and numbers of the card set (each garbage card's penalty, the radioactive
+cards' bonus) as data knobs, which play a changed copy of the arm's card set."""
 
 from __future__ import annotations
 
-from sims.core.knobs import Knob, int_knob
+from sims.core.knobs import DataKnob, Knob, int_knob
+from sims.games.horno.cards import cards_text
+
+GARBAGE = (("mosca", 1), ("cabello", 2), ("cucaracha", 3), ("rata", 4))
+"""The default set's garbage cards in file order, with their printed penalties."""
+RADIOACTIVE = 5
+"""The default set's radioactive cards (each with the printed bonus +5)."""
+
+
+def _garbage(i: int, name: str, printed: int) -> DataKnob:
+    return DataKnob(f"penalty.{name}", f"points a dish loses per {name} in its oven",
+                    tuple(range(0, 7)), printed, option="cards", unit="points",
+                    paths=(("garbage", i, "penalty"),), text=cards_text)  # fmt: skip
+
 
 KNOBS: tuple[Knob, ...] = (
     int_knob("rounds", "rounds in a game", 4, 9, 6, unit="rounds"),
@@ -14,4 +29,9 @@ KNOBS: tuple[Knob, ...] = (
          ("shared", "dishes"), "shared"),
     Knob("repeat_types", "a seat may prepare a dish type it prepared before", (False, True),
          False),
+    *(_garbage(i, name, printed) for i, (name, printed) in enumerate(GARBAGE)),
+    DataKnob("radioactive_points", "the bonus a radioactive card gives a dish of its type",
+             tuple(range(0, 11)), 5, option="cards", unit="points",
+             paths=tuple(("radioactive", i, "bonus") for i in range(RADIOACTIVE)),
+             text=cards_text),
 )  # fmt: skip

@@ -16,8 +16,9 @@ field: what one seat of it gains among the main field's players.
 
 Which levels are **strong enough to matter** is the verdict layer's rule, computed here
 once (:func:`weak_specs`) and applied by :func:`analysis.robust.vetoes` (through
-:func:`analysis.robust.weak_fields`): a level whose single seat loses to the main field by
-more than :data:`WEAK_GAP` pp (the upper end of its interval below ``-WEAK_GAP``) at a
+:func:`analysis.robust.weak_fields`; the rule itself, stated once for every layer, is
+:func:`sims.core.levels.is_weak`): a level whose single seat loses to the main field by
+more than ``WEAK_GAP`` pp (the upper end of its interval below ``-WEAK_GAP``) at a
 count describes how weaker players fare there and never vetoes a claim about the main
 field's play; every other level vetoes.
 
@@ -47,12 +48,10 @@ import polars.selectors  # noqa: F401 (pl.selectors)
 
 from analysis import load
 from analysis.stats import mean_interval, wilson_interval
+from sims.core.levels import is_weak
 
 PREFIX = "skill"
 """Study blocks whose names start with this hold the matchups."""
-WEAK_GAP = 5.0
-"""pp: a level whose one seat loses to the main field by more than this (its interval's
-upper end below ``-WEAK_GAP``) is weaker than the players a verdict describes."""
 HALF_WIDTH = 2.0
 """pp: the half-width a matchup cell's interval should have at most (the issue's target;
 the section names the cells that miss it)."""
@@ -262,7 +261,7 @@ def weak_specs(table: pl.DataFrame, levels: SkillLevels, players: int | None = N
         if v.spec == levels.main:
             continue
         cs = [cell(table, n, v.spec, levels.main) for n in counts]
-        if cs and all(c is not None and c["gain_high"] < -WEAK_GAP for c in cs):
+        if is_weak(None if c is None else c["gain_high"] for c in cs):
             weak.add(v.spec)
     return weak
 

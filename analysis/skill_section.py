@@ -21,6 +21,7 @@ from analysis.prose import counts_text, listing
 from analysis.robust import DESCRIBING_FAMILIES, family
 from analysis.sections import Results, Row, Section, appendix_label, headline
 from analysis.skill import SkillLevels
+from sims.core.levels import WEAK_GAP
 
 LABEL = "Skill levels"
 
@@ -89,13 +90,13 @@ def exploit_text(r: Results) -> str:
     cells = [f"{x['players']}p {ci(x['gain_pp'], x['gain_low'], x['gain_high'])} "
              f"({levels.name(x['one'])})" for x in ex.iter_rows(named=True)]  # fmt: skip
     worst = ex.sort("gain_high", descending=True).row(0, named=True)
-    goal = "within" if worst["gain_high"] <= skill.WEAK_GAP else "beyond"
+    goal = "within" if worst["gain_high"] <= WEAK_GAP else "beyond"
     return (f"Exploitability of the main field ({levels.name(levels.main)}): the largest gain "
             f"of a single seat of another level among it, over the fair share: "
             f"{'; '.join(cells)} (the largest of the levels played at each count, as found, "
             f"not a bound on every deviation). The largest upper end, "
             f"{worst['gain_high']:+.1f} pp at {worst['players']} players, is {goal} the "
-            f"{skill.WEAK_GAP:.0f} pp goal.")  # fmt: skip
+            f"{WEAK_GAP:.0f} pp goal.")  # fmt: skip
 
 
 def weak_text(r: Results) -> str:
@@ -103,12 +104,12 @@ def weak_text(r: Results) -> str:
     weak = sorted(r.weak_specs, key=r.report.skill.order)
     if not weak:
         return ("No level loses to the main field by more than "
-                f"{skill.WEAK_GAP:.0f} pp at every count: every field condition may veto a "
+                f"{WEAK_GAP:.0f} pp at every count: every field condition may veto a "
                 "verdict.")  # fmt: skip
     names = listing(_name(r, s) for s in weak)
     verb = "loses" if len(weak) == 1 else "lose"
     return (f"{names[0].upper()}{names[1:]} {verb} to the main field by more than "
-            f"{skill.WEAK_GAP:.0f} pp at every count (one seat among it, the interval's upper "
+            f"{WEAK_GAP:.0f} pp at every count (one seat among it, the interval's upper "
             "end): page 1's robustness checks show such fields but do not let them veto a "
             "verdict about the main field's play.")  # fmt: skip
 

@@ -34,9 +34,10 @@ from analysis.formats import ci
 from analysis.seats import by_turn
 from analysis.sections import Results, Row, Section, Verdict
 from analysis.variant import variant_table
-from sims.balance import Measured, measure, rank
+from sims.balance import Measured, gap_of, measure, rank
 from sims.core.game import get_game
 from sims.core.intervals import mean_interval
+from sims.core.levels import WEAK_GAP, is_weak
 
 LABEL = "What to change"
 """The section's label."""
@@ -100,7 +101,10 @@ def compute(r: Results) -> dict[str, Any]:
         lad = {n: _ladder_shares(r.out, ladder[i], n) for n in players} if ladder else {}
         measured[block] = measure(m, held, checked, lad)
     base = measured[bt["base"]]
-    ranked = rank(list(measured.values()), base, tolerance)
+    strength = {spec: {n: gap_of(n, _ladder_shares(r.out, b, n)) for n in players}
+                for spec, b in (bt.get("check_strength") or {}).items()}  # fmt: skip
+    weak = [spec for spec, g in strength.items() if is_weak(x[2] for x in g.values())]
+    ranked = rank(list(measured.values()), base, tolerance, weak)
     rows, edge_rows, effect_rows = [], [], []
     for place, m in enumerate(ranked):
         block = m.setting[0][0]
@@ -120,11 +124,21 @@ def compute(r: Results) -> dict[str, Any]:
                                   "high": float(x.high[p]), "games": x.games})  # fmt: skip
         for c in players:
             effect_rows += _effects(r, m, base, block, bt["base"], c, turn)
+    strength_rows = [{"field": spec, "players": n, "gain_pp": g[0], "low": g[1], "high": g[2],
+                      "weak": spec in weak} for spec, by in strength.items()
+                     for n, g in by.items()]  # fmt: skip
     return {
         "wtc": bt, "wtc_ranked": pl.DataFrame(rows), "wtc_edges": pl.DataFrame(edge_rows),
+        "wtc_strength": pl.DataFrame(strength_rows, schema=STRENGTH_SCHEMA),
         "wtc_effects": pl.DataFrame(effect_rows, schema=EFFECT_SCHEMA),
     }  # fmt: skip
 
+
+STRENGTH_SCHEMA = {"field": pl.String, "players": pl.Int64, "gain_pp": pl.Float64,
+                   "low": pl.Float64, "high": pl.Float64, "weak": pl.Boolean}  # fmt: skip
+"""Each checked field's strength under the game as it is: one seat of it among the main
+field, its gain over the fair share (pp, 95% interval over deals), and whether it is weak
+at every count (:func:`sims.core.levels.is_weak`: it then vetoes nothing)."""
 
 EFFECT_SCHEMA = {"block": pl.String, "players": pl.Int64, "measure": pl.String,
                  "unit": pl.String, "base": pl.Float64, "value": pl.Float64,
@@ -207,6 +221,20 @@ def blocks(r: Results, num: int) -> list[Block]:
         "wholly outside it, unclear otherwise. The largest edge's interval is corrected for "
         f"picking it from every position at every count (Bonferroni).{searched}"
     ))  # fmt: skip
+    st = r.wtc_strength
+    if st.height:
+        parts = []
+        for (spec,), t in st.group_by("field", maintain_order=True):
+            gains = "; ".join(f"{x['players']}p {ci(x['gain_pp'], x['low'], x['high'])}"
+                              for x in t.sort("players").iter_rows(named=True))  # fmt: skip
+            role = ("weak: it is shown and vetoes nothing" if t["weak"][0]
+                    else "it vetoes")  # fmt: skip
+            parts.append(f"the {spec} field's single seat among {bt['field']} gains {gains} "
+                         f"({role})")  # fmt: skip
+        out.append(Prose(
+            "As in the report's verdicts, a checked field whose single seat loses to the main "
+            f"field by more than {WEAK_GAP:g} pp at every count (its interval's upper end) is "
+            f"weaker than the players the verdict describes: {'; '.join(parts)}."))  # fmt: skip
     out.append(Prose(_summary_sentence(best, base, tol), style="bold"))
     out.append(Table.fitted(_ranked_table(ranked), size=7.5,
                             caption="Every candidate, best first; n: games a count."))  # fmt: skip

@@ -56,6 +56,7 @@ from sims.core.errors import SlicelabError
 from sims.core.game import get_game
 from sims.core.intervals import mean_interval
 from sims.core.knobs import Knob, find_knob, knob_data_dir
+from sims.core.levels import is_weak
 
 Setting = tuple[tuple[str, Any], ...]
 """Knob name → value pairs, in the order the knobs were chosen."""
@@ -110,7 +111,8 @@ class Measured:
         field's spec, where some held-out position's interval lies wholly outside
         ``±tolerance``; ``skill gap`` where the ladder is not kept (:attr:`ladder_lost`)."""
         found = ["main"] if any(_outside(e, tolerance) for e in self.held_out.values()) else []
-        found += sorted({f for (f, _), e in self.checks.items() if _outside(e, tolerance)})
+        found += sorted({f for (f, _), e in self.checks.items()
+                         if f not in self.weak_fields and _outside(e, tolerance)})  # fmt: skip
         return found + (["skill gap"] if self.ladder_lost else [])
 
     def worst(self) -> float:
@@ -120,8 +122,8 @@ class Measured:
     def status(self, tolerance: float) -> str:
         """Its standing against the targets (:func:`status_of`): the edges of the main
         field and of every field checked, and the skill ladder kept."""
-        return status_of([*self.held_out.values(), *self.checks.values()], tolerance,
-                         bool(self.ladder_lost))  # fmt: skip
+        vetoing = [e for (f, _), e in self.checks.items() if f not in self.weak_fields]
+        return status_of([*self.held_out.values(), *vetoing], tolerance, bool(self.ladder_lost))
 
     def worst_interval(self, level: float = 0.95) -> tuple[int, int, float, float, float]:
         """The largest held-out edge: ``(players, position, edge, low, high)``, its interval
@@ -136,6 +138,10 @@ class Measured:
         lo, hi = _t_interval(shares, 1 - (1 - level) / m)
         fair = 100 / best[0]
         return best[0], best[1], float(e.edge[best[1]]), 100 * lo - fair, 100 * hi - fair
+
+    weak_fields: frozenset[str] = frozenset()
+    """The checked fields weaker than the main field (:func:`sims.core.levels.is_weak`):
+    their edges are measured and shown, and veto nothing, as in the report's verdicts."""
 
     _held_shares: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
     _ladder_gains: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
@@ -165,6 +171,11 @@ class BalanceResult:
     """Games this run played (the rest were kept from an interrupted one)."""
     check_fields: tuple[str, ...] = ()
     ladder_field: str | None = None
+    check_gaps: dict[str, dict[int, tuple[float, float, float]]] = field(default_factory=dict)
+    """By checked field and count: one seat of it among the main field under the game as
+    it is, its gain over the fair share (pp, 95% interval over deals)."""
+    weak_checks: tuple[str, ...] = ()
+    """The checked fields weak at every count (:func:`sims.core.levels.is_weak`)."""
 
     @property
     def best(self) -> Measured:
@@ -467,10 +478,11 @@ def balance(
     played = used = 0
 
     def play(s: Setting, n: int, seed_: int, first: int, count: int, spec: str = field_spec,
-             rotated: bool = False) -> np.ndarray:  # fmt: skip
+             rotated: bool = False, one: str = field_spec) -> np.ndarray:  # fmt: skip
         nonlocal played, used
         opts = setting_options(chosen, base, s)
-        what = json.dumps([game, spec, n, seed_, first, count, opts, rotated], sort_keys=True,
+        who = [rotated] if one == field_spec else [rotated, one]  # earlier runs' keys kept
+        what = json.dumps([game, spec, n, seed_, first, count, opts, *who], sort_keys=True,
                           default=str)  # fmt: skip
         key = hashlib.sha256(what.encode()).hexdigest()[:24]
         got = cache.get(key)
@@ -478,8 +490,8 @@ def balance(
         used += games_here
         if got is not None and got.shape == (count, n):
             return got
-        if rotated:  # the main field in one seat, ``spec`` in the others
-            got = play_rotated(game, field_spec, spec, n, count, seed_, first, jobs,
+        if rotated:  # ``one`` (the main field unless named) in one seat, ``spec`` around it
+            got = play_rotated(game, one, spec, n, count, seed_, first, jobs,
                                options=opts).share  # fmt: skip
         else:
             got = position_shares(game, opts, spec, n, seed_, first, count, jobs)
@@ -512,17 +524,34 @@ def balance(
             for spec in check_fields:
                 checks[spec, n] = play(m.setting, n, held_seed, 0, held_out_games, spec)
             if ladder_field:
-                ladder[n] = play(m.setting, n, held_seed, 0, max(100, held_out_games // 4),
+                ladder[n] = play(m.setting, n, held_seed, 0, ladder_deals(held_out_games),
                                  ladder_field, rotated=True)  # fmt: skip
         measure(m, held, checks, ladder)
-    ranked = rank(final, base_m, tolerance)
+    gaps = {spec: {n: gap_of(n, play(base_setting, n, held_seed, 0, ladder_deals(held_out_games),
+                                      field_spec, rotated=True, one=spec))
+                   for n in players}
+            for spec in check_fields}  # fmt: skip
+    weak = tuple(spec for spec, g in gaps.items() if is_weak(x[2] for x in g.values()))
+    ranked = rank(final, base_m, tolerance, weak)
     return BalanceResult(
         game=game, players=players, field=field_spec, knobs=tuple(chosen), base=base,
         tolerance=tolerance, ranked=ranked, base_measured=base_m, rounds=rounds,
         held_out_seed=held_seed, held_out_games=held_out_games, games_played=used, games_new=played,
         seconds=time.monotonic() - t0, check_fields=tuple(check_fields),
-        ladder_field=ladder_field,
+        ladder_field=ladder_field, check_gaps=gaps, weak_checks=weak,
     )  # fmt: skip
+
+
+def ladder_deals(held_out_games: int) -> int:
+    """Deals of a seat-rotated measurement (the skill gap, a checked field's strength):
+    each is played once per seat, so a quarter of the held-out games, at least 100."""
+    return max(100, held_out_games // 4)
+
+
+def gap_of(n: int, share: np.ndarray) -> tuple[float, float, float]:
+    """One seat's gain over the fair share from ``share[d, r]`` (its win share in
+    rotation ``r`` of deal ``d``): ``(gain, low, high)`` in pp, a t interval over deals."""
+    return mean_interval(100 * np.asarray(share, dtype=float).mean(axis=1) - 100 / n)
 
 
 def measure(
@@ -553,17 +582,22 @@ def measure(
         m.checks[key] = edges(key[1], shares)
     for n, share in (ladder or {}).items():
         gains = 100 * np.asarray(share, dtype=float).mean(axis=1) - 100 / n
-        m.ladder[n] = mean_interval(gains)
+        m.ladder[n] = gap_of(n, share)
         m._ladder_gains[n] = gains
     return m
 
 
-def rank(final: Sequence[Measured], base_m: Measured, tolerance: float) -> list[Measured]:
+def rank(final: Sequence[Measured], base_m: Measured, tolerance: float,
+         weak: Sequence[str] = ()) -> list[Measured]:  # fmt: skip
     """The measured settings ranked (:func:`rank_key`), the base's among them, after the
-    skill ladder is checked against the base's (:attr:`Measured.ladder_lost`). A change
-    that misses the target too ranks before the base only when it clearly does better
+    skill ladder is checked against the base's (:attr:`Measured.ladder_lost`); the checked
+    fields in ``weak`` (:func:`sims.core.levels.is_weak`) veto nothing. A change that
+    misses the target too ranks before the base only when it clearly does better
     (:func:`clearly_better`)."""
-    for m in final:  # the ladder kept: each skill gap against the base's, paired by deal
+    for m in final:
+        m.weak_fields = frozenset(
+            weak
+        )  # the ladder kept: each skill gap against the base's, paired by deal
         m.ladder_change, m.ladder_lost = {}, []
         for n, gains in m._ladder_gains.items():
             if n not in base_m._ladder_gains:
@@ -624,6 +658,9 @@ def study_text(res: BalanceResult, name: str, command: str = "", data_dir: str =
                    for j, spec in enumerate(res.check_fields)},
         "games_played": res.games_played, "seconds": round(res.seconds, 1),
     }  # fmt: skip
+    if res.check_fields:  # each checked field's strength: is it weak (vetoes nothing)?
+        table["check_strength"] = {spec: f"strength-{j + 1}"
+                                   for j, spec in enumerate(res.check_fields)}  # fmt: skip
     if res.ladder_field:
         table["ladder_field"] = res.ladder_field
         table["ladder"] = [f"ladder-{b}" for b in ranked]
@@ -661,7 +698,14 @@ def study_text(res: BalanceResult, name: str, command: str = "", data_dir: str =
             lines += ["[[arms]]", f'name = "ladder-{block}"', f'game = "{res.game}"',
                       f"players = {counts}",
                       f"strategies = {_toml([res.field, res.ladder_field])}", "rotate = true",
-                      f"games = {max(100, res.held_out_games // 4)}", *rules, ""]  # fmt: skip
+                      f"games = {ladder_deals(res.held_out_games)}", *rules, ""]  # fmt: skip
+    base_rules = [f"{key} = {_toml(value)}" for key, value in res.base.items()]
+    for j, spec in enumerate(res.check_fields):
+        lines += [f"# the {spec} field's strength: one seat of it among {res.field}",
+                  "[[arms]]", f'name = "strength-{j + 1}"', f'game = "{res.game}"',
+                  f"players = {counts}", f"strategies = {_toml([spec, res.field])}",
+                  "rotate = true", f"games = {ladder_deals(res.held_out_games)}",
+                  *base_rules, ""]  # fmt: skip
     return "\n".join(lines)
 
 

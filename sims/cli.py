@@ -1297,9 +1297,14 @@ def _counts(text: str) -> list[int]:
     "--check-field",
     "check_fields",
     multiple=True,
+    default=("greedy",),
+    show_default=True,
     metavar="SPEC",
     help="Another field the finalists are measured in on the fresh deals "
-    "(repeatable): a setting is fair only when fair in every one.",
+    "(repeatable; 'none' for none): a setting is fair only when fair in every one, "
+    "except a field weaker than the main one by more than 5 pp (its single seat among "
+    "the main field, at every count), which is shown and vetoes nothing, as in the "
+    "report's verdicts.",
 )
 @click.option(
     "--ladder-field",
@@ -1381,6 +1386,7 @@ def balance(
                   f"field {field_spec or the_game.info.main_field}: {settings} settings; "
                   f"plays kept in {state} (rerun to resume)")  # fmt: skip
 
+    check_fields = tuple(dict.fromkeys(f for f in check_fields if f not in ("none", field_spec)))
     res = run_balance(
         game, players, knobs, field_spec, base, tolerance, candidates, n_games, finalists,
         held_out_games, seed, jobs, state, narrowed, check_fields,
@@ -1426,7 +1432,8 @@ def balance(
                   "--held-out-games would tell")  # fmt: skip
     else:
         bn, bpos, be, blo, bhi = res.base_measured.worst_interval()
-        missed = ", ".join("the main field" if f == "main" else f"the {f} field"
+        missed = ", ".join("the main field" if f == "main" else "the skill gap" if
+                           f == "skill gap" else f"the {f} field"
                            for f in b.missed_in(tolerance))  # fmt: skip
         target = f"the ±{tolerance:g} pp target"
         how = {"fair": f"within {target}", "unclear": f"not shown outside {target}",
@@ -1439,8 +1446,15 @@ def balance(
         was = res.base_measured.ladder
         gaps = [f"{c}p {g:+.1f} pp [{lo:+.1f}, {hi:+.1f}] (as it is: {was[c][0]:+.1f})"
                 for c, (g, lo, hi) in b.ladder.items()]  # fmt: skip
-        out.print(f"skill gap ({res.field} in one seat among {ladder_field}), a side effect: "
-                  + "; ".join(gaps))  # fmt: skip
+        lost = f"; narrower than as it is at {b.ladder_lost}" if b.ladder_lost else ""
+        out.print(f"skill gap ({res.field} in one seat among {ladder_field}; a target, kept "
+                  f"unless clearly narrower{lost}): " + "; ".join(gaps))  # fmt: skip
+    for spec, by in res.check_gaps.items():
+        gains = "; ".join(f"{c}p {g:+.1f} pp [{lo:+.1f}, {hi:+.1f}]" for c, (g, lo, hi)
+                          in by.items())  # fmt: skip
+        role = ("weak: its edges are shown and veto nothing" if spec in res.weak_checks
+                else "its edges veto")  # fmt: skip
+        out.print(f"the {spec} field's strength (one seat among {res.field}): {gains}; {role}")
     kept = res.games_played - res.games_new
     err.print(f"cost: {res.games_played:,} games"
               + (f" ({kept:,} of them kept from an earlier run)" if kept else "")

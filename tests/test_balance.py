@@ -352,3 +352,26 @@ def test_a_data_knobs_check_study_ships_its_files_and_stands_alone(tmp_path, mon
         block = players.filter(pl.col("arm") == f"setting-{i + 1}.p2").sort("game_index", "seat")
         share = block["win_share"].to_numpy().reshape(-1, 2)[:, position]
         assert abs(100 * share.mean() - 50 - edge) < 1e-9, (row, share.mean())
+
+
+def test_a_weak_checked_field_is_shown_and_vetoes_nothing():
+    """As in the report's verdicts (sims.core.levels.is_weak): a checked field whose single
+    seat loses to the main field by more than 5 pp at every count does not make a fair
+    setting unfair; a field that is not weak does."""
+    from sims.core.levels import is_weak
+
+    rng = np.random.default_rng(1)
+    fair = (rng.integers(0, 2, 4000)[:, None] == np.arange(2)).astype(float)
+    skewed = np.column_stack([np.ones(4000), np.zeros(4000)])  # seat 0 always wins
+
+    def made() -> Measured:
+        return measure(Measured((("lead", 1),), 1.0), {2: fair}, {("greedy", 2): skewed})
+
+    strict, lenient = made(), made()
+    rank([strict], strict, 2.0)
+    rank([lenient], lenient, 2.0, weak=["greedy"])
+    assert strict.status(2.0) == "unfair" and strict.missed_in(2.0) == ["greedy"]
+    assert lenient.status(2.0) == "fair" and lenient.missed_in(2.0) == []
+    assert lenient.checks["greedy", 2].edge[0] == 50  # still measured and shown
+    assert is_weak([-6.0, -5.5]) and not is_weak([-6.0, -4.0]) and not is_weak([])
+    assert not is_weak([-6.0, None])

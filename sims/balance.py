@@ -293,6 +293,7 @@ class _Cache:
 
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder
+        self.memory: dict[str, np.ndarray] = {}  # this run's plays, asked for again
         if folder is not None:
             folder.mkdir(parents=True, exist_ok=True)
 
@@ -308,6 +309,7 @@ class _Cache:
             return None
 
     def put(self, key: str, shares: np.ndarray) -> None:
+        self.memory[key] = shares
         if self.folder is None:
             return
         fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
@@ -355,6 +357,51 @@ def grid(knobs: Sequence[Knob], limit: int, rng: np.random.Generator, base: Sett
     return sorted(picked, key=lambda s: s != base)
 
 
+SAMPLERS = ("grid", "tpe")
+"""How the first round's settings are chosen when the knobs' grid has more than
+``candidates``: ``grid`` draws them at random; ``tpe`` proposes them one by one with
+Optuna's Tree-structured Parzen Estimator, each scored on the first round's deals before
+the next is proposed (:func:`proposed`)."""
+
+
+def proposed(knobs: Sequence[Knob], limit: int, base: Setting, seed: int,
+             score: Callable[[Setting], float]) -> list[Setting]:  # fmt: skip
+    """``limit`` distinct settings (the base first) chosen by Optuna's TPE sampler
+    minimising ``score`` (the largest edge on the first round's deals, pp, plus a
+    hundredth of the change's size, which breaks ties towards smaller changes).
+
+    The sampler is seeded and asked one trial at a time, so the same seed and scores give
+    the same settings; a setting it proposes again is told its known score and not counted.
+    It stops after ``20 * limit`` proposals if the space holds too few it would propose.
+    """
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    sampler = optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(5, limit // 2))
+    study = optuna.create_study(direction="minimize", sampler=sampler)
+    names = [k.name for k in knobs]
+    scores: dict[Setting, float] = {}
+
+    def setting_of(indices: Sequence[int]) -> Setting:
+        return tuple(zip(names, (k.values[i] for k, i in zip(knobs, indices, strict=True)),
+                         strict=True))  # fmt: skip
+
+    base_idx = {k.name: k.values.index(v) for k, (_, v) in zip(knobs, base, strict=True)}
+    study.enqueue_trial(base_idx)  # the game as it is, scored first
+    for _ in range(20 * limit):
+        if len(scores) >= limit:
+            break
+        trial = study.ask()
+        idx = [trial.suggest_int(k.name, 0, len(k.values) - 1) if k.numeric
+               else trial.suggest_categorical(k.name, list(range(len(k.values))))
+               for k in knobs]  # fmt: skip
+        s = setting_of(idx)
+        if s not in scores:
+            scores[s] = score(s)
+        study.tell(trial, scores[s])
+    return list(scores)
+
+
 def balance(
     game: str,
     players: Sequence[int],
@@ -374,6 +421,7 @@ def balance(
     ladder_field: str | None = None,
     on_round: Callable[[int, list[Measured], int], None] | None = None,
     on_start: Callable[[int], None] | None = None,
+    sampler: str = "grid",
 ) -> BalanceResult:
     """Search ``knob_names`` of ``game`` for the smallest change that makes every turn
     position fair within ``tolerance`` pp at every count of ``players``.
@@ -416,6 +464,9 @@ def balance(
     on_round, on_start : callable, optional
         Progress: ``on_start(settings)`` once everything is checked, before any game;
         ``on_round(round, pool, games)`` after each round, the pool sorted best first.
+    sampler : {"grid", "tpe"}
+        How the first round's settings are chosen from a grid larger than ``candidates``
+        (:data:`SAMPLERS`).
 
     Raises
     ------
@@ -463,17 +514,25 @@ def balance(
     select_seed = int(select_ss.generate_state(1)[0])
     held_seed = int(held_ss.generate_state(1)[0])
     base_setting: Setting = tuple((k.name, k.read(base)) for k in chosen)
-    settings = grid(chosen, candidates, np.random.default_rng(grid_ss), base_setting)
-    for s in settings:  # every setting valid at every count before anything is played
+    if sampler not in SAMPLERS:
+        raise SlicelabError(f"sampler {sampler!r}: use one of {', '.join(SAMPLERS)}")
+    adaptive = sampler == "tpe" and math.prod(len(k.values) for k in chosen) > candidates
+
+    def valid(s: Setting) -> None:
         for n in players:
             one_arm({"name": "check", "game": game, "players": n, "strategies": field_spec,
                      "games": 1, **setting_options(chosen, base, s)}, seed)  # fmt: skip
+
+    settings = [] if adaptive else grid(chosen, candidates, np.random.default_rng(grid_ss),
+                                        base_setting)  # fmt: skip
+    for s in settings:  # every setting valid at every count before anything is played
+        valid(s)
     for spec in [*check_fields, *([ladder_field] if ladder_field else [])]:
         for n in players:  # every field valid at every count before anything is played
             one_arm({"name": "field", "game": game, "players": n, "strategies": spec,
                      "games": 1, **base}, seed)  # fmt: skip
     if on_start:
-        on_start(len(settings))
+        on_start(candidates if adaptive else len(settings))
     cache = _Cache(state)
     played = used = 0
 
@@ -485,10 +544,13 @@ def balance(
         what = json.dumps([game, spec, n, seed_, first, count, opts, *who], sort_keys=True,
                           default=str)  # fmt: skip
         key = hashlib.sha256(what.encode()).hexdigest()[:24]
+        if key in cache.memory:  # asked for again in this run (counted once)
+            return cache.memory[key]
         got = cache.get(key)
         games_here = count * n if rotated else count
         used += games_here
         if got is not None and got.shape == (count, n):
+            cache.memory[key] = got
             return got
         if rotated:  # ``one`` (the main field unless named) in one seat, ``spec`` around it
             got = play_rotated(game, one, spec, n, count, seed_, first, jobs,
@@ -499,6 +561,15 @@ def balance(
         cache.put(key, got)
         return got
 
+    if adaptive:  # proposed one by one, each scored on the first round's deals
+
+        def score(s: Setting) -> float:
+            valid(s)
+            worst = max(edges(n, play(s, n, select_seed, 0, games)).worst for n in players)
+            return worst + setting_size(chosen, base, s) / 100
+
+        tpe_seed = int(grid_ss.generate_state(1)[0])
+        settings = proposed(chosen, candidates, base_setting, tpe_seed, score)
     pool = [Measured(s, setting_size(chosen, base, s)) for s in settings]
     first, block, rounds = 0, games, []
     while True:

@@ -1257,6 +1257,15 @@ def _counts(text: str) -> list[int]:
     help="Settings in the first round (the whole grid when smaller).",
 )
 @click.option(
+    "--sampler",
+    type=click.Choice(["grid", "tpe"]),
+    default="grid",
+    show_default=True,
+    help="How the first round's settings are chosen from a larger grid: grid draws them "
+    "at random; tpe has Optuna's TPE sampler propose them one at a time, each scored on "
+    "the first round's deals before the next (for many knobs or values).",
+)
+@click.option(
     "--games",
     "n_games",
     type=click.IntRange(min=10),
@@ -1332,7 +1341,7 @@ def _counts(text: str) -> list[int]:
 def balance(
     game, counts, knobs, values, list_knobs, field_spec, tolerance, candidates, n_games,
     finalists, held_out_games, seed, jobs, state, check_fields, ladder_field, write_study, fmt,
-    **given,
+    sampler, **given,
 ) -> None:  # fmt: skip
     """Find the smallest change to GAME's knobs (rule values) that makes every turn
     position fair within --tolerance at every count: successive halving over paired
@@ -1391,6 +1400,7 @@ def balance(
         game, players, knobs, field_spec, base, tolerance, candidates, n_games, finalists,
         held_out_games, seed, jobs, state, narrowed, check_fields,
         None if ladder_field == "none" else ladder_field, on_round=show, on_start=start,
+        sampler=sampler,
     )  # fmt: skip
     rows = []
     for i, m in enumerate(res.ranked):

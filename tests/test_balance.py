@@ -375,3 +375,31 @@ def test_a_weak_checked_field_is_shown_and_vetoes_nothing():
     assert lenient.checks["greedy", 2].edge[0] == 50  # still measured and shown
     assert is_weak([-6.0, -5.5]) and not is_weak([-6.0, -4.0]) and not is_weak([])
     assert not is_weak([-6.0, None])
+
+
+def test_tpe_proposes_the_same_settings_from_the_same_seed_and_homes_in():
+    """Optuna's TPE sampler (--sampler tpe) proposes distinct settings, the base first,
+    the same ones from the same seed; on a score whose minimum is lead 0 it proposes
+    settings near it (|lead| <= 1) more often than a random draw of the grid would."""
+    from sims.balance import proposed
+
+    knobs = (int_knob("lead", "points", -5, 5, 3), int_knob("hand", "cards", 1, 5, 3))
+    base = (("lead", 3), ("hand", 3))
+
+    def score(s):
+        return abs(dict(s)["lead"]) + 0.1 * abs(dict(s)["hand"] - 3)
+
+    first = proposed(knobs, 20, base, 7, score)
+    assert first == proposed(knobs, 20, base, 7, score)
+    assert first[0] == base and len(set(first)) == 20
+    near = [sum(abs(dict(s)["lead"]) <= 1 for s in proposed(knobs, 20, base, seed, score))
+            for seed in range(5)]  # fmt: skip
+    assert np.mean(near) >= 7, near  # a random draw of 20 of the 55: 20 * 15 / 55 = 5.5
+
+
+def test_the_tpe_search_undoes_the_planted_lead(toy):
+    res = balance("toy", [2, 3], ["lead", "hand"], base=UNFAIR, games=60,
+                  held_out_games=2000, seed=1, candidates=16, sampler="tpe")  # fmt: skip
+    assert dict(res.best.setting)["lead"] == 0 and res.best.status(1.0) != "unfair"
+    with pytest.raises(SlicelabError, match="sampler 'x': use one of grid, tpe"):
+        balance("toy", [2], ["lead"], base=UNFAIR, sampler="x")

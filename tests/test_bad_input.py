@@ -1336,6 +1336,10 @@ add(
         variant={"balance": {**BALANCE, "settings": ["setting-9"], "base": "setting-9"}}),
     top("variant-balance-ladder-short", "one block per setting",
         variant={"balance": {**BALANCE, "ladder": ["a", "a"]}}),
+    top("variant-balance-unknown-strength-block", "names the block 'strength-1', which no",
+        variant={"balance": {**BALANCE, "check_strength": {"greedy": "strength-1"}}}),
+    top("variant-balance-checks-not-a-table", "'checks' and 'check_strength' must be tables",
+        variant={"balance": {**BALANCE, "checks": ["a"]}}),
 )  # fmt: skip
 
 IDS = [c.id for c in CASES]

@@ -400,16 +400,18 @@ def _balance_check(raw: Any, arms: Any, source: str) -> None:
         raise _err(source, where, f"'tolerance' must be above 0 (pp), got {raw['tolerance']}")
     if raw["base"] not in raw["settings"]:
         raise _err(source, where, f"'base' ({raw['base']!r}) must be one of 'settings'{fix}")
-    checks = raw.get("checks", {})
-    ladder = raw.get("ladder", [])
-    lists = [raw["settings"], *(checks.values() if isinstance(checks, dict) else [None]), ladder]
-    if any(not isinstance(b, list) or len(b) != n for b in lists[1:] if b or b is None):
+    checks, strength = raw.get("checks", {}), raw.get("check_strength", {})
+    if not isinstance(checks, dict) or not isinstance(strength, dict):
+        raise _err(source, where, f"'checks' and 'check_strength' must be tables{fix}")
+    per_setting = [*checks.values(), *([raw["ladder"]] if "ladder" in raw else [])]
+    if any(not isinstance(b, list) or len(b) != n for b in per_setting):
         raise _err(source, where, f"'checks' (a table of lists) and 'ladder' must give one "
                    f"block per setting{fix}")  # fmt: skip
     names = (
         {a.get("name") for a in arms if isinstance(a, dict)} if isinstance(arms, list) else set()
     )
-    for block in (b for blocks in lists for b in blocks):
+    blocks = [*raw["settings"], *(b for bs in per_setting for b in bs), *strength.values()]
+    for block in blocks:
         if block not in names:
             raise _err(source, where, f"names the block {block!r}, which no arm of the study "
                        f"is{fix}")  # fmt: skip

@@ -690,7 +690,10 @@ def _about(r: Results, command: str) -> list[Block]:
             for g, b in blocks.items()
         ]
     )  # fmt: skip
-    notes = [Prose(text) for text in (report.notes(r) if report.notes else [])]
+    # a game's notes describe the fields of its balance study; a balance check's section
+    # says which fields it played
+    own = report.notes and not balance_table(r.manifest)
+    notes = [Prose(text) for text in (report.notes(r) if own else [])]
     return [Heading("About this study"),
             Prose("slicelab — simulated games, effects with 95% intervals", style="italic"),
             Pairs(prov, mono=True), Heading("Study blocks", level=3),

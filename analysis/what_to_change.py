@@ -34,7 +34,7 @@ from analysis.formats import ci
 from analysis.seats import by_turn
 from analysis.sections import Results, Row, Section, Verdict
 from analysis.variant import variant_table
-from sims.balance import Measured, gap_of, measure, rank
+from sims.balance import Measured, gap_of, measure, rank, worth_of
 from sims.core.game import get_game
 from sims.core.intervals import mean_interval
 from sims.core.levels import WEAK_GAP, is_weak
@@ -100,11 +100,17 @@ def compute(r: Results) -> dict[str, Any]:
                    for n in players}  # fmt: skip
         lad = {n: _ladder_shares(r.out, ladder[i], n) for n in players} if ladder else {}
         measured[block] = measure(m, held, checked, lad)
+        for c, bs in (bt.get("components") or {}).items():  # the component target's blocks
+            frame = _players(r.out, bs[i])
+            for n in sorted(set(frame["players"].to_list())):
+                m.components[c, int(n)] = worth_of(int(n), _ladder_shares(r.out, bs[i], int(n)))
     base = measured[bt["base"]]
     strength = {spec: {n: gap_of(n, _ladder_shares(r.out, b, n)) for n in players}
                 for spec, b in (bt.get("check_strength") or {}).items()}  # fmt: skip
     weak = [spec for spec, g in strength.items() if is_weak(x[2] for x in g.values())]
-    ranked = rank(list(measured.values()), base, tolerance, weak)
+    bound = bt.get("component_bound")
+    ranked = rank(list(measured.values()), base, tolerance, weak,
+                  None if bound is None else float(bound))  # fmt: skip
     rows, edge_rows, effect_rows = [], [], []
     for place, m in enumerate(ranked):
         block = m.setting[0][0]
@@ -124,15 +130,25 @@ def compute(r: Results) -> dict[str, Any]:
                                   "high": float(x.high[p]), "games": x.games})  # fmt: skip
         for c in players:
             effect_rows += _effects(r, m, base, block, bt["base"], c, turn)
+    component_rows = [{"block": m.setting[0][0], "component": c, "players": n, "worth_pp": w[0],
+                       "low": w[1], "high": w[2]} for m in ranked
+                      for (c, n), w in m.components.items()]  # fmt: skip
     strength_rows = [{"field": spec, "players": n, "gain_pp": g[0], "low": g[1], "high": g[2],
                       "weak": spec in weak} for spec, by in strength.items()
                      for n, g in by.items()]  # fmt: skip
     return {
         "wtc": bt, "wtc_ranked": pl.DataFrame(rows), "wtc_edges": pl.DataFrame(edge_rows),
         "wtc_strength": pl.DataFrame(strength_rows, schema=STRENGTH_SCHEMA),
+        "wtc_components": pl.DataFrame(component_rows, schema=COMPONENT_SCHEMA),
         "wtc_effects": pl.DataFrame(effect_rows, schema=EFFECT_SCHEMA),
     }  # fmt: skip
 
+
+COMPONENT_SCHEMA = {"block": pl.String, "component": pl.String, "players": pl.Int64,
+                    "worth_pp": pl.Float64, "low": pl.Float64, "high": pl.Float64}  # fmt: skip
+"""What each component is worth under each setting at each count: the fair share minus
+the win share of a seat of the main field playing without it (pp, 95% t interval over
+deals; :func:`sims.balance.worth_of`), the component target's measure."""
 
 STRENGTH_SCHEMA = {"field": pl.String, "players": pl.Int64, "gain_pp": pl.Float64,
                    "low": pl.Float64, "high": pl.Float64, "weak": pl.Boolean}  # fmt: skip
@@ -181,16 +197,19 @@ def _standing(row: dict, tolerance: float) -> str:
 def _misses(missed: str, tolerance: float) -> str:
     """``outside ±1 pp in the greedy field; the skill gap narrows``: where a setting misses
     the targets (:meth:`sims.balance.Measured.missed_in`, joined)."""
-    fields = [f for f in missed.split(", ") if f and f != "skill gap"]
+    others = ("skill gap", "components")
+    fields = [f for f in missed.split(", ") if f and f not in others]
     found = [f"outside ±{tolerance:g} pp in {_fields(', '.join(fields))}"] if fields else []
     if "skill gap" in missed.split(", "):
         found.append("the skill gap narrows against the game as it is")
+    if "components" in missed.split(", "):
+        found.append("a component is worth more than its bound")
     return "; ".join(found)
 
 
 def _fields(missed: str) -> str:
     names = [("the main field" if f == "main" else "the skill gap" if f == "skill gap"
-              else f"the {f} field")
+              else "a component's worth" if f == "components" else f"the {f} field")
              for f in missed.split(", ") if f]  # fmt: skip
     return ", ".join(names) or "no field"
 
@@ -242,6 +261,9 @@ def blocks(r: Results, num: int) -> list[Block]:
                     caption=f"Each turn position's edge (pp, 95% interval over games) under "
                     f"the game as it is and the best three candidates, named by their rank in the "
                     f"table; the band is the ±{tol:g} pp target."))  # fmt: skip
+    comp = r.wtc_components
+    if comp.height:
+        out += _components_blocks(r, comp)
     fx = r.wtc_effects
     if fx.height:
         out += [Heading("Side effects", level=2), Prose(
@@ -252,6 +274,39 @@ def blocks(r: Results, num: int) -> list[Block]:
             Plot(_effects_plot(fx, ranked), width=1.0),
             Table.fitted(_effects_table(fx, ranked), size=7)]  # fmt: skip
     return out
+
+
+def _components_blocks(r: Results, comp: pl.DataFrame) -> list[Block]:
+    """The component target: each candidate's most valuable component at each count."""
+    bound = float(r.wtc["component_bound"])
+    rows = []
+    for x in r.wtc_ranked.iter_rows(named=True):
+        for (n,), t in comp.filter(pl.col("block") == x["block"]).group_by(
+                "players", maintain_order=True):  # fmt: skip
+            top = t.sort(pl.col("worth_pp").abs(), descending=True).row(0, named=True)
+            beyond = top["low"] > bound or top["high"] < -bound
+            within = -bound <= top["low"] and top["high"] <= bound
+            rows.append({
+                "rank": str(x["rank"]), "change": x["change"], "players": str(n),
+                "largest component": top["component"],
+                "worth (pp, 95% CI)": ci(top["worth_pp"], top["low"], top["high"], unit=""),
+                f"within ±{bound:g} pp": "yes" if within else "no" if beyond else "unclear",
+                "n": f"{ladder_n(r, x['block']):,} deals",
+            })  # fmt: skip
+    return [Heading("Components", level=2), Prose(
+        f"The component target: what each component is worth to a seat of {r.wtc['field']} "
+        "(the fair share minus the win share of a seat playing without it among the same "
+        "field, every seat in turn on fresh deals) lies within "
+        f"±{bound:g} pp at every count. The most valuable component of each candidate at "
+        "each count:"),
+        Table.fitted(pl.DataFrame(rows), size=7)]  # fmt: skip
+
+
+def ladder_n(r: Results, block: str) -> int:
+    """Deals behind a setting's component worths (those of its first component block)."""
+    first = next(iter(r.wtc["components"].values()))
+    i = r.wtc["settings"].index(block)
+    return _players(r.out, first[i])["game_index"].n_unique()
 
 
 def _summary_sentence(best: dict, base: dict, tol: float) -> str:

@@ -113,7 +113,10 @@ class Measured:
         found = ["main"] if any(_outside(e, tolerance) for e in self.held_out.values()) else []
         found += sorted({f for (f, _), e in self.checks.items()
                          if f not in self.weak_fields and _outside(e, tolerance)})  # fmt: skip
-        return found + (["skill gap"] if self.ladder_lost else [])
+        b = self.component_bound
+        beyond = b is not None and any(lo > b or hi < -b for _, lo, hi in self.components.values())
+        return found + (["skill gap"] if self.ladder_lost else []) + (
+            ["components"] if beyond else [])  # fmt: skip
 
     def worst(self) -> float:
         """The largest held-out edge over every count (pp)."""
@@ -123,7 +126,16 @@ class Measured:
         """Its standing against the targets (:func:`status_of`): the edges of the main
         field and of every field checked, and the skill ladder kept."""
         vetoing = [e for (f, _), e in self.checks.items() if f not in self.weak_fields]
-        return status_of([*self.held_out.values(), *vetoing], tolerance, bool(self.ladder_lost))
+        return status_of([*self.held_out.values(), *vetoing], tolerance, bool(self.ladder_lost),
+                         list(self.components.values()), self.component_bound)  # fmt: skip
+
+    def largest_component(self) -> tuple[str, int, float, float, float] | None:
+        """The component worth the most in absolute value: ``(component, players, worth,
+        low, high)``; None when none was measured."""
+        if not self.components:
+            return None
+        (c, n), w = max(self.components.items(), key=lambda kv: abs(kv[1][0]))
+        return c, n, *w
 
     def worst_interval(self, level: float = 0.95) -> tuple[int, int, float, float, float]:
         """The largest held-out edge: ``(players, position, edge, low, high)``, its interval
@@ -139,6 +151,12 @@ class Measured:
         fair = 100 / best[0]
         return best[0], best[1], float(e.edge[best[1]]), 100 * lo - fair, 100 * hi - fair
 
+    components: dict[tuple[str, int], tuple[float, float, float]] = field(default_factory=dict)
+    """By (component, count): what the component is worth to a seat of the main field, its
+    win share minus that of a seat playing without it among the same field (pp, 95% t
+    interval over deals): the component target's measure."""
+    component_bound: float | None = None
+    """The component target (pp): every component's worth within ``±`` this; None: none."""
     weak_fields: frozenset[str] = frozenset()
     """The checked fields weaker than the main field (:func:`sims.core.levels.is_weak`):
     their edges are measured and shown, and veto nothing, as in the report's verdicts."""
@@ -176,6 +194,8 @@ class BalanceResult:
     it is, its gain over the fair share (pp, 95% interval over deals)."""
     weak_checks: tuple[str, ...] = ()
     """The checked fields weak at every count (:func:`sims.core.levels.is_weak`)."""
+    component_bound: float | None = None
+    """The component target (pp), None when not asked for."""
 
     @property
     def best(self) -> Measured:
@@ -197,9 +217,13 @@ def _outside(e: Edges, tolerance: float) -> bool:
     return bool(np.any((e.low > tolerance) | (e.high < -tolerance)))
 
 
-def status_of(every: Sequence[Edges], tolerance: float, ladder_lost: bool = False) -> str:
+def status_of(every: Sequence[Edges], tolerance: float, ladder_lost: bool = False,
+              worths: Sequence[tuple[float, float, float]] = (),
+              bound: float | None = None) -> str:  # fmt: skip
     """A setting's standing against the targets, from its held-out edges in every field
-    measured (``every``).
+    measured (``every``) and, with a ``bound``, its components' restricted-play worths
+    (``worths``: ``(worth, low, high)`` in pp, each held to ``±bound`` as an edge is held to
+    ``±tolerance``).
 
     Returns
     -------
@@ -210,10 +234,14 @@ def status_of(every: Sequence[Edges], tolerance: float, ladder_lost: bool = Fals
         clearly smaller than the game's as it is); ``unclear``: neither (more games would
         tell).
     """
+    b = float("inf") if bound is None else bound
     if ladder_lost or any(_outside(e, tolerance) for e in every):
         return "unfair"
+    if any(lo > b or hi < -b for _, lo, hi in worths):
+        return "unfair"
     inside = [(e.low >= -tolerance) & (e.high <= tolerance) for e in every]
-    return "fair" if all(bool(i.all()) for i in inside) else "unclear"
+    inside_worths = all(-b <= lo and hi <= b for _, lo, hi in worths)
+    return "fair" if all(bool(i.all()) for i in inside) and inside_worths else "unclear"
 
 
 def rank_key(status: str, size: float, worst: float) -> tuple[int, float, float]:
@@ -422,6 +450,7 @@ def balance(
     on_round: Callable[[int, list[Measured], int], None] | None = None,
     on_start: Callable[[int], None] | None = None,
     sampler: str = "grid",
+    component_bound: float | None = None,
 ) -> BalanceResult:
     """Search ``knob_names`` of ``game`` for the smallest change that makes every turn
     position fair within ``tolerance`` pp at every count of ``players``.
@@ -467,6 +496,12 @@ def balance(
     sampler : {"grid", "tpe"}
         How the first round's settings are chosen from a grid larger than ``candidates``
         (:data:`SAMPLERS`).
+    component_bound : float, optional
+        The component target (pp): each finalist's components (the game's
+        :attr:`~sims.core.game.Game.restricted_play`) are each worth within ``±`` this at
+        every count: a seat of the main field playing without one, every seat in turn
+        among the main field on fresh deals (:func:`ladder_deals`), gives up no more than
+        that, nor gains more. None: not measured.
 
     Raises
     ------
@@ -514,6 +549,11 @@ def balance(
     select_seed = int(select_ss.generate_state(1)[0])
     held_seed = int(held_ss.generate_state(1)[0])
     base_setting: Setting = tuple((k.name, k.read(base)) for k in chosen)
+    restricted = the_game.restricted_play if component_bound is not None else None
+    if component_bound is not None and restricted is None:
+        raise SlicelabError(f"{title} declares no restricted play (no strategy plays without "
+                            "one component), so the component target cannot be measured; "
+                            "drop --component-bound")  # fmt: skip
     if sampler not in SAMPLERS:
         raise SlicelabError(f"sampler {sampler!r}: use one of {', '.join(SAMPLERS)}")
     adaptive = sampler == "tpe" and math.prod(len(k.values) for k in chosen) > candidates
@@ -598,18 +638,27 @@ def balance(
                 ladder[n] = play(m.setting, n, held_seed, 0, ladder_deals(held_out_games),
                                  ladder_field, rotated=True)  # fmt: skip
         measure(m, held, checks, ladder)
+        if restricted is not None:  # each component: a seat of the field without it
+            for n in players:
+                opts = setting_options(chosen, base, m.setting)
+                for label, value in restricted.components(opts, n):
+                    share = play(m.setting, n, held_seed, 0, ladder_deals(held_out_games),
+                                 field_spec, rotated=True,
+                                 one=restricted.spec(field_spec, value))  # fmt: skip
+                    m.components[label, n] = worth_of(n, share)
     gaps = {spec: {n: gap_of(n, play(base_setting, n, held_seed, 0, ladder_deals(held_out_games),
                                       field_spec, rotated=True, one=spec))
                    for n in players}
             for spec in check_fields}  # fmt: skip
     weak = tuple(spec for spec, g in gaps.items() if is_weak(x[2] for x in g.values()))
-    ranked = rank(final, base_m, tolerance, weak)
+    ranked = rank(final, base_m, tolerance, weak, component_bound)
     return BalanceResult(
         game=game, players=players, field=field_spec, knobs=tuple(chosen), base=base,
         tolerance=tolerance, ranked=ranked, base_measured=base_m, rounds=rounds,
         held_out_seed=held_seed, held_out_games=held_out_games, games_played=used, games_new=played,
         seconds=time.monotonic() - t0, check_fields=tuple(check_fields),
         ladder_field=ladder_field, check_gaps=gaps, weak_checks=weak,
+        component_bound=component_bound,
     )  # fmt: skip
 
 
@@ -617,6 +666,15 @@ def ladder_deals(held_out_games: int) -> int:
     """Deals of a seat-rotated measurement (the skill gap, a checked field's strength):
     each is played once per seat, so a quarter of the held-out games, at least 100."""
     return max(100, held_out_games // 4)
+
+
+def worth_of(n: int, share: np.ndarray) -> tuple[float, float, float]:
+    """What a component is worth from ``share[d, r]``, the win share of a seat playing
+    without it in rotation ``r`` of deal ``d`` among the main field: the fair share (what
+    its unrestricted counterpart averages over the rotations of a deal) minus its share,
+    ``(worth, low, high)`` in pp, a t interval over deals."""
+    gain, low, high = gap_of(n, share)
+    return -gain, -high, -low
 
 
 def gap_of(n: int, share: np.ndarray) -> tuple[float, float, float]:
@@ -659,16 +717,18 @@ def measure(
 
 
 def rank(final: Sequence[Measured], base_m: Measured, tolerance: float,
-         weak: Sequence[str] = ()) -> list[Measured]:  # fmt: skip
+         weak: Sequence[str] = (), component_bound: float | None = None
+         ) -> list[Measured]:  # fmt: skip
     """The measured settings ranked (:func:`rank_key`), the base's among them, after the
     skill ladder is checked against the base's (:attr:`Measured.ladder_lost`); the checked
-    fields in ``weak`` (:func:`sims.core.levels.is_weak`) veto nothing. A change that
+    fields in ``weak`` (:func:`sims.core.levels.is_weak`) veto nothing; with a
+    ``component_bound``, every component's worth is held to it. A change that
     misses the target too ranks before the base only when it clearly does better
     (:func:`clearly_better`)."""
     for m in final:
-        m.weak_fields = frozenset(
-            weak
-        )  # the ladder kept: each skill gap against the base's, paired by deal
+        m.weak_fields = frozenset(weak)
+        m.component_bound = component_bound
+        # the ladder kept: each skill gap against the base's, paired by deal
         m.ladder_change, m.ladder_lost = {}, []
         for n, gains in m._ladder_gains.items():
             if n not in base_m._ladder_gains:
@@ -729,6 +789,11 @@ def study_text(res: BalanceResult, name: str, command: str = "", data_dir: str =
                    for j, spec in enumerate(res.check_fields)},
         "games_played": res.games_played, "seconds": round(res.seconds, 1),
     }  # fmt: skip
+    labels = list(dict.fromkeys(c for m in res.ranked for c, _ in m.components))
+    if res.component_bound is not None:  # the component target's blocks, by component
+        table["component_bound"] = res.component_bound
+        table["components"] = {c: [f"component-{k + 1}-{b}" for b in ranked]
+                               for k, c in enumerate(labels)}  # fmt: skip
     if res.check_fields:  # each checked field's strength: is it weak (vetoes nothing)?
         table["check_strength"] = {spec: f"strength-{j + 1}"
                                    for j, spec in enumerate(res.check_fields)}  # fmt: skip
@@ -768,16 +833,37 @@ def study_text(res: BalanceResult, name: str, command: str = "", data_dir: str =
         if res.ladder_field:
             lines += ["[[arms]]", f'name = "ladder-{block}"', f'game = "{res.game}"',
                       f"players = {counts}",
-                      f"strategies = {_toml([res.field, res.ladder_field])}", "rotate = true",
+                      f"strategies = {_toml(_seats(res.field, res.ladder_field, res.players))}",
+                      "rotate = true",
                       f"games = {ladder_deals(res.held_out_games)}", *rules, ""]  # fmt: skip
+        if res.component_bound is not None:
+            restricted = get_game(res.game).restricted_play
+            for k, c in enumerate(labels):
+                at = [n for n in res.players if (c, n) in m.components]
+                value = dict(
+                    restricted.components(setting_options(res.knobs, res.base, m.setting), at[0])
+                )[c]
+                seats = _seats(restricted.spec(res.field, value), res.field, at)
+                lines += ["[[arms]]", f'name = "component-{k + 1}-{block}"',
+                          f'game = "{res.game}"', f"players = {_toml(at)}",
+                          f"strategies = {_toml(seats)}",
+                          "rotate = true", f"games = {ladder_deals(res.held_out_games)}",
+                          *rules, ""]  # fmt: skip
     base_rules = [f"{key} = {_toml(value)}" for key, value in res.base.items()]
     for j, spec in enumerate(res.check_fields):
         lines += [f"# the {spec} field's strength: one seat of it among {res.field}",
                   "[[arms]]", f'name = "strength-{j + 1}"', f'game = "{res.game}"',
-                  f"players = {counts}", f"strategies = {_toml([spec, res.field])}",
+                  f"players = {counts}",
+                  f"strategies = {_toml(_seats(spec, res.field, res.players))}",
                   "rotate = true", f"games = {ladder_deals(res.held_out_games)}",
                   *base_rules, ""]  # fmt: skip
     return "\n".join(lines)
+
+
+def _seats(one: str, rest: str, counts: Sequence[int]) -> list[str]:
+    """A rotated block's strategies: ``one`` in the first seat, ``rest`` in the others (a
+    study reads ``[one, rest]`` as that only for a block of several counts)."""
+    return [one, rest] if len(counts) > 1 else [one] + [rest] * (counts[0] - 1)
 
 
 def _key(k: str) -> str:

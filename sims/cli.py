@@ -1257,6 +1257,16 @@ def _counts(text: str) -> list[int]:
     help="Settings in the first round (the whole grid when smaller).",
 )
 @click.option(
+    "--component-bound",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="PP",
+    help="Component target: every component the game's strategies can play without "
+    "(New York Slice's specials, Horno's dish types) is worth within this many pp to a seat "
+    "of the main field, at every count (a seat without it, every seat in turn, on fresh "
+    "deals); off by default.",
+)
+@click.option(
     "--sampler",
     type=click.Choice(["grid", "tpe"]),
     default="grid",
@@ -1341,7 +1351,7 @@ def _counts(text: str) -> list[int]:
 def balance(
     game, counts, knobs, values, list_knobs, field_spec, tolerance, candidates, n_games,
     finalists, held_out_games, seed, jobs, state, check_fields, ladder_field, write_study, fmt,
-    sampler, **given,
+    sampler, component_bound, **given,
 ) -> None:  # fmt: skip
     """Find the smallest change to GAME's knobs (rule values) that makes every turn
     position fair within --tolerance at every count: successive halving over paired
@@ -1400,7 +1410,7 @@ def balance(
         game, players, knobs, field_spec, base, tolerance, candidates, n_games, finalists,
         held_out_games, seed, jobs, state, narrowed, check_fields,
         None if ladder_field == "none" else ladder_field, on_round=show, on_start=start,
-        sampler=sampler,
+        sampler=sampler, component_bound=component_bound,
     )  # fmt: skip
     rows = []
     for i, m in enumerate(res.ranked):
@@ -1443,8 +1453,8 @@ def balance(
     else:
         bn, bpos, be, blo, bhi = res.base_measured.worst_interval()
         missed = ", ".join("the main field" if f == "main" else "the skill gap" if
-                           f == "skill gap" else f"the {f} field"
-                           for f in b.missed_in(tolerance))  # fmt: skip
+                           f == "skill gap" else "a component's worth" if f == "components"
+                           else f"the {f} field" for f in b.missed_in(tolerance))  # fmt: skip
         target = f"the ±{tolerance:g} pp target"
         how = {"fair": f"within {target}", "unclear": f"not shown outside {target}",
                "unfair": f"the closest found, still outside {target} in {missed}",
@@ -1459,6 +1469,12 @@ def balance(
         lost = f"; narrower than as it is at {b.ladder_lost}" if b.ladder_lost else ""
         out.print(f"skill gap ({res.field} in one seat among {ladder_field}; a target, kept "
                   f"unless clearly narrower{lost}): " + "; ".join(gaps))  # fmt: skip
+    if (top := b.largest_component()) is not None:
+        c, n, w, lo, hi = top
+        base_top = res.base_measured.largest_component()
+        was = f" (as it is: {base_top[0]} at {base_top[1]}p {base_top[2]:+.1f})" if base_top else ""
+        out.print(f"component target (±{component_bound:g} pp): the most valuable is {c} at {n}p, "
+                  f"{w:+.1f} pp [{lo:+.1f}, {hi:+.1f}]{was}")  # fmt: skip
     for spec, by in res.check_gaps.items():
         gains = "; ".join(f"{c}p {g:+.1f} pp [{lo:+.1f}, {hi:+.1f}]" for c, (g, lo, hi)
                           in by.items())  # fmt: skip
@@ -1479,6 +1495,7 @@ def balance(
         target = Path(write_study)
         files = knob_files(res)
         data_dir = f"{target.stem}-data" if files else ""
+        target.parent.mkdir(parents=True, exist_ok=True)  # a new folder is made, as --out
         if files:
             (target.parent / data_dir).mkdir(parents=True, exist_ok=True)
         for f in files:  # the data knobs' files, beside the study: it stands alone

@@ -973,6 +973,16 @@ add(
     Case("balance-tolerance-0", bal("--knob", "compensation.1", "--tolerance", "0"),
          "--tolerance", usage=True),
     Case("balance-game-unknown", ["balance", "chess", "--players", "2"], "unknown game"),
+    Case("balance-component-bound-without-restricted-play",
+         ["balance", "pieceocake", "--players", "2", "--knob", "exact_pieces", "--games", "10",
+          "--held-out-games", "10", "--state", "st", "--component-bound", "5"],
+         ("declares no restricted play", "drop --component-bound")),
+    Case("balance-component-bound-0", bal("--knob", "compensation.1", "--component-bound",
+         "0"), "--component-bound", usage=True),
+    Case("balance-sampler-unknown", bal("--knob", "compensation.1", "--sampler", "magic"),
+         "--sampler", usage=True),
+    Case("balance-write-study-is-dir", bal("--knob", "compensation.1", "--write-study", "d"),
+         "--write-study", usage=True, files={"d": DIR}),
 )  # fmt: skip
 
 
@@ -1336,9 +1346,11 @@ add(
         variant={"balance": {**BALANCE, "settings": ["setting-9"], "base": "setting-9"}}),
     top("variant-balance-ladder-short", "one block per setting",
         variant={"balance": {**BALANCE, "ladder": ["a", "a"]}}),
+    top("variant-balance-components-without-bound", "'component_bound' must be a number",
+        variant={"balance": {**BALANCE, "components": {"dibs": ["a"]}}}),
     top("variant-balance-unknown-strength-block", "names the block 'strength-1', which no",
         variant={"balance": {**BALANCE, "check_strength": {"greedy": "strength-1"}}}),
-    top("variant-balance-checks-not-a-table", "'checks' and 'check_strength' must be tables",
+    top("variant-balance-checks-not-a-table", "'checks', 'check_strength' and 'components' m",
         variant={"balance": {**BALANCE, "checks": ["a"]}}),
 )  # fmt: skip
 

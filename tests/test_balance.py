@@ -403,3 +403,72 @@ def test_the_tpe_search_undoes_the_planted_lead(toy):
     assert dict(res.best.setting)["lead"] == 0 and res.best.status(1.0) != "unfair"
     with pytest.raises(SlicelabError, match="sampler 'x': use one of grid, tpe"):
         balance("toy", [2], ["lead"], base=UNFAIR, sampler="x")
+
+
+def test_the_component_target_is_measured_replayed_and_refused_where_it_cannot_be(tmp_path):
+    """New York Slice declares its restricted play (a seat that forfeits one special): with
+    --component-bound every finalist's specials are each worth within the bound or not;
+    the check study replays those worths exactly and the report ranks as the search did.
+    Piece o' Cake declares none: the bound is refused, naming why."""
+    res = balance("nyslice", [2], ["compensation.0"], games=40, held_out_games=400, seed=1,
+                  values={"compensation.0": [0, 1]}, component_bound=5.0)  # fmt: skip
+    from sims.games.nyslice.plugin import specials_in_play
+
+    for m in res.ranked:
+        assert {c for c, _ in m.components} == set(specials_in_play(2))
+        assert m.component_bound == 5.0
+    r, verdicts = _report_of(res, tmp_path, "balance-nys-components")
+    comp = r.tables["wtc_components"]
+    for i, m in enumerate(res.ranked):
+        got = comp.filter(pl.col("block") == f"setting-{i + 1}")
+        found = {(x["component"], x["players"]): x["worth_pp"] for x in got.iter_rows(named=True)}
+        assert found == pytest.approx({k: w[0] for k, w in m.components.items()})
+    assert r.tables["wtc_ranked"]["status"].to_list() == [m.status(1.0) for m in res.ranked]
+    with pytest.raises(SlicelabError, match="declares no restricted play"):
+        balance("pieceocake", [2], ["exact_pieces"], component_bound=5.0)
+
+
+def test_a_component_beyond_its_bound_makes_a_setting_unfair():
+    rng = np.random.default_rng(2)
+    fair = (rng.integers(0, 2, 4000)[:, None] == np.arange(2)).astype(float)
+    m = measure(Measured((("lead", 1),), 1.0), {2: fair})
+    m.components = {("dibs", 2): (8.0, 6.0, 10.0), ("buffet", 2): (1.0, -1.0, 3.0)}
+    rank([m], m, 2.0, component_bound=5.0)
+    assert m.status(2.0) == "unfair" and m.missed_in(2.0) == ["components"]
+    m.components = {("dibs", 2): (4.0, 2.0, 6.0)}  # reaches past the bound: unclear
+    assert m.status(2.0) == "unclear" and m.missed_in(2.0) == []
+    assert m.largest_component() == ("dibs", 2, 4.0, 2.0, 6.0)
+
+
+@pytest.mark.parametrize("game", [g.info.name for g in games()])
+def test_every_declared_restricted_play_is_a_valid_seat_at_every_count(game):
+    """A game's restricted play (the component target's seats) names real components: at
+    every count each is a strategy the game accepts beside its main field; a game that
+    declares none says so with None."""
+    g = core_game.get_game(game)
+    rp = g.restricted_play
+    if rp is None:
+        assert game in ("pieceocake", "pizzatheory")
+        return
+    for n in range(g.info.min_players, g.info.max_players + 1):
+        found = rp.components({}, n)
+        assert found and len({c for c, _ in found}) == len(found)
+        for _, value in found:
+            spec = rp.spec(g.info.main_field, value)
+            assert f"{rp.param}={value}" in spec
+            seats = [spec] + [g.info.main_field] * (n - 1)
+            one_arm({"name": "c", "game": game, "players": n, "games": 1, "rotate": True,
+                     "strategies": seats}, 1)  # fmt: skip
+
+
+def test_a_single_count_check_study_seats_its_rotated_blocks_in_full(toy, tmp_path):
+    """At one count of 3 players a rotated block's strategies name every seat (a study
+    reads [one, rest] as one seat and the rest only for a block of several counts)."""
+    res = balance("toy", [3], ["lead"], base=UNFAIR, games=40, held_out_games=200, seed=6,
+                  values={"lead": [0, 3]}, check_fields=("random",),
+                  ladder_field="random")  # fmt: skip
+    r, verdicts = _report_of(res, tmp_path, "balance-toy-3p")
+    assert r.tables["wtc_ranked"]["change"].to_list() == [
+        describe(res.knobs, res.base, m.setting) for m in res.ranked]  # fmt: skip
+    assert r.tables["wtc_strength"]["players"].to_list() == [3]
+    assert verdicts[0].question == "What should the designer change?"

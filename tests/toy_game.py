@@ -117,6 +117,7 @@ class HighCard:
     data_limits = (HAND, LEAD)
     knobs = (int_knob("lead", "points added to seat 0's bonus", LEAD.low, LEAD.high, 0),
              int_knob("hand", "cards in a hand", HAND.low, HAND.high, 3))  # fmt: skip
+    restricted_play = None  # High Card has no components to play without
 
     def variants(self, raw: Mapping[str, Any], players: int, base: Path | None) -> list[Variant]:
         rules = {**RULES, **dict(raw.get("rules", {}))}

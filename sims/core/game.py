@@ -138,6 +138,37 @@ class BalancePlan:
 
 
 @dataclass(frozen=True)
+class RestrictedPlay:
+    """How a seat of a field plays without one component (restricted play), for the
+    component target of ``slicelab balance`` (:mod:`sims.balance`).
+
+    Attributes
+    ----------
+    param : str
+        The strategy parameter that names the component a seat plays without
+        (``forfeit``: New York Slice's seat never receives that special).
+    noun : str
+        What a component is, in words (``special``, ``dish type``).
+    components : callable
+        ``components(options, players) -> ((label, value), ...)``: the components in play
+        under an arm's game options at a player count, each with its label and the
+        parameter's value that names it.
+    """
+
+    param: str
+    noun: str
+    components: Callable[[Mapping[str, Any], int], tuple[tuple[str, Any], ...]]
+
+    def spec(self, field_spec: str, value: Any) -> str:
+        """``field_spec`` playing without the component ``value`` names:
+        ``heuristic`` → ``heuristic(forfeit=stuffed_crust)``."""
+        from sims.core.specs import parse_spec
+
+        parsed = parse_spec(field_spec)
+        return str(StrategySpec(parsed.name, {**parsed.params, self.param: value}))
+
+
+@dataclass(frozen=True)
 class GameInfo:
     """What a game is called, who plays it and where its rules are written.
 
@@ -384,6 +415,9 @@ class Game(Protocol):
     knobs: tuple[Knob, ...]
     """The rule values a designer could change, with their ranges and the size of a change
     (:mod:`sims.core.knobs`): what ``slicelab balance`` searches."""
+    restricted_play: RestrictedPlay | None
+    """How a seat plays without one component (:class:`RestrictedPlay`), or None when no
+    strategy of the game can: ``slicelab balance --component-bound`` needs it."""
 
     def variants(self, raw: Mapping[str, Any], players: int, base: Path | None) -> list[Variant]:
         """Validate an arm block's game options (the keys of :attr:`options` it holds,

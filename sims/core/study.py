@@ -401,12 +401,20 @@ def _balance_check(raw: Any, arms: Any, source: str) -> None:
     if raw["base"] not in raw["settings"]:
         raise _err(source, where, f"'base' ({raw['base']!r}) must be one of 'settings'{fix}")
     checks, strength = raw.get("checks", {}), raw.get("check_strength", {})
-    if not isinstance(checks, dict) or not isinstance(strength, dict):
-        raise _err(source, where, f"'checks' and 'check_strength' must be tables{fix}")
-    per_setting = [*checks.values(), *([raw["ladder"]] if "ladder" in raw else [])]
+    components = raw.get("components", {})
+    if not all(isinstance(t, dict) for t in (checks, strength, components)):
+        raise _err(source, where, f"'checks', 'check_strength' and 'components' must be "
+                   f"tables{fix}")  # fmt: skip
+    bound = raw.get("component_bound")
+    if components and (isinstance(bound, bool) or not isinstance(bound, int | float)
+                       or not bound > 0):  # fmt: skip
+        raise _err(source, where, f"'component_bound' must be a number above 0 (pp) when "
+                   f"'components' is given{fix}")  # fmt: skip
+    per_setting = [*checks.values(), *components.values(),
+                   *([raw["ladder"]] if "ladder" in raw else [])]  # fmt: skip
     if any(not isinstance(b, list) or len(b) != n for b in per_setting):
-        raise _err(source, where, f"'checks' (a table of lists) and 'ladder' must give one "
-                   f"block per setting{fix}")  # fmt: skip
+        raise _err(source, where, f"'checks' and 'components' (tables of lists) and 'ladder' "
+                   f"must give one block per setting{fix}")  # fmt: skip
     names = (
         {a.get("name") for a in arms if isinstance(a, dict)} if isinstance(arms, list) else set()
     )

@@ -55,6 +55,7 @@ from sims.core.game import (
     DerivedFile,
     GameInfo,
     GameOption,
+    RestrictedPlay,
     ResultSchema,
     StrategyInfo,
     Variant,
@@ -383,6 +384,11 @@ class Horno(TunesHeuristic):
     )
     data_limits = LIMITS
     knobs = KNOBS
+    # a seat that never takes one dish type while another is open (avoid=<type index>)
+    restricted_play = RestrictedPlay(
+        "avoid", "dish type",
+        lambda options, n: tuple((t, i) for i, t in enumerate(cards_of(options).types)),
+    )  # fmt: skip
     """Every bound a card-set file and the rule options must respect (``rules.LIMITS``),
     listed in ``docs/rules/horno.md``, section "Data files"."""
     options = (

@@ -27,6 +27,7 @@ from sims.core.game import (
     DerivedFile,
     GameInfo,
     GameOption,
+    RestrictedPlay,
     ResultSchema,
     StrategyInfo,
     Variant,
@@ -350,6 +351,10 @@ class NewYorkSlice(TunesHeuristic):
     )
     data_limits: tuple[Limit, ...] = (*DECK_LIMITS, *RULE_LIMITS)
     knobs = KNOBS
+    # a seat that never receives one special (forfeit=<slug>, every family takes it)
+    restricted_play = RestrictedPlay(
+        "forfeit", "special", lambda options, n: tuple((s, s) for s in specials_in_play(n))
+    )
     """The deck file's limits (``deck.DECK_LIMITS``) and the rule options'
     (``rules.RULE_LIMITS``), listed in ``docs/rules/nyslice.md``, "Data files"."""
     options = (

@@ -275,6 +275,7 @@ class PieceOCake(TunesHeuristic):
     )
     data_limits: tuple[Limit, ...] = (*CAKE_LIMITS, *RULE_LIMITS)
     knobs = KNOBS
+    restricted_play = None  # no strategy plays without one variety
     """The cake file's limits (``cake.CAKE_LIMITS``) and the rule options'
     (``rules.RULE_LIMITS``), listed in ``docs/rules/pieceocake.md``, "Data files"."""
     options = (

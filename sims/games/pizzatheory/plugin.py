@@ -255,6 +255,7 @@ class PizzaTheory:
     )
     data_limits: tuple[Limit, ...] = LIMITS
     knobs = KNOBS
+    restricted_play = None  # no strategy plays without one component
     """The board file's and the rule options' declared limits (``rules.LIMITS``; listed in
     docs/rules/pizzatheory.md, section "Data files")."""
 

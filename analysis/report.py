@@ -74,6 +74,7 @@ from analysis.skill_section import skill_section
 from analysis.typeset import typeset
 from analysis.variant import rule_change_section, variant_table
 from analysis.variant import verdict as rule_change_verdict
+from analysis.what_to_change import LABEL as LABEL_WTC
 from analysis.what_to_change import balance_table, what_to_change_section
 from analysis.what_to_change import verdict as what_to_change_verdict
 from sims import dataset
@@ -313,8 +314,10 @@ def compute(out: str | Path, **options: Any) -> Results:
             report = dataclasses.replace(report, sections=(rule_change_section(),
                                                            *report.sections))  # fmt: skip
         if balance_table(m):  # a balance check's study: its candidates answer first
-            report = dataclasses.replace(report, sections=(what_to_change_section(),
-                                                           *report.sections))  # fmt: skip
+            # and it alone: its blocks play several rule sets, so no other question of the
+            # game's report (a rating across them, a comparison) means anything here
+            kept = tuple(s for s in report.sections if s.label == "Sample size")
+            report = dataclasses.replace(report, sections=(what_to_change_section(), *kept))
         if report.skill is not None:  # every report with skill levels has the section
             needs = tuple(b for b in report.blocks if b.startswith(SKILL_PREFIX))
             report = dataclasses.replace(report, sections=_with_skill(report.sections, needs))
@@ -538,7 +541,8 @@ def _unanswered_blocks(r: Results) -> list[Block]:
     if not left and not missing:
         return []
     if balance_table(r.manifest):  # a check answers one question, by design
-        names = ", ".join(u.section for u in left)
+        own = (LABEL_WTC, "Sample size")
+        names = ", ".join(s.label for s in game_report(r.game).sections if s.label not in own)
         study = f" (as in {r.report.example})" if r.report.example else ""
         return [Prose(
             f"This study is a balance check: it answers what to change, and plays none of "

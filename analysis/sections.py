@@ -1117,8 +1117,6 @@ def ratings_section(
 
     def compute(r: Results) -> dict[str, Any]:
         t = ratings.ratings(r.out, groups=groups)
-        if t.is_empty():  # no block of ``groups`` in the study: nothing to rate
-            return {}
         return {"ratings": t, "rating_gaps": ratings.rating_gaps(t)}
 
     def blocks(r: Results, num: int) -> list[Block]:

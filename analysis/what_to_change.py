@@ -31,8 +31,9 @@ from analysis import load
 from analysis.content import Block, Heading, Plot, Prose, Table, panels
 from analysis.estimates import Estimate
 from analysis.formats import ci
+from analysis.samplesize import annotate
 from analysis.seats import by_turn
-from analysis.sections import Results, Row, Section, Verdict
+from analysis.sections import Results, Row, Section, Verdict, paired_cells
 from analysis.variant import variant_table
 from sims.balance import Measured, gap_of, measure, rank, worth_of
 from sims.core.game import get_game
@@ -485,7 +486,20 @@ def verdict(r: Results) -> Verdict | None:
     )
 
 
+def cells(r: Results) -> list[Row]:
+    """The sample-size page's rows: each candidate's largest position edge at each count in
+    the main field (uncorrected interval, over games)."""
+    e = r.wtc_edges.filter(pl.col("field") == r.wtc["field"])
+    names = dict(zip(r.wtc_ranked["block"], r.wtc_ranked["change"], strict=True))
+    top = (e.sort(pl.col("edge_pp").abs(), descending=True)
+           .group_by("block", "players", maintain_order=True).first()
+           .sort("block", "players"))  # fmt: skip
+    t = annotate(top, "edge_pp", "low", "high", n="games", share=False, pp=True)
+    return paired_cells(t, lambda x: f"{x['players']}p {names[x['block']]}, position "
+                        f"{x['position']} (games)", n="games")  # fmt: skip
+
+
 def what_to_change_section() -> Section:
     """The section of a balance check's study (:func:`analysis.report.compute` adds it when
     the study's ``[variant]`` table has a ``balance`` entry)."""
-    return Section(LABEL, compute, headlines=headlines, blocks=blocks)
+    return Section(LABEL, compute, headlines=headlines, cells=cells, blocks=blocks)

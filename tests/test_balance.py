@@ -258,6 +258,10 @@ def test_the_report_recommends_the_planted_fix_with_the_searchs_numbers(toy, tmp
     assert v.question == "What should the designer change?"
     assert v.answer.startswith("Change lead 3 → 0") and "lead 3 → 0" in v.recommendation
     assert abs(v.value.estimate) <= 3 and v.value.family == 5  # 2 + 3 positions
+    from analysis.what_to_change import cells
+
+    rows = cells(r)  # the sample-size page: each candidate's largest edge at each count
+    assert len(rows) == len(res.ranked) * 2 and all(x["games"] == 600 for x in rows)
     fx = r.tables["wtc_effects"]  # the skill gap is among the side effects, at every count
     assert set(fx.filter(pl.col("measure") == "skill gap")["players"]) == {2, 3}
     assert set(fx["measure"]) >= {"score spread", "skill gap"}

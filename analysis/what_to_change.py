@@ -428,11 +428,15 @@ def _effects_table(fx: pl.DataFrame, ranked: pl.DataFrame) -> pl.DataFrame:
 
 
 def headlines(r: Results, q: str, rows: list[Row]) -> list[Row]:
+    """One row per candidate: its largest edge, the interval corrected for the pick, warned
+    as the sample-size page warns a cell (:func:`analysis.samplesize.annotate`)."""
+    t = annotate(r.wtc_ranked, "worst_pp", "worst_low", "worst_high", n="games", share=False,
+                 pp=True)  # fmt: skip
     return [{"question": q,
              "finding": f"largest edge, {x['change']} (rank {x['rank']}, {x['status']})",
              "estimate": ci(x["worst_pp"], x["worst_low"], x["worst_high"]),
-             "games": x["games"], "unit": "games", "warning": ""}
-            for x in r.wtc_ranked.iter_rows(named=True)]  # fmt: skip
+             "games": x["games"], "unit": "games", "warning": x["warning"]}
+            for x in t.iter_rows(named=True)]  # fmt: skip
 
 
 def verdict(r: Results) -> Verdict | None:

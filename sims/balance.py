@@ -55,7 +55,7 @@ from sims.batch import one_arm, play_arm
 from sims.core.errors import SlicelabError
 from sims.core.game import get_game
 from sims.core.intervals import mean_interval
-from sims.core.knobs import Knob, find_knob, knob_data_dir
+from sims.core.knobs import Knob, find_knob, knob_data_dir, values_text
 from sims.core.levels import is_weak
 
 Setting = tuple[tuple[str, Any], ...]
@@ -196,6 +196,8 @@ class BalanceResult:
     """The checked fields weak at every count (:func:`sims.core.levels.is_weak`)."""
     component_bound: float | None = None
     """The component target (pp), None when not asked for."""
+    refused: dict[Setting, str] = field(default_factory=dict)
+    """Settings left out because the rules refuse them, each with the rules' message."""
 
     @property
     def best(self) -> Measured:
@@ -393,7 +395,7 @@ the next is proposed (:func:`proposed`)."""
 
 
 def proposed(knobs: Sequence[Knob], limit: int, base: Setting, seed: int,
-             score: Callable[[Setting], float]) -> list[Setting]:  # fmt: skip
+             score: Callable[[Setting], float | None]) -> list[Setting]:  # fmt: skip
     """``limit`` distinct settings (the base first) chosen by Optuna's TPE sampler
     minimising ``score`` (the largest edge on the first round's deals, pp, plus a
     hundredth of the change's size, which breaks ties towards smaller changes).
@@ -401,6 +403,7 @@ def proposed(knobs: Sequence[Knob], limit: int, base: Setting, seed: int,
     The sampler is seeded and asked one trial at a time, so the same seed and scores give
     the same settings; a setting it proposes again is told its known score and not counted.
     It stops after ``20 * limit`` proposals if the space holds too few it would propose.
+    A setting scored None (the rules refuse it) is told as failed and not counted.
     """
     import optuna
 
@@ -409,6 +412,7 @@ def proposed(knobs: Sequence[Knob], limit: int, base: Setting, seed: int,
     study = optuna.create_study(direction="minimize", sampler=sampler)
     names = [k.name for k in knobs]
     scores: dict[Setting, float] = {}
+    refused: set[Setting] = set()
 
     def setting_of(indices: Sequence[int]) -> Setting:
         return tuple(zip(names, (k.values[i] for k, i in zip(knobs, indices, strict=True)),
@@ -424,8 +428,16 @@ def proposed(knobs: Sequence[Knob], limit: int, base: Setting, seed: int,
                else trial.suggest_categorical(k.name, list(range(len(k.values))))
                for k in knobs]  # fmt: skip
         s = setting_of(idx)
+        if s in refused:
+            study.tell(trial, state=optuna.trial.TrialState.FAIL)
+            continue
         if s not in scores:
-            scores[s] = score(s)
+            got = score(s)
+            if got is None:  # the rules refuse it: not a candidate, and not proposed again
+                refused.add(s)
+                study.tell(trial, state=optuna.trial.TrialState.FAIL)
+                continue
+            scores[s] = got
         study.tell(trial, scores[s])
     return list(scores)
 
@@ -537,6 +549,11 @@ def balance(
             vals = tuple(v for v in k.values if v in set(values[name]) | {k.read(base)})
             default = k.default if k.default in vals else vals[0]
             k = dataclasses.replace(k, values=vals, default=default)
+        if k.read(base) not in k.values:
+            raise SlicelabError(
+                f"knob {name}: the game as it is has {k.read(base)!r}, not one of the knob's "
+                f"values ({values_text(k.values)}); set it to one of them or drop the knob"
+            )
         chosen.append(k)
     if len({k.name for k in chosen}) != len(chosen):
         raise SlicelabError("a knob is named twice (--knob)")
@@ -558,15 +575,28 @@ def balance(
         raise SlicelabError(f"sampler {sampler!r}: use one of {', '.join(SAMPLERS)}")
     adaptive = sampler == "tpe" and math.prod(len(k.values) for k in chosen) > candidates
 
-    def valid(s: Setting) -> None:
-        for n in players:
-            one_arm({"name": "check", "game": game, "players": n, "strategies": field_spec,
-                     "games": 1, **setting_options(chosen, base, s)}, seed)  # fmt: skip
+    refused: dict[Setting, str] = {}
+
+    def valid(s: Setting) -> bool:
+        """Whether the rules accept the setting at every count: knobs valid one by one
+        may not be together (three varieties two copies short leave a cake too small to
+        lay), and such a setting is left out, its reason kept (``refused``)."""
+        if s in refused:
+            return False
+        try:
+            for n in players:
+                one_arm({"name": "check", "game": game, "players": n,
+                         "strategies": field_spec, "games": 1,
+                         **setting_options(chosen, base, s)}, seed)  # fmt: skip
+        except SlicelabError as e:
+            refused[s] = str(e)
+            return False
+        return True
 
     settings = [] if adaptive else grid(chosen, candidates, np.random.default_rng(grid_ss),
                                         base_setting)  # fmt: skip
-    for s in settings:  # every setting valid at every count before anything is played
-        valid(s)
+    # every setting checked at every count before anything is played
+    settings = [s for s in settings if valid(s)]
     for spec in [*check_fields, *([ladder_field] if ladder_field else [])]:
         for n in players:  # every field valid at every count before anything is played
             one_arm({"name": "field", "game": game, "players": n, "strategies": spec,
@@ -603,8 +633,9 @@ def balance(
 
     if adaptive:  # proposed one by one, each scored on the first round's deals
 
-        def score(s: Setting) -> float:
-            valid(s)
+        def score(s: Setting) -> float | None:
+            if not valid(s):
+                return None
             worst = max(edges(n, play(s, n, select_seed, 0, games)).worst for n in players)
             return worst + setting_size(chosen, base, s) / 100
 
@@ -658,7 +689,7 @@ def balance(
         held_out_seed=held_seed, held_out_games=held_out_games, games_played=used, games_new=played,
         seconds=time.monotonic() - t0, check_fields=tuple(check_fields),
         ladder_field=ladder_field, check_gaps=gaps, weak_checks=weak,
-        component_bound=component_bound,
+        component_bound=component_bound, refused=refused,
     )  # fmt: skip
 
 

@@ -1481,6 +1481,10 @@ def balance(
         role = ("weak: its edges are shown and veto nothing" if spec in res.weak_checks
                 else "its edges veto")  # fmt: skip
         out.print(f"the {spec} field's strength (one seat among {res.field}): {gains}; {role}")
+    if res.refused:
+        first, why = next(iter(res.refused.items()))
+        err.print(f"{len(res.refused)} setting(s) the rules refuse left out, e.g. "
+                  f"{describe(res.knobs, res.base, first)}: {why}")  # fmt: skip
     kept = res.games_played - res.games_new
     err.print(f"cost: {res.games_played:,} games"
               + (f" ({kept:,} of them kept from an earlier run)" if kept else "")

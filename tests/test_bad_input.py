@@ -983,6 +983,10 @@ add(
          "--sampler", usage=True),
     Case("balance-write-study-is-dir", bal("--knob", "compensation.1", "--write-study", "d"),
          "--write-study", usage=True, files={"d": DIR}),
+    Case("balance-base-outside-knob",
+         ["balance", "pizzatheory", "--players", "2", "--knob", "supply", "--games", "10",
+          "--held-out-games", "10", "--state", "st", "--rule", "supply=30"],
+         ("knob supply", "30", "10 to 22", "drop the knob")),
 )  # fmt: skip
 
 

@@ -328,6 +328,59 @@ def test_a_data_knob_writes_the_changed_file_once_and_reads_it_back():
     assert (last["name"], last["copies"], last["value"]) == ("chocolate", 11, 8)
 
 
+def test_data_knobs_found_in_the_file_pinned_values_and_a_board_choice():
+    """Horno's ``points.3`` sets every dish of three ingredients in the arm's own set
+    (found by size, not by place); Piece o' Cake's ``copies.kiwi`` changes the slices and
+    keeps the majority worth what it was; Pizza Theory's ``board`` names a shipped board."""
+    import dataclasses
+    import tomllib
+    from pathlib import Path
+
+    from sims.core.errors import SlicelabError
+
+    def data(path: str) -> dict:
+        return tomllib.loads(Path(path).read_text("utf-8"))
+
+    horno = core_game.get_game("horno")
+    three = next(k for k in horno.knobs if k.name == "points.3")
+    assert three.read({}) == 10 and three.read({"cards": "v1-steep"}) == 9
+    dishes = data(three.set({}, 12)["cards"])["dish"]
+    assert [d["points"] for d in dishes if len(d["ingredients"]) == 3] == [12] * 7
+    assert sorted(d["points"] for d in dishes if len(d["ingredients"]) != 3) == [14] * 5 + [18] * 3
+    assert three.read(three.set({}, 12)) == 12
+    steep = data(three.set({"cards": "v1-steep"}, 12)["cards"])["dish"]
+    assert sorted({d["points"] for d in steep if len(d["ingredients"]) == 5}) == [21]
+    cake = core_game.get_game("pieceocake")
+    kiwi = next(k for k in cake.knobs if k.name == "copies.kiwi")
+    assert kiwi.read({}) == 8 and kiwi.values == (6, 7, 8, 9, 10, 11)
+    changed = data(kiwi.set({}, 10)["cake"])["variety"][4]
+    assert (changed["name"], changed["copies"], changed["value"]) == ("kiwi", 10, 8)
+    pt = core_game.get_game("pizzatheory")
+    board = next(k for k in pt.knobs if k.name == "board")
+    assert board.read({}) == "hex-37" and "hex-61" in board.values
+    assert board.set({}, "hex-61") == {"board": "hex-61"} and board.set({}, "hex-37") == {}
+    assert board.size("hex-61", "hex-37") == 1.0
+    arm = one_arm({"name": "b", "game": "pizzatheory", "players": 2, "games": 1,
+                   "strategies": "random", **board.set({}, "hex-61")}, 1)  # fmt: skip
+    assert board.read(arm.options) == "hex-61"
+    with pytest.raises(SlicelabError, match="no entry it sets"):  # a set without such dishes
+        dataclasses.replace(three, where=lambda data: ()).set({}, 12)
+
+
+def test_settings_the_rules_refuse_together_are_left_out_and_named(tmp_path):
+    """Two varieties two slices short each is a valid knob value alone, but together they
+    leave 53 slices, fewer than five circles lay: such settings are left out, the run goes
+    on with the rest, and the rules' message is kept."""
+    res = balance("pieceocake", (2,), ("copies.plum", "copies.apricot"),
+                  values={"copies.plum": (1, 3), "copies.apricot": (2, 4)}, games=20,
+                  finalists=2, held_out_games=40, seed=1, jobs=1, state=tmp_path,
+                  check_fields=(), ladder_field=None)  # fmt: skip
+    assert list(res.refused) == [(("copies.plum", 1), ("copies.apricot", 2))]
+    assert "slices" in next(iter(res.refused.values()))
+    tried = {s for r in res.rounds for s, _, _ in r}
+    assert (("copies.plum", 1), ("copies.apricot", 2)) not in tried and len(tried) == 3
+
+
 def test_a_data_knobs_check_study_ships_its_files_and_stands_alone(tmp_path, monkeypatch):
     """The study written for a data knob names copies of the changed files beside it: with
     the knobs' own files removed it replays the check game for game."""
@@ -399,6 +452,25 @@ def test_tpe_proposes_the_same_settings_from_the_same_seed_and_homes_in():
     near = [sum(abs(dict(s)["lead"]) <= 1 for s in proposed(knobs, 20, base, seed, score))
             for seed in range(5)]  # fmt: skip
     assert np.mean(near) >= 7, near  # a random draw of 20 of the 55: 20 * 15 / 55 = 5.5
+
+
+def test_tpe_leaves_out_settings_the_rules_refuse():
+    """A setting scored None (the rules refuse it) is told as failed: never returned,
+    and the sampler still finds ``limit`` others."""
+    from sims.balance import proposed
+
+    knobs = (int_knob("lead", "points", -5, 5, 3), int_knob("hand", "cards", 1, 5, 3))
+    base = (("lead", 3), ("hand", 3))
+    asked = []
+
+    def score(s):
+        asked.append(s)
+        d = dict(s)
+        return None if d["lead"] + d["hand"] < 0 else abs(d["lead"])
+
+    got = proposed(knobs, 20, base, 7, score)
+    assert len(got) == 20 and all(sum(dict(s).values()) >= 0 for s in got)
+    assert any(sum(dict(s).values()) < 0 for s in asked)  # some were proposed and refused
 
 
 def test_the_tpe_search_undoes_the_planted_lead(toy):

@@ -135,7 +135,7 @@ class Knob:
                 return v
         raise SlicelabError(
             f"knob {self.name}: {text!r} is not one of its values; use one of "
-            f"{_values_text(self.values)}"
+            f"{values_text(self.values)}"
         )
 
     def describe(self, value: Any) -> str:
@@ -172,21 +172,38 @@ class DataKnob(Knob):
     fallback : tuple
         Where to read the value when the first path is absent (a cake's ``value``
         defaults to its ``copies``); empty: none.
+    where : callable or None
+        ``where(data) -> paths``: the paths found in the parsed file itself, for a knob
+        that sets every entry of a kind (every dish of three ingredients), so it acts on
+        the arm's own file whatever its order; None: ``paths``.
+    pin : tuple of (path, path)
+        Entries written out before the change, each as its value or else its fallback's
+        (a variety's ``value``, which defaults to its ``copies``, kept when the copies
+        change); empty: none.
     """
 
     paths: tuple[tuple[str | int, ...], ...] = ()
     text: Callable[[Any], str] | None = None
     fallback: tuple[str | int, ...] = ()
+    where: Callable[[dict[str, Any]], tuple[tuple[str | int, ...], ...]] | None = None
+    pin: tuple[tuple[tuple[str | int, ...], tuple[str | int, ...]], ...] = ()
 
     def _data(self, options: Mapping[str, Any]) -> dict[str, Any]:
         assert self.text is not None, f"data knob {self.name} has no text function"
         return tomllib.loads(self.text(options.get(self.option)))
 
+    def _paths(self, data: dict[str, Any]) -> tuple[tuple[str | int, ...], ...]:
+        paths = self.where(data) if self.where else self.paths
+        if not paths:
+            raise SlicelabError(f"knob {self.name}: the data file has no entry it sets; "
+                                "drop the knob for this file")  # fmt: skip
+        return paths
+
     def read(self, options: Mapping[str, Any]) -> Any:
         """Its value in the data file the arm's ``options`` play."""
         data = self._data(options)
         try:
-            return _at(data, self.paths[0])
+            return _at(data, self._paths(data)[0])
         except (KeyError, IndexError):
             if not self.fallback:
                 raise
@@ -200,7 +217,12 @@ class DataKnob(Knob):
         if value == self.read(options):
             return dict(options)
         data = self._data(options)
-        for path in self.paths:
+        for path, fallback in self.pin:
+            try:
+                _at(data, path)
+            except KeyError:
+                _put(data, path, _at(data, fallback))
+        for path in self._paths(data):
             _put(data, path, value)
         text = f"# written by slicelab balance: {self.describe(value)}\n" + tomli_w.dumps(data)
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
@@ -211,6 +233,24 @@ class DataKnob(Knob):
             tmp.write_text(text, encoding="utf-8")
             tmp.replace(target)  # atomic: a reader sees the whole file or none
         return {**options, self.option: str(target)}
+
+
+@dataclass(frozen=True)
+class FileKnob(Knob):
+    """Which of a game's shipped data files an arm plays (Pizza Theory's boards): a
+    choice, its values the files' names, set as the arm's data option (``option``, e.g.
+    ``board``) as a study would name it."""
+
+    def read(self, options: Mapping[str, Any]) -> Any:
+        """The file the arm's ``options`` name (the default when none)."""
+        return options.get(self.option) or self.default
+
+    def set(self, options: Mapping[str, Any], value: Any) -> dict[str, Any]:
+        """A copy of ``options`` playing the file ``value`` (kept as they are at the file
+        they already play)."""
+        if value == self.read(options):
+            return dict(options)
+        return {**options, self.option: value}
 
 
 def _at(data: Any, path: Sequence[str | int]) -> Any:
@@ -240,7 +280,8 @@ def _value_text(v: Any) -> str:
     return str(v).lower() if isinstance(v, bool) else str(v)
 
 
-def _values_text(values: Sequence[Any]) -> str:
+def values_text(values: Sequence[Any]) -> str:
+    """A knob's values as a message names them (``0 to 20``, ``apart, anywhere``)."""
     if len(values) > 6 and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
         return f"{values[0]} to {values[-1]}"
     return ", ".join(_value_text(v) for v in values)

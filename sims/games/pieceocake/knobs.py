@@ -1,6 +1,7 @@
 """Piece o' Cake's knobs (:mod:`sims.core.knobs`): what ``slicelab balance`` may change:
 rule options, and each variety's majority value (the cake file's ``value``, printed equal
-to its ``copies``) as data knobs, which play a changed copy of the arm's cake."""
+to its ``copies``) and its slices (``copies``) as data knobs, which play a changed copy
+of the arm's cake."""
 
 from __future__ import annotations
 
@@ -61,4 +62,17 @@ def _value(i: int, name: str, copies: int) -> DataKnob:
                     fallback=("variety", i, "copies"), text=cake_text)  # fmt: skip
 
 
+def _copies(i: int, name: str, copies: int) -> DataKnob:
+    # The majority value is pinned: in the published cake it is the copies (the file
+    # gives one number), and a count knob changes the slices, not what the majority is
+    # worth (``value.<variety>`` does that). Two fewer at most: the cake keeps the 55
+    # slices five circles lay (combinations below that are refused, and left out).
+    return DataKnob(f"copies.{name}", f"slices of {name} in the cake (its majority value kept)",
+                    tuple(range(max(1, copies - 2), copies + 4)), copies, option="cake",
+                    unit="slices", paths=(("variety", i, "copies"),),
+                    pin=((("variety", i, "value"), ("variety", i, "copies")),),
+                    text=cake_text)  # fmt: skip
+
+
 KNOBS += tuple(_value(i, name, copies) for i, (name, copies) in enumerate(VARIETIES))  # fmt: skip
+KNOBS += tuple(_copies(i, name, copies) for i, (name, copies) in enumerate(VARIETIES))  # fmt: skip

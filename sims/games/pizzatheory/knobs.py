@@ -1,8 +1,10 @@
-"""Pizza Theory's knobs (:mod:`sims.core.knobs`): what ``slicelab balance`` may change."""
+"""Pizza Theory's knobs (:mod:`sims.core.knobs`): what ``slicelab balance`` may change:
+rule options, and the board, a choice among the shipped boards."""
 
 from __future__ import annotations
 
-from sims.core.knobs import Knob, int_knob
+from sims.core.knobs import FileKnob, Knob, int_knob
+from sims.games.pizzatheory.board import DEFAULT_BOARD, board_names
 
 KNOBS: tuple[Knob, ...] = (
     int_knob("supply", "toppings per player", 10, 22, 16, unit="toppings"),
@@ -14,4 +16,6 @@ KNOBS: tuple[Knob, ...] = (
          ("apart", "anywhere"), "apart"),
     Knob("runout_tiebreak", "the rulebook's run-out tiebreak (two or more run out in one "
          "round)", (False, True), False),
+    FileKnob("board", "the board played: one of the shipped boards", tuple(board_names()),
+             DEFAULT_BOARD, option="board"),
 )  # fmt: skip

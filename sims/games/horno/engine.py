@@ -67,7 +67,6 @@ from sims.games.horno.cards import GARBAGE, INGREDIENT, RADIOACTIVE, CardSet
 from sims.games.horno.rules import (
     DEAL,
     DRAW_LIMIT,
-    HAND_LIMIT,
     OVEN_SIZE,
     PREPARE_LIMIT,
     Rules,
@@ -476,7 +475,8 @@ class GameState(DecisionFlow):
                 # rule steal_needs_replacement off: a steal leaving the space empty adds a
                 # card to the hand, which must stay within the limit after it
                 if not self._replaceable(thief, v, j) and (
-                    self.rules.steal_needs_replacement or len(self.hands[thief]) >= HAND_LIMIT
+                    self.rules.steal_needs_replacement
+                    or len(self.hands[thief]) >= self.rules.hand_limit
                 ):
                     continue
                 out.append((v, j))
@@ -630,7 +630,7 @@ class GameState(DecisionFlow):
             tally.discarded += 1
             self.log.append(Event("discard", s, cards=(a,)))
         drawn = 0
-        while drawn < DRAW_LIMIT and len(hand) < HAND_LIMIT:
+        while drawn < DRAW_LIMIT and len(hand) < self.rules.hand_limit:
             self._refill()
             if not self.deck:
                 break
@@ -692,12 +692,12 @@ class GameState(DecisionFlow):
             hv = len(self.hands[v])
             if hv == 0 or (hv == 1 and rules.pantry_single == "forbidden"):
                 continue
-            if strict and h + min(2, hv) > HAND_LIMIT:
+            if strict and h + min(2, hv) > rules.hand_limit:
                 continue
             legal.append(pantry_steal(v))
-        if not (strict and h + 1 > HAND_LIMIT):
+        if not (strict and h + 1 > rules.hand_limit):
             legal += [oven_steal(v, j) for v, j in self.oven_targets(s)]
-        if h < HAND_LIMIT:
+        if h < rules.hand_limit:
             legal += [oven_clean(j) for j in range(len(self.ovens[s]))]
         return legal
 
@@ -751,7 +751,7 @@ class GameState(DecisionFlow):
         oven = self.ovens[s]
         full = len(oven) == OVEN_SIZE
         taken = [oven.pop(j)]
-        if full and oven and len(self.hands[s]) + 1 < HAND_LIMIT:
+        if full and oven and len(self.hands[s]) + 1 < self.rules.hand_limit:
             legal = [PASS] + [oven_clean(i) for i in range(len(oven))]
             a = yield from self._decide(s, Phase.CLEAN_MORE, legal)
             if a != PASS:

@@ -22,7 +22,8 @@ RULES_VERSION = 1
 TITLE = "Horno"
 
 HAND_LIMIT = 7
-"""Cards a hand ("alacena") may hold."""
+"""Cards a hand ("alacena") may hold under the printed rules, and at most under rule
+``hand_limit`` (the kernel's hand rows and the tables' hand columns are sized from it)."""
 OVEN_SIZE = 7
 """Cards an oven holds besides its dish card."""
 DEAL = 3
@@ -70,8 +71,11 @@ PENALTY = Limit("penalty", "penalty points of a card", 0, 20,
                 "takes from a dish; fits the two bytes of a score")  # fmt: skip
 BONUS = Limit("bonus", "bonus points of a radioactive card", 0, 20,
               "fits the two bytes of a score")  # fmt: skip
-LIMITS = (PLAYERS, ROUNDS, FIRST_PLAYER, TYPES, KINDS, COPIES, DECK, DISHES, INGREDIENTS,
-          POINTS, PENALTY, BONUS)  # fmt: skip
+HAND = Limit("hand_limit", "cards a hand may hold (hand_limit)", DEAL, HAND_LIMIT,
+             "the 3 dealt cards must fit; the printed 7 is the most, as the kernel keeps 7 "
+             "cards per hand and the tables' hand columns are sized from it")  # fmt: skip
+LIMITS = (PLAYERS, ROUNDS, FIRST_PLAYER, HAND, TYPES, KINDS, COPIES, DECK, DISHES,
+          INGREDIENTS, POINTS, PENALTY, BONUS)  # fmt: skip
 """Horno's declared limits (``Horno.data_limits``), in the order the rules document lists
 them."""
 
@@ -143,6 +147,10 @@ class Rules(RuleOptions):
         ``dishes``: the one of them with more completed dishes wins (still tied: shared).
     rounds : int
         The rulebook's 6 rounds (a what-if: 1 to 30).
+    hand_limit : int
+        The rulebook's hand of at most 7 cards (a what-if: 3 to 7). Every rule that names
+        the limit uses this one: Restock draws stop at it, a strict ``steal_hand_limit``
+        and an oven clean check it, a second clean needs room below it.
     """
 
     TITLE = TITLE
@@ -162,12 +170,14 @@ class Rules(RuleOptions):
     radioactive_bonus: str = "once"
     tie: str = "shared"
     rounds: int = 6
+    hand_limit: int = HAND_LIMIT
 
     def __post_init__(self) -> None:
         check_choices(self, _CHOICES, TITLE)
         check_bools(self, _BOOLS, TITLE)
         check_limit(TITLE, "first_player", self.first_player, FIRST_PLAYER, "a seat number")
         check_limit(TITLE, "rounds", self.rounds, ROUNDS, "6 is the rule")
+        check_limit(TITLE, "hand_limit", self.hand_limit, HAND, "7 is the rule")
 
 
 def check_players(n_players: Any) -> None:

@@ -43,7 +43,7 @@ from sims.games.horno.engine import (
     sabotage,
 )
 from sims.games.horno.heuristic import preference
-from sims.games.horno.rules import DEAL, DRAW_LIMIT, HAND_LIMIT, PREPARE_LIMIT
+from sims.games.horno.rules import DEAL, DRAW_LIMIT, PREPARE_LIMIT
 from sims.games.horno.view import PlayerView, World, view_for
 
 SEARCH_DEFAULTS: dict[str, float] = {"budget": 16, "width": 2, "gap": 1.0, "restock": 0}
@@ -230,7 +230,7 @@ class ResumedState(GameState):
                 self.discard.append(a)
         if ph in (Phase.DISCARD, Phase.DRAW):
             drawn = at.drawn
-            while drawn < DRAW_LIMIT and len(hand) < HAND_LIMIT:
+            while drawn < DRAW_LIMIT and len(hand) < self.rules.hand_limit:
                 self._refill()
                 if not self.deck:
                     break

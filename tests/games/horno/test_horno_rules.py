@@ -54,7 +54,7 @@ def test_defaults_are_the_rulings():
         "pantry_empty_handed": "keep-one", "steal_hand_limit": "after",
         "steal_face_down": False, "steal_needs_replacement": True, "steal_completes": "score",
         "repeat_types": False, "no_dish_left": "empty", "second_radioactive": True,
-        "radioactive_bonus": "once", "tie": "shared", "rounds": 6,
+        "radioactive_bonus": "once", "tie": "shared", "rounds": 6, "hand_limit": 7,
     }  # fmt: skip
 
 
@@ -78,6 +78,9 @@ BAD_RULES = [
     ({"first_player": 4}, "first_player=4: has 4 as the first player's seat; at most 3"),
     ({"first_player": -1}, "first_player=-1: has -1 as the first player's seat; at least 0"),
     ({"first_player": 1.0}, "first_player must be an integer"),
+    ({"hand_limit": 2}, "hand_limit=2: has 2 cards a hand may hold (hand_limit); at least 3"),
+    ({"hand_limit": 8}, "hand_limit=8: has 8 cards a hand may hold (hand_limit); at most 7"),
+    ({"hand_limit": 7.0}, "hand_limit must be an integer"),
 ]
 
 
@@ -180,9 +183,12 @@ def test_restock_discards_face_down_then_draws_the_visible_top_card_up_to_three(
     assert (s.tally[0].drawn, s.tally[0].discarded) == (3, 1)
 
 
-@pytest.mark.parametrize("size, draws", [(4, 3), (5, 2), (6, 1), (7, 0)])
-def test_draws_stop_at_seven_cards(size, draws):
-    s = state_at(hands=[(k("mosca"),) * size, (), ()], deck=(k("pan"),) * 10)
+@pytest.mark.parametrize("size, draws, limit", [(4, 3, 7), (5, 2, 7), (6, 1, 7), (7, 0, 7),
+                                               (2, 3, 5), (3, 2, 5), (4, 1, 5), (5, 0, 5),
+                                               (3, 0, 3)])  # fmt: skip
+def test_draws_stop_at_the_hand_limit(size, draws, limit):
+    s = state_at(Rules(hand_limit=limit), hands=[(k("mosca"),) * size, (), ()],
+                 deck=(k("pan"),) * 10)  # fmt: skip
     run(s, PASS)  # keep the hand
     n = 0
     while s.decision().phase == Phase.DRAW:
@@ -283,6 +289,9 @@ PANTRY_LEGAL = [
     ({"steal_hand_limit": "always"}, 6, 3, False),  # 6 + 2 taken = 8
     ({"steal_hand_limit": "always"}, 5, 3, True),
     ({"steal_hand_limit": "always"}, 6, 1, True),  # 6 + 1 taken = 7
+    ({"steal_hand_limit": "always", "hand_limit": 5}, 4, 3, False),  # 4 + 2 taken = 6
+    ({"steal_hand_limit": "always", "hand_limit": 5}, 3, 3, True),
+    ({"hand_limit": 3}, 5, 3, True),  # Ruling: checked once the action is over
     ({"pantry_empty_handed": "return-both"}, 0, 2, True),  # still a look at two cards
 ]
 
@@ -412,6 +421,8 @@ def test_under_the_default_rulings_a_replacement_never_completes_a_dish():
         ({}, 7, True),
         ({"steal_hand_limit": "always"}, 7, False),
         ({"steal_hand_limit": "always"}, 6, True),
+        ({"steal_hand_limit": "always", "hand_limit": 4}, 4, False),
+        ({"steal_hand_limit": "always", "hand_limit": 4}, 3, True),
     ],
 )
 def test_oven_steal_and_the_hand_limit(rules, hand, legal):
@@ -448,15 +459,19 @@ def test_a_full_oven_may_give_back_two_cards():
     assert (s.tally[0].cleans, s.tally[0].cleaned) == (1, 2)
 
 
-@pytest.mark.parametrize("hand, oven, clean, more", [
-    (7, FULL, False, False),  # the hand would exceed 7
-    (6, FULL, True, False),  # one card only
-    (5, FULL, True, True),
-    (0, FULL[:6], True, False),  # not full: one card
-    (0, (), False, False),
+@pytest.mark.parametrize("hand, oven, clean, more, limit", [
+    (7, FULL, False, False, 7),  # the hand would exceed 7
+    (6, FULL, True, False, 7),  # one card only
+    (5, FULL, True, True, 7),
+    (0, FULL[:6], True, False, 7),  # not full: one card
+    (0, (), False, False, 7),
+    (4, FULL, False, False, 4),  # rule hand_limit: the same with its limit
+    (3, FULL, True, False, 4),
+    (2, FULL, True, True, 4),
 ])  # fmt: skip
-def test_clean_and_the_hand_limit(hand, oven, clean, more):
-    s = state_at(hands=[(k("pan"),) * hand, ks("mosca"), ()], ovens=[oven, (), ()], deck=())
+def test_clean_and_the_hand_limit(hand, oven, clean, more, limit):
+    s = state_at(Rules(hand_limit=limit), hands=[(k("pan"),) * hand, ks("mosca"), ()],
+                 ovens=[oven, (), ()], deck=())  # fmt: skip
     to_phase(s, Phase.ACTION)
     assert (oven_clean(0) in s.legal_actions()) is clean
     if clean:

@@ -39,7 +39,6 @@ from sims.games.horno.kernel.layout import (
     G_TAKEN1,
     G_TURN,
     G_VICTIM,
-    HAND_MAX,
     K_GREEDY,
     K_RANDOM,
     N_S,
@@ -59,6 +58,7 @@ from sims.games.horno.kernel.layout import (
     PREPARE_MAX,
     R_EMPTY_RETURN_BOTH,
     R_FIRST,
+    R_HAND,
     R_LIMIT_ALWAYS,
     R_PANTRY_SINGLE_FORBIDDEN,
     R_ROUNDS,
@@ -288,6 +288,7 @@ def _actions(tab, s):
     strict = tab[T_RULES, R_LIMIT_ALWAYS] == 1
     single_forbidden = tab[T_RULES, R_PANTRY_SINGLE_FORBIDDEN] == 1
     h = tab[T_S + S_NHAND, s]
+    limit = tab[T_RULES, R_HAND]
     legal[0] = A_PASS
     nl = 1
     for v in range(tab[T_G, G_N]):
@@ -296,13 +297,13 @@ def _actions(tab, s):
         hv = tab[T_S + S_NHAND, v]
         if hv == 0 or (hv == 1 and single_forbidden):
             continue
-        if strict and h + min(2, hv) > HAND_MAX:
+        if strict and h + min(2, hv) > limit:
             continue
         legal[nl] = A_PANTRY + v
         nl += 1
-    if not (strict and h + 1 > HAND_MAX):
+    if not (strict and h + 1 > limit):
         nl += oven_targets(tab, s, legal, int64(nl))
-    if h < HAND_MAX:
+    if h < limit:
         for j in range(tab[T_S + S_NOVEN, s]):
             legal[nl] = A_CLEAN + j
             nl += 1
@@ -393,7 +394,7 @@ def _clean(tab, ftab, rngs, drec, s, j):
     n_taken = 1
     k1 = -1
     rest = tab[T_S + S_NOVEN, s]
-    if full and rest > 0 and tab[T_S + S_NHAND, s] + 1 < HAND_MAX:
+    if full and rest > 0 and tab[T_S + S_NHAND, s] + 1 < tab[T_RULES, R_HAND]:
         legal = tab[T_LEGAL]
         legal[0] = A_PASS
         for i in range(rest):
@@ -425,7 +426,7 @@ def turn(tab, ftab, rngs, drec, s):
         discard(tab, a)
         tab[T_S + S_DISC, s] += 1
     drawn = 0
-    while drawn < DRAW_MAX and tab[T_S + S_NHAND, s] < HAND_MAX:
+    while drawn < DRAW_MAX and tab[T_S + S_NHAND, s] < tab[T_RULES, R_HAND]:
         refill(tab, chance)
         if deck_len(tab) == 0:
             break

@@ -18,10 +18,10 @@ from sims.games.horno.kernel.layout import (
     G_NT,
     G_RESHUF,
     G_WILD,
-    HAND_MAX,
     OVEN_MAX,
     R_COMPLETES_FORBIDDEN,
     R_FACE_DOWN,
+    R_HAND,
     R_NEEDS_REPLACEMENT,
     R_NO_DISH_REPEAT,
     R_REPEAT_TYPES,
@@ -287,7 +287,7 @@ def oven_targets(tab, thief, out, at):
     n = 0
     needs = tab[T_RULES, R_NEEDS_REPLACEMENT] == 1
     face_down = tab[T_RULES, R_FACE_DOWN] == 1
-    full = tab[T_S + S_NHAND, thief] >= HAND_MAX
+    full = tab[T_S + S_NHAND, thief] >= tab[T_RULES, R_HAND]
     for v in range(tab[T_G, G_N]):
         if v == thief:
             continue

@@ -433,7 +433,7 @@ def proposed(knobs: Sequence[Knob], limit: int, base: Setting, seed: int,
             continue
         if s not in scores:
             got = score(s)
-            if got is None:  # the rules refuse it: not a candidate, and not proposed again
+            if got is None:  # the rules refuse it: never a candidate, told as failed
                 refused.add(s)
                 study.tell(trial, state=optuna.trial.TrialState.FAIL)
                 continue

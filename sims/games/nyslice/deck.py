@@ -92,10 +92,12 @@ are int16 (-32,768 to 32,767) and the per-decision ``pepperoni`` and ``anchovies
 int8 (-128 to 127) (``plugin.py``, ``counterfactual.py``). In the worst case one player
 ends with all 69 slices; each scores either its pepperoni (eaten) or its anchovies
 (collected, plus or minus), so pepperoni + anchovies is within ±69 × 20 = ±1,380. With
-majorities ≤ 3 + … + 11 = 63, starred specials from −2 − 20 to 31 + 20 (Buffet 10, Combo
-Cravings 12, You Love Veggies 9, Stuffed Crust up to ``rules.STUFFED_CRUST_POINTS``' 20),
-Everyone Else's Diet ≥ −(69 // 2) = −34 and a compensation up to 20, a total lies in
-[−1,436, 1,514] (``plugin.score_range``), and one slice's 20 fits int8: far from overflow,
+majorities ≤ 3 + … + 11 = 63, starred specials from −112 to 112 with their points options
+at the ends of their limits (``rules.SPECIAL_POINTS``: Buffet ±3 on 10 types and the
+Anchovy slice, Combo Cravings ±6 on 4 combos, You Love Veggies ±6 on 3 Veggies, Day-Old
+Pizza and Stuffed Crust ±20; −2 to 36 as printed), Everyone Else's Diet ≥ −(69 // 2) = −34
+and a compensation up to 20, a total lies in [−1,526, 1,575] (``plugin.score_range``), and
+one slice's 20 fits int8: far from overflow,
 and still generous for variant decks. ``test_nyslice_deck.py`` checks this arithmetic."""
 
 NO_PEPPERONI_TYPES = (VEGGIE,)

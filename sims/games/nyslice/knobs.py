@@ -1,8 +1,10 @@
 """New York Slice's knobs (:mod:`sims.core.knobs`): what ``slicelab balance`` may change.
 
 Compensation points by position from the first slicer (a what-if rule option, 0 under the
-printed rules; the search stops at 6, a designer can widen it with ``--values``), Stuffed
-Crust's points and the halves a combo number counts under Super-Sized Combos.
+printed rules; the search stops at 6, a designer can widen it with ``--values``), the
+starred specials' points (Stuffed Crust, Day-Old Pizza, Combo Cravings, You Love Veggies,
+Buffet; players other than search value the tiles as printed) and the halves a combo
+number counts under Super-Sized Combos.
 """
 
 from __future__ import annotations
@@ -18,6 +20,14 @@ KNOBS: tuple[Knob, ...] = (
       for pos in range(MAX_PLAYERS)),
     int_knob("stuffed_crust_points", "points of the Stuffed Crust special", 0, 10, 5,
              unit="points"),
+    int_knob("day_old_pizza_points", "points of the Day-Old Pizza special", -6, 0, -2,
+             unit="points"),
+    int_knob("combo_cravings_points", "Combo Cravings' points per eaten combo", 0, 6, 3,
+             unit="points"),
+    int_knob("you_love_veggies_points", "You Love Veggies' points per eaten Veggie", 0, 6, 3,
+             unit="points"),
+    int_knob("buffet_points", "Buffet's points per type held and for the Anchovy slice", 0, 3,
+             1, unit="points"),
     int_knob("super_sized_combo_halves",
              "halves a combo number counts under Super-Sized Combos", *SUPER_SIZED_HALVES, 4,
              unit="halves"),

@@ -59,8 +59,8 @@ from sims.games.nyslice.rules import (
     MIN_PLAYERS,
     RULE_LIMITS,
     RULES_VERSION,
+    SPECIAL_POINTS,
     SPECIALS_NEVER_VALID,
-    STUFFED_CRUST_LIMIT,
     SUPER_SIZED_HALVES_LIMIT,
     Rules,
     check_players,
@@ -190,16 +190,21 @@ def score_range() -> tuple[int, int]:
 
     One seat may end with every slice: each scores its pepperoni (eaten) or its anchovies
     (collected, minus, or plus with You Like Anchovies!), so at most the larger limit per
-    slice. Majorities are at most 3 + ... + 11; the starred specials at most Buffet (a
-    type each and the Anchovy slice), Combo Cravings (3 per combo), You Love Veggies (3 per
-    Veggie) and Stuffed Crust's highest points, at least Day-Old Pizza's -2 and Stuffed
-    Crust's lowest; Everyone Else's Diet takes at most half the slices; a compensation
-    entry adds at most its highest points."""
+    slice. Majorities are at most 3 + ... + 11. Each starred special scores its points
+    option (``rules.SPECIAL_POINTS``, at either end of its limit) times how often it can
+    count: Buffet a type each and the Anchovy slice, Combo Cravings each combo, You Love
+    Veggies each Veggie slice, Day-Old Pizza and Stuffed Crust once. Everyone Else's Diet
+    takes at most half the slices; a compensation entry adds at most its highest points."""
     per_slice = max(PEPPERONI.high, ANCHOVIES.high)
-    crust = STUFFED_CRUST_LIMIT
-    specials_high = (len(TYPES) + 1) + 3 * COMBOS.high + 3 * VEGGIE + max(crust.high, 0)
+    counts = {
+        "buffet_points": len(TYPES) + 1, "combo_cravings_points": COMBOS.high,
+        "you_love_veggies_points": VEGGIE, "day_old_pizza_points": 1,
+        "stuffed_crust_points": 1,
+    }  # fmt: skip
+    specials_high = sum(max(lim.high * counts[lim.key], 0) for lim, _ in SPECIAL_POINTS)
+    specials_low = sum(min(lim.low * counts[lim.key], 0) for lim, _ in SPECIAL_POINTS)
     high = sum(TYPES) + specials_high + SLICES.high * per_slice + COMPENSATION_POINTS.high
-    low = -2 + min(crust.low, 0) - SLICES.high // 2 - SLICES.high * per_slice
+    low = specials_low - SLICES.high // 2 - SLICES.high * per_slice
     return low, high
 
 

@@ -95,6 +95,19 @@ class Rules(RuleOptions):
         printed rule). -20 to 20. Greedy and the heuristic still value the tile as printed
         (search's playouts score with the option), so a study can plant a known change in a
         special's worth and check that an estimate of special strength recovers it.
+    day_old_pizza_points : int
+        What-if option: the points Day-Old Pizza gives its owner (-2 printed). -20 to 20.
+    combo_cravings_points : int
+        What-if option: Combo Cravings' points per combo its owner ate (3 printed). -6 to 6.
+    you_love_veggies_points : int
+        What-if option: You Love Veggies' points per Veggie slice its owner ate (3
+        printed). -6 to 6.
+    buffet_points : int
+        What-if option: Buffet's points per type its owner holds and for the Anchovy slice
+        (1 printed). -3 to 3.
+
+    The last four, like ``stuffed_crust_points``, change scoring only: greedy and the
+    heuristic value the tiles as printed, search's playouts score with the options.
     """
 
     TITLE = "New York Slice"
@@ -115,6 +128,10 @@ class Rules(RuleOptions):
     super_sized_combo_halves: int = 4
     compensation: tuple[int, ...] = ()
     stuffed_crust_points: int = 5
+    day_old_pizza_points: int = -2
+    combo_cravings_points: int = 3
+    you_love_veggies_points: int = 3
+    buffet_points: int = 1
 
     def __post_init__(self) -> None:
         if self.rejected_special not in ("leaves", "bottom"):
@@ -134,13 +151,14 @@ class Rules(RuleOptions):
                 f"{SUPER_SIZED_HALVES[0]} to {SUPER_SIZED_HALVES[1]} (halves each combo number "
                 "counts under Super-Sized Combos; 4 is the printed rule)"
             )
-        crust = self.stuffed_crust_points
-        low, high = STUFFED_CRUST_POINTS
-        if type(crust) is not int or not low <= crust <= high:
-            raise SlicelabError(
-                f"rule option stuffed_crust_points={crust!r}: use an integer from {low} to "
-                f"{high} (the points Stuffed Crust gives its owner; 5 is the printed rule)"
-            )
+        for limit, printed in SPECIAL_POINTS:
+            value = getattr(self, limit.key)
+            if type(value) is not int or not limit.low <= value <= limit.high:
+                raise SlicelabError(
+                    f"rule option {limit.key}={value!r}: use an integer from {limit.low} to "
+                    f"{limit.high} (the {limit.what.rsplit(' (', 1)[0]}; {printed} is the "
+                    "printed rule)"
+                )
         object.__setattr__(self, "compensation", _compensation(self.compensation))
 
     def bonus(self, seat: int, n_players: int) -> int:
@@ -163,6 +181,29 @@ STUFFED_CRUST_LIMIT = Limit(
     "stuffed_crust_points", "points of Stuffed Crust (stuffed_crust_points)", -20, 20,
     "a seat's score is an int16 column",
 )  # fmt: skip
+DAY_OLD_LIMIT = Limit(
+    "day_old_pizza_points", "points of Day-Old Pizza (day_old_pizza_points)", -20, 20,
+    "a seat's score is an int16 column",
+)  # fmt: skip
+CRAVINGS_LIMIT = Limit(
+    "combo_cravings_points",
+    "points of Combo Cravings per eaten combo (combo_cravings_points)", -6, 6,
+    "twice the printed 3 either way: a designer's range, far from overflow",
+)  # fmt: skip
+VEGGIES_LIMIT = Limit(
+    "you_love_veggies_points",
+    "points of You Love Veggies per eaten Veggie (you_love_veggies_points)", -6, 6,
+    "twice the printed 3 either way: a designer's range, far from overflow",
+)  # fmt: skip
+BUFFET_LIMIT = Limit(
+    "buffet_points", "points of Buffet per type held and for the Anchovy slice (buffet_points)",
+    -3, 3, "three times the printed 1 either way: a designer's range, far from overflow",
+)  # fmt: skip
+SPECIAL_POINTS: tuple[tuple[Limit, int], ...] = (
+    (STUFFED_CRUST_LIMIT, 5), (DAY_OLD_LIMIT, -2), (CRAVINGS_LIMIT, 3), (VEGGIES_LIMIT, 3),
+    (BUFFET_LIMIT, 1),
+)  # fmt: skip
+"""The what-if options of the starred specials' points, each with its printed value."""
 COMPENSATION_ENTRIES = Limit(
     "compensation_entries", "entries of compensation (one per position)", 0, MAX_PLAYERS,
     "one per seat of the largest table; the kernel holds one slot per seat",
@@ -172,8 +213,8 @@ COMPENSATION_POINTS = Limit(
     "a seat's score is an int16 column",
 )  # fmt: skip
 RULE_LIMITS = (
-    FIRST_SLICER, SUPER_SIZED_HALVES_LIMIT, STUFFED_CRUST_LIMIT, COMPENSATION_ENTRIES,
-    COMPENSATION_POINTS,
+    FIRST_SLICER, SUPER_SIZED_HALVES_LIMIT, STUFFED_CRUST_LIMIT, DAY_OLD_LIMIT, CRAVINGS_LIMIT,
+    VEGGIES_LIMIT, BUFFET_LIMIT, COMPENSATION_ENTRIES, COMPENSATION_POINTS,
 )  # fmt: skip
 """The limits of the rule options (``Rules``), listed with the deck's in the rules
 document's section "Data files"."""

@@ -142,7 +142,7 @@ def score(deck: Deck, holdings: Sequence[Holdings], rules: Rules | None = None) 
         One per seat, after Seconds.
     rules : Rules, optional
         The what-if options scoring reads (``super_sized_combo_halves``, ``compensation``
-        with ``first_slicer``, ``stuffed_crust_points``); default ``Rules()``.
+        with ``first_slicer``, the starred specials' points); default ``Rules()``.
 
     Returns
     -------
@@ -162,16 +162,18 @@ def score(deck: Deck, holdings: Sequence[Holdings], rules: Rules | None = None) 
         collected = [deck.slices[s] for s in h.collected]
         if Special.BUFFET in h.specials:
             anchovy_slice = any(s.kind == Kind.ANCHOVY for s in collected)
-            sp[Special.BUFFET.slug] = len(held_types(deck, h, rules)) + int(anchovy_slice)
+            held = len(held_types(deck, h, rules)) + int(anchovy_slice)
+            sp[Special.BUFFET.slug] = rules.buffet_points * held
         if Special.COMBO_CRAVINGS in h.specials:
-            sp[Special.COMBO_CRAVINGS.slug] = 3 * sum(s.kind == Kind.COMBO for s in eaten)
+            combos = sum(s.kind == Kind.COMBO for s in eaten)
+            sp[Special.COMBO_CRAVINGS.slug] = rules.combo_cravings_points * combos
         if Special.DAY_OLD_PIZZA in h.specials:
-            sp[Special.DAY_OLD_PIZZA.slug] = -2
+            sp[Special.DAY_OLD_PIZZA.slug] = rules.day_old_pizza_points
         if Special.STUFFED_CRUST in h.specials:
             sp[Special.STUFFED_CRUST.slug] = rules.stuffed_crust_points
         if Special.YOU_LOVE_VEGGIES in h.specials:
             veg = sum(s.kind == Kind.NUMBERED and s.type == VEGGIE for s in eaten)
-            sp[Special.YOU_LOVE_VEGGIES.slug] = 3 * veg
+            sp[Special.YOU_LOVE_VEGGIES.slug] = rules.you_love_veggies_points * veg
         diet = -sum(len(h.eaten) // 2 for q in diet_owners if q != p)
         pepperoni = sum(s.pepperoni for s in eaten)
         anch = sum(s.anchovies for s in collected)

@@ -364,8 +364,12 @@ def _worst_case_total_range() -> tuple[int, int]:
 def test_deck_bounds_cannot_overflow_the_columns():
     low, high = _worst_case_total_range()
     assert (low, high) == (-1416, 1479)
-    # with the what-if options at their ends (Stuffed Crust -20 to 20, compensation 20)
-    assert score_range() == (low - 20, high + 15 + 20) == (-1436, 1514)
+    # with the what-if options at their ends (compensation 20; the starred specials'
+    # points: Stuffed Crust and Day-Old Pizza -20 to 20, Buffet -3 to 3 on 10, Combo
+    # Cravings -6 to 6 on 4 combos, You Love Veggies -6 to 6 on 3 Veggies)
+    wider_low = (-20 - (-2)) - 20 - 3 * 10 - 6 * 4 - 6 * 3
+    wider_high = (20 - 5) + 20 + (3 - 1) * 10 + (6 - 3) * 4 + (6 - 3) * 3 + 20
+    assert score_range() == (low + wider_low, high + wider_high) == (-1526, 1575)
     assert np.iinfo(POINTS).min <= score_range()[0] and score_range()[1] <= np.iinfo(POINTS).max
     int16 = np.iinfo(np.int16)
     assert int16.min < low and high < int16.max

@@ -53,14 +53,18 @@ from sims.games.nyslice.deck import (
 from sims.games.nyslice.heuristic import PARAM_ORDER, PARAM_RANGES
 from sims.games.nyslice.kernel import KernelRunner
 from sims.games.nyslice.rules import (
+    BUFFET_LIMIT,
     COMPENSATION_ENTRIES,
     COMPENSATION_POINTS,
+    CRAVINGS_LIMIT,
+    DAY_OLD_LIMIT,
     FIRST_SLICER,
     MAX_PLAYERS,
     MIN_PLAYERS,
     RULE_LIMITS,
     STUFFED_CRUST_LIMIT,
     SUPER_SIZED_HALVES_LIMIT,
+    VEGGIES_LIMIT,
     Rules,
 )
 from tests.games.nyslice.test_nyslice_kernel import _compare
@@ -237,6 +241,10 @@ def rule_options(draw, n: int) -> Rules:
         super_sized_combo_halves=draw(_ends(SUPER_SIZED_HALVES_LIMIT)),
         compensation=tuple(draw(_ends(COMPENSATION_POINTS)) for _ in range(entries)),
         stuffed_crust_points=draw(_ends(STUFFED_CRUST_LIMIT)),
+        day_old_pizza_points=draw(_ends(DAY_OLD_LIMIT)),
+        combo_cravings_points=draw(_ends(CRAVINGS_LIMIT)),
+        you_love_veggies_points=draw(_ends(VEGGIES_LIMIT)),
+        buffet_points=draw(_ends(BUFFET_LIMIT)),
     )
 
 
@@ -449,6 +457,14 @@ RULES_AT_LIMIT = [
     ("halves-8", SUPER_SIZED_HALVES_LIMIT, {"super_sized_combo_halves": 8}),
     ("crust-minus-20", STUFFED_CRUST_LIMIT, {"stuffed_crust_points": -20}),
     ("crust-20", STUFFED_CRUST_LIMIT, {"stuffed_crust_points": 20}),
+    ("day-old-minus-20", DAY_OLD_LIMIT, {"day_old_pizza_points": -20}),
+    ("day-old-20", DAY_OLD_LIMIT, {"day_old_pizza_points": 20}),
+    ("cravings-minus-6", CRAVINGS_LIMIT, {"combo_cravings_points": -6}),
+    ("cravings-6", CRAVINGS_LIMIT, {"combo_cravings_points": 6}),
+    ("veggies-minus-6", VEGGIES_LIMIT, {"you_love_veggies_points": -6}),
+    ("veggies-6", VEGGIES_LIMIT, {"you_love_veggies_points": 6}),
+    ("buffet-minus-3", BUFFET_LIMIT, {"buffet_points": -3}),
+    ("buffet-3", BUFFET_LIMIT, {"buffet_points": 3}),
     ("compensation-0-entries", COMPENSATION_ENTRIES, {"compensation": ()}),
     ("compensation-6-entries", COMPENSATION_ENTRIES, {"compensation": (1, 2, 3, 4, 5, 6)}),
     ("compensation-0-points", COMPENSATION_POINTS, {"compensation": (0, 0, 1)}),
@@ -462,6 +478,14 @@ RULES_PAST_LIMIT = [
     ("halves-9", SUPER_SIZED_HALVES_LIMIT, {"super_sized_combo_halves": 9}),
     ("crust-minus-21", STUFFED_CRUST_LIMIT, {"stuffed_crust_points": -21}),
     ("crust-21", STUFFED_CRUST_LIMIT, {"stuffed_crust_points": 21}),
+    ("day-old-minus-21", DAY_OLD_LIMIT, {"day_old_pizza_points": -21}),
+    ("day-old-21", DAY_OLD_LIMIT, {"day_old_pizza_points": 21}),
+    ("cravings-minus-7", CRAVINGS_LIMIT, {"combo_cravings_points": -7}),
+    ("cravings-7", CRAVINGS_LIMIT, {"combo_cravings_points": 7}),
+    ("veggies-minus-7", VEGGIES_LIMIT, {"you_love_veggies_points": -7}),
+    ("veggies-7", VEGGIES_LIMIT, {"you_love_veggies_points": 7}),
+    ("buffet-minus-4", BUFFET_LIMIT, {"buffet_points": -4}),
+    ("buffet-4", BUFFET_LIMIT, {"buffet_points": 4}),
     ("compensation-7-entries", COMPENSATION_ENTRIES, {"compensation": (1,) * 7}),
     ("compensation-minus-1", COMPENSATION_POINTS, {"compensation": (0, -1)}),
     ("compensation-21-points", COMPENSATION_POINTS, {"compensation": (21,)}),

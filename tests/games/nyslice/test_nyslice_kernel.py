@@ -126,13 +126,25 @@ WHATIF_RULES = [
     Rules(super_sized_combo_halves=1, compensation=(0, 2)),
     Rules(super_sized_combo_halves=8, compensation=(0, 3, 1, 0, 5, 20), first_slicer=1),
     Rules(stuffed_crust_points=-20),
+    Rules(
+        day_old_pizza_points=20,
+        combo_cravings_points=-6,
+        you_love_veggies_points=6,
+        buffet_points=-3,
+    ),
 ]
 
 
 @pytest.mark.parametrize(
     "rules",
     WHATIF_RULES,
-    ids=["halves-3", "halves-1-comp-0-2", "halves-8-comp-6-first-1", "stuffed-crust-minus-20"],
+    ids=[
+        "halves-3",
+        "halves-1-comp-0-2",
+        "halves-8-comp-6-first-1",
+        "stuffed-crust-minus-20",
+        "special-points-ends",
+    ],
 )
 def test_kernel_agrees_under_the_what_if_options(rules):
     """Games with each what-if option set, at 2 to 6 players: random play (every special

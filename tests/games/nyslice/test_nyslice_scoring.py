@@ -422,6 +422,52 @@ def test_stuffed_crust_points_is_what_its_owner_scores(points):
     assert res[1].total == 0
 
 
+# id, specials, collected, eaten, the points options, special points
+STARRED_POINTS = [
+    ("Day-Old Pizza 0", [DAY], [52], [], {"day_old_pizza_points": 0}, {"day_old_pizza": 0}),
+    ("Day-Old Pizza -20", [DAY], [], [], {"day_old_pizza_points": -20}, {"day_old_pizza": -20}),
+    ("Day-Old Pizza +20", [DAY], [], [], {"day_old_pizza_points": 20}, {"day_old_pizza": 20}),
+    ("Cravings 5 per combo, two eaten", [CC], [COMBO_5_9], [COMBO_8_10, COMBO_4_6],
+     {"combo_cravings_points": 5}, {"combo_cravings": 10}),
+    ("Cravings -6, one eaten", [CC], [], [COMBO_7_11], {"combo_cravings_points": -6},
+     {"combo_cravings": -6}),
+    ("Cravings 6, none eaten", [CC], [COMBO_5_9], [52], {"combo_cravings_points": 6},
+     {"combo_cravings": 0}),
+    ("Veggies 6 per Veggie, two eaten", [YLV], [2], [0, 1], {"you_love_veggies_points": 6},
+     {"you_love_veggies": 12}),
+    ("Veggies 0", [YLV], [], [0, 1, 2], {"you_love_veggies_points": 0},
+     {"you_love_veggies": 0}),
+    ("Veggies -6, the Supreme is no Veggie", [YLV], [], [0, SUPREME],
+     {"you_love_veggies_points": -6}, {"you_love_veggies": -6}),
+    ("Buffet 2: Cheese and the Anchovy slice", [BUF], [52, ANCHOVY], [], {"buffet_points": 2},
+     {"buffet": 4}),
+    ("Buffet 2: the spec's example scores 6", [BUF], [COMBO_8_10, 25, ANCHOVY], [],
+     {"buffet_points": 2}, {"buffet": 6}),
+    ("Buffet -3: every type and the Anchovy", [BUF],
+     [0, 3, 7, 12, 18, 25, 33, 42, 52, ANCHOVY], [], {"buffet_points": -3}, {"buffet": -30}),
+    ("options of tiles not owned change nothing", [STUF], [52], [COMBO_4_6, 0],
+     {"day_old_pizza_points": 9, "combo_cravings_points": 6, "you_love_veggies_points": 6,
+      "buffet_points": 3}, {"stuffed_crust": 5}),
+    ("several at once", [BUF, DAY, CC], [52], [COMBO_4_6],
+     {"buffet_points": 3, "day_old_pizza_points": -5, "combo_cravings_points": 4},
+     {"buffet": 3, "day_old_pizza": -5, "combo_cravings": 4}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "specials,collected,eaten,options,points",
+    [s[1:] for s in STARRED_POINTS],
+    ids=[s[0] for s in STARRED_POINTS],
+)
+def test_the_starred_specials_points_options_set_what_their_owner_scores(
+    specials, collected, eaten, options, points
+):
+    b = score(DECK, [H(collected, eaten, specials), H()], Rules(**options))[0]
+    assert b.special_points == points
+    assert b.specials == sum(points.values())
+    assert b.total == b.majorities + b.specials + b.diet + b.pepperoni + b.anchovies
+
+
 # ---------------------------------------------------------------- winner
 def _bd(total, eaten):
     return Breakdown(0, 0, 0, 0, 0, total, (), {}, eaten, 0)

@@ -151,6 +151,10 @@ R_SEC_SUP = _rule("seconds_with_supreme")
 R_SEC_ALONE = _rule("seconds_supreme_alone")
 R_SSC_HALVES = _rule("super_sized_combo_halves")
 R_STUFFED = _rule("stuffed_crust_points")
+R_DAYOLD = _rule("day_old_pizza_points")
+R_CRAV = _rule("combo_cravings_points")
+R_YLV = _rule("you_love_veggies_points")
+R_BUFFET = _rule("buffet_points")
 R_COMP = _rule("compensation")  # its slot holds the list's length; the values follow below
 R_BONUS = len(RULE_FIELDS)
 """``Rules.compensation`` by position from the first slicer: tab[T_RULES, R_BONUS + pos] for

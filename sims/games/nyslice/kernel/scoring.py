@@ -19,9 +19,13 @@ from sims.games.nyslice.kernel.layout import (
     K_SUP,
     N_SPECIALS,
     R_BONUS,
+    R_BUFFET,
+    R_CRAV,
+    R_DAYOLD,
     R_FIRST,
     R_SSC_HALVES,
     R_STUFFED,
+    R_YLV,
     S_BLANK,
     S_BUFFET,
     S_CRAV,
@@ -170,15 +174,15 @@ def _score(tab, mseat, only):
             for t in range(TYPE_LO, TYPE_END):
                 if tab[T_SCNT + p, t] > 0:
                     held += 1
-            spec += held + anch_slice
+            spec += tab[T_RULES, R_BUFFET] * (held + anch_slice)
         if _owns(tab, p, S_CRAV):
-            spec += 3 * eaten_combo
+            spec += tab[T_RULES, R_CRAV] * eaten_combo
         if _owns(tab, p, S_DAYOLD):
-            spec -= 2
+            spec += tab[T_RULES, R_DAYOLD]
         if _owns(tab, p, S_STUFFED):
             spec += tab[T_RULES, R_STUFFED]
         if _owns(tab, p, S_YLV):
-            spec += 3 * eaten_veg
+            spec += tab[T_RULES, R_YLV] * eaten_veg
         m = moved if p == mseat else 0
         eaten_n = tab[T_NEAT, p] + m
         diet = 0

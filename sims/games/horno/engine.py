@@ -67,9 +67,9 @@ from sims.games.horno.cards import GARBAGE, INGREDIENT, RADIOACTIVE, CardSet
 from sims.games.horno.rules import (
     DEAL,
     DRAW_LIMIT,
-    OVEN_SIZE,
     PREPARE_LIMIT,
     Rules,
+    check_oven,
     check_players,
     check_seat,
 )
@@ -305,6 +305,7 @@ class GameState(DecisionFlow):
     ) -> None:
         check_players(n_players)
         check_seat(rules, n_players)
+        check_oven(rules, cards)
         if len(the_deal.piles) != len(cards.types):
             raise SlicelabError("a Horno deal needs one dish pile per dish type")
         self.cards = cards
@@ -412,7 +413,7 @@ class GameState(DecisionFlow):
     def placeable(self, seat: int) -> list[int]:
         """The kinds in the seat's hand it may place in its oven now (ascending)."""
         d = self.dish[seat]
-        if d < 0 or self.closed[seat] or len(self.ovens[seat]) >= OVEN_SIZE:
+        if d < 0 or self.closed[seat] or len(self.ovens[seat]) >= self.rules.oven_limit:
             return []
         need = self._ingredients[d]
         dtype = self.cards.dishes[d].type
@@ -487,7 +488,9 @@ class GameState(DecisionFlow):
         return [
             v
             for v in self.others(seat)
-            if self.dish[v] >= 0 and not self.closed[v] and len(self.ovens[v]) < OVEN_SIZE
+            if self.dish[v] >= 0
+            and not self.closed[v]
+            and len(self.ovens[v]) < self.rules.oven_limit
         ]
 
     def score_breakdown(self) -> list[dict[str, int]]:
@@ -749,7 +752,7 @@ class GameState(DecisionFlow):
 
     def _clean(self, s: int, j: int) -> Generator[Decision, int, None]:
         oven = self.ovens[s]
-        full = len(oven) == OVEN_SIZE
+        full = len(oven) >= self.rules.oven_limit
         taken = [oven.pop(j)]
         if full and oven and len(self.hands[s]) + 1 < self.rules.hand_limit:
             legal = [PASS] + [oven_clean(i) for i in range(len(oven))]

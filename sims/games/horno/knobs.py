@@ -46,6 +46,8 @@ def _points(size: int, printed: int) -> DataKnob:
 KNOBS: tuple[Knob, ...] = (
     int_knob("rounds", "rounds in a game", 4, 9, 6, unit="rounds"),
     int_knob("hand_limit", "cards a hand may hold", 3, 7, 7, unit="cards"),
+    int_knob("oven_limit", "cards an oven may hold besides its dish (the shipped sets' largest "
+             "dish has 5 ingredients)", 5, 7, 7, unit="cards"),
     Knob("radioactive_bonus", "the radioactive +5 counts once, or for each matching card",
          ("once", "each"), "once"),
     Knob("second_radioactive", "a second matching radioactive card may be placed",

@@ -98,6 +98,7 @@ from sims.games.horno.rules import (
     RULES_VERSION,
     TYPES,
     Rules,
+    check_oven,
     check_seat,
     variant_id,
 )
@@ -424,8 +425,9 @@ class Horno(TunesHeuristic):
                 )
             cards = cards_reference(cards)
         options = {"cards": cards, "rules": dict(raw.get("rules", {}))}
-        cards_of(options)
-        check_seat(rules_of(options), players)
+        rules = rules_of(options)
+        check_seat(rules, players)
+        check_oven(rules, cards_of(options))
         return [Variant(options)]
 
     def check_arm(self, arm: Arm) -> None:
@@ -439,6 +441,7 @@ class Horno(TunesHeuristic):
         cards = cards_of(arm.options)
         rules = rules_of(arm.options)
         check_seat(rules, arm.players)
+        check_oven(rules, cards)
         problem = inert(cards, rules, arm.strategies, arm.players)
         if problem:
             raise InertRuleError(problem)

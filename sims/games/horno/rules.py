@@ -25,7 +25,8 @@ HAND_LIMIT = 7
 """Cards a hand ("alacena") may hold under the printed rules, and at most under rule
 ``hand_limit`` (the kernel's hand rows and the tables' hand columns are sized from it)."""
 OVEN_SIZE = 7
-"""Cards an oven holds besides its dish card."""
+"""Cards an oven holds besides its dish card under the printed rules, and at most under rule
+``oven_limit`` (the kernel's oven rows and the tables' oven columns are sized from it)."""
 DEAL = 3
 """Cards dealt to each player at setup."""
 DRAW_LIMIT = 3
@@ -74,7 +75,11 @@ BONUS = Limit("bonus", "bonus points of a radioactive card", 0, 20,
 HAND = Limit("hand_limit", "cards a hand may hold (hand_limit)", DEAL, HAND_LIMIT,
              "the 3 dealt cards must fit; the printed 7 is the most, as the kernel keeps 7 "
              "cards per hand and the tables' hand columns are sized from it")  # fmt: skip
-LIMITS = (PLAYERS, ROUNDS, FIRST_PLAYER, HAND, TYPES, KINDS, COPIES, DECK, DISHES,
+OVEN = Limit("oven_limit", "cards an oven may hold besides its dish (oven_limit)", 2,
+             OVEN_SIZE, "a dish's ingredients must fit (a larger dish in the card set is "
+             "refused when the game is set up); the printed 7 is the most, as the kernel "
+             "keeps 7 oven slots and the tables' oven columns are sized from it")  # fmt: skip
+LIMITS = (PLAYERS, ROUNDS, FIRST_PLAYER, HAND, OVEN, TYPES, KINDS, COPIES, DECK, DISHES,
           INGREDIENTS, POINTS, PENALTY, BONUS)  # fmt: skip
 """Horno's declared limits (``Horno.data_limits``), in the order the rules document lists
 them."""
@@ -151,6 +156,11 @@ class Rules(RuleOptions):
         The rulebook's hand of at most 7 cards (a what-if: 3 to 7). Every rule that names
         the limit uses this one: Restock draws stop at it, a strict ``steal_hand_limit``
         and an oven clean check it, a second clean needs room below it.
+    oven_limit : int
+        The rulebook's oven of at most 7 cards besides the dish (a what-if: 2 to 7, and at
+        least the card set's largest dish's ingredients). Every rule that names it uses
+        this one: a card is placed or slipped in only while the oven has room below it, and
+        cleaning a full oven (one at the limit) may take a second card.
     """
 
     TITLE = TITLE
@@ -171,6 +181,7 @@ class Rules(RuleOptions):
     tie: str = "shared"
     rounds: int = 6
     hand_limit: int = HAND_LIMIT
+    oven_limit: int = OVEN_SIZE
 
     def __post_init__(self) -> None:
         check_choices(self, _CHOICES, TITLE)
@@ -178,6 +189,7 @@ class Rules(RuleOptions):
         check_limit(TITLE, "first_player", self.first_player, FIRST_PLAYER, "a seat number")
         check_limit(TITLE, "rounds", self.rounds, ROUNDS, "6 is the rule")
         check_limit(TITLE, "hand_limit", self.hand_limit, HAND, "7 is the rule")
+        check_limit(TITLE, "oven_limit", self.oven_limit, OVEN, "7 is the rule")
 
 
 def check_players(n_players: Any) -> None:
@@ -199,6 +211,20 @@ def check_seat(rules: Rules, n_players: int) -> None:
         raise SlicelabError(
             f"Horno rule option first_player={rules.first_player} is not a seat of "
             f"{n_players} players; use 0 to {n_players - 1}"
+        )
+
+
+def check_oven(rules: Rules, cards: Any) -> None:
+    """Refuse an ``oven_limit`` below the ingredients of the card set's largest dish (such a
+    dish could never be completed without the wild, and a rules table that says so is a
+    mistake, not a variant)."""
+    largest = max(cards.dishes, key=lambda d: len(d.ingredients))
+    if rules.oven_limit < len(largest.ingredients):
+        raise SlicelabError(
+            f"Horno rule option oven_limit={rules.oven_limit} is below the "
+            f"{len(largest.ingredients)} ingredients of dish {largest.name!r} in card set "
+            f"{cards.name!r}; use oven_limit {len(largest.ingredients)} to {OVEN_SIZE}, or a "
+            "card set of smaller dishes"
         )
 
 

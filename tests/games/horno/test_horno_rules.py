@@ -55,6 +55,7 @@ def test_defaults_are_the_rulings():
         "steal_face_down": False, "steal_needs_replacement": True, "steal_completes": "score",
         "repeat_types": False, "no_dish_left": "empty", "second_radioactive": True,
         "radioactive_bonus": "once", "tie": "shared", "rounds": 6, "hand_limit": 7,
+        "oven_limit": 7,
     }  # fmt: skip
 
 
@@ -81,6 +82,15 @@ BAD_RULES = [
     ({"hand_limit": 2}, "hand_limit=2: has 2 cards a hand may hold (hand_limit); at least 3"),
     ({"hand_limit": 8}, "hand_limit=8: has 8 cards a hand may hold (hand_limit); at most 7"),
     ({"hand_limit": 7.0}, "hand_limit must be an integer"),
+    (
+        {"oven_limit": 1},
+        "oven_limit=1: has 1 cards an oven may hold besides its dish (oven_limit); at least 2",
+    ),
+    (
+        {"oven_limit": 8},
+        "oven_limit=8: has 8 cards an oven may hold besides its dish (oven_limit); at most 7",
+    ),
+    ({"oven_limit": "7"}, "oven_limit must be an integer"),
 ]
 
 
@@ -479,6 +489,27 @@ def test_clean_and_the_hand_limit(hand, oven, clean, more, limit):
         assert (s.decision().phase == Phase.CLEAN_MORE) is more
 
 
+@pytest.mark.parametrize("oven, limit, clean, more", [
+    (FULL[:5], 5, True, True),  # rule oven_limit: an oven at its limit is full
+    (FULL[:4], 5, True, False),
+    (FULL[:6], 6, True, True),
+    (FULL[:6], 7, True, False),
+])  # fmt: skip
+def test_clean_and_the_oven_limit(oven, limit, clean, more):
+    s = state_at(Rules(oven_limit=limit), hands=[(), ks("mosca"), ()], ovens=[oven, (), ()],
+                 deck=())  # fmt: skip
+    to_phase(s, Phase.ACTION)
+    assert (oven_clean(0) in s.legal_actions()) is clean
+    run(s, oven_clean(0))
+    assert (s.decision().phase == Phase.CLEAN_MORE) is more
+
+
+def test_an_oven_limit_below_the_largest_dish_is_refused():
+    with pytest.raises(SlicelabError, match="oven_limit=4 is below the 5 ingredients of dish"):
+        state_at(Rules(oven_limit=4))
+    state_at(Rules(oven_limit=5))  # the default set's largest dishes have 5
+
+
 # ------------------------------------------------------------------------ prepare
 HAND = ks("masa", "tomate", "queso", "wild", "anchoas", "wasabi", "mosca")
 PLACEABLE = [
@@ -495,6 +526,9 @@ PLACEABLE = [
     ("another-types-radioactive-never", {}, (up("masa"), down("wasabi")),
      ks("tomate", "queso", "wild", "anchoas")),
     ("no-space", {}, FULL, ()),
+    ("no-space-at-the-oven-limit", {"oven_limit": 5}, FULL[:5], ()),
+    ("space-below-the-oven-limit", {"oven_limit": 6}, FULL[:5],
+     ks("queso", "wild", "anchoas")),
 ]  # fmt: skip
 
 
@@ -655,6 +689,13 @@ def test_sabotage_puts_garbage_or_radioactive_face_down_into_an_open_oven():
     assert PlayerView(s, 0).ovens[1].cards[0].kind == k("anchoas")  # its own card: seen
     assert PlayerView(s, 1).ovens[1].cards[0].kind == -2  # hidden from the oven's owner
     assert s.decision().player == 1
+
+
+@pytest.mark.parametrize("limit, targets", [(7, [1, 2]), (6, [1, 2]), (5, [2])])
+def test_sabotage_needs_room_below_the_oven_limit(limit, targets):
+    s = state_at(Rules(oven_limit=limit), hands=[ks("mosca"), (), ()],
+                 ovens=[(), FULL[:5], FULL[:4]], deck=())  # fmt: skip
+    assert s.sabotage_targets(0) == targets
 
 
 # ------------------------------------------------------------------------ scoring

@@ -43,7 +43,6 @@ from sims.games.horno.kernel.layout import (
     K_RANDOM,
     N_S,
     N_TYPES_MAX,
-    OVEN_MAX,
     P_ACTION,
     P_CLEAN_MORE,
     P_DISCARD,
@@ -60,6 +59,7 @@ from sims.games.horno.kernel.layout import (
     R_FIRST,
     R_HAND,
     R_LIMIT_ALWAYS,
+    R_OVEN,
     R_PANTRY_SINGLE_FORBIDDEN,
     R_ROUNDS,
     S_CLN,
@@ -389,7 +389,7 @@ def _oven_steal(tab, ftab, rngs, drec, s, v, j):
 
 @njit(cache=True, inline="always")
 def _clean(tab, ftab, rngs, drec, s, j):
-    full = tab[T_S + S_NOVEN, s] == OVEN_MAX
+    full = tab[T_S + S_NOVEN, s] >= tab[T_RULES, R_OVEN]
     k0 = oven_pop(tab, s, j)
     n_taken = 1
     k1 = -1
@@ -480,7 +480,7 @@ def turn(tab, ftab, rngs, drec, s):
     if nbad > 0:
         for v in range(tab[T_G, G_N]):
             if v == s or tab[T_S + S_DISH, v] < 0 or tab[T_S + S_CLOSED, v] == 1 \
-                    or tab[T_S + S_NOVEN, v] >= OVEN_MAX:  # fmt: skip
+                    or tab[T_S + S_NOVEN, v] >= tab[T_RULES, R_OVEN]:  # fmt: skip
                 continue
             for i in range(nbad):
                 legal[nl] = A_SABOTAGE + 100 * v + bad[i]

@@ -71,7 +71,8 @@ assert PARAM_ORDER[H_BASE] == "base" and PARAM_ORDER[H_SABOTAGE] == "sabotage"
 # rule options (``rules_array``)
 (R_FIRST, R_RESHUFFLE, R_PANTRY_SINGLE_FORBIDDEN, R_EMPTY_RETURN_BOTH, R_LIMIT_ALWAYS,
  R_FACE_DOWN, R_NEEDS_REPLACEMENT, R_COMPLETES_FORBIDDEN, R_REPEAT_TYPES, R_NO_DISH_REPEAT,
- R_SECOND_RADIOACTIVE, R_BONUS_EACH, R_TIE_DISHES, R_ROUNDS, R_HAND) = range(15)  # fmt: skip
+ R_SECOND_RADIOACTIVE, R_BONUS_EACH, R_TIE_DISHES, R_ROUNDS, R_HAND,
+ R_OVEN) = range(16)  # fmt: skip
 
 # scalars: tab[T_G, G_*]
 (G_N, G_NK, G_NT, G_ND, G_WILD, G_NDECK0, G_DHEAD, G_DEND, G_NDISC, G_ROUND, G_TURN,
@@ -131,6 +132,7 @@ def rules_array(rules: Rules) -> np.ndarray:
         int(rules.repeat_types), int(rules.no_dish_left == "repeat"),
         int(rules.second_radioactive), int(rules.radioactive_bonus == "each"),
         int(rules.tie == "dishes"), rules.rounds, rules.hand_limit,
+        rules.oven_limit,
     ], dtype=np.int64)  # fmt: skip
 
 
@@ -155,7 +157,7 @@ def new_table(cards: CardSet, rules: Rules, n: int, strategies: np.ndarray) -> n
     g = tab[T_G]
     g[G_N], g[G_NK], g[G_NT], g[G_ND] = n, len(cards.kinds), len(cards.types), len(cards.dishes)
     g[G_WILD], g[G_NDECK0] = cards.wild, len(cards.deck)
-    tab[T_RULES, : R_HAND + 1] = rules_array(rules)
+    tab[T_RULES, : R_OVEN + 1] = rules_array(rules)
     for k, kind in enumerate(cards.kinds):
         tab[T_KCLS, k] = _CLASS[kind.cls]
         tab[T_KPEN, k] = kind.penalty

@@ -18,12 +18,12 @@ from sims.games.horno.kernel.layout import (
     G_NT,
     G_RESHUF,
     G_WILD,
-    OVEN_MAX,
     R_COMPLETES_FORBIDDEN,
     R_FACE_DOWN,
     R_HAND,
     R_NEEDS_REPLACEMENT,
     R_NO_DISH_REPEAT,
+    R_OVEN,
     R_REPEAT_TYPES,
     R_RESHUFFLE,
     R_SECOND_RADIOACTIVE,
@@ -213,7 +213,7 @@ def is_complete(tab, s):
 def placeable(tab, s, out, at):
     """``placeable(s)`` written to ``out[at:]``; returns their count."""
     d = tab[T_S + S_DISH, s]
-    if d < 0 or tab[T_S + S_CLOSED, s] == 1 or tab[T_S + S_NOVEN, s] >= OVEN_MAX:
+    if d < 0 or tab[T_S + S_CLOSED, s] == 1 or tab[T_S + S_NOVEN, s] >= tab[T_RULES, R_OVEN]:
         return 0
     dtype = tab[T_DTYPE, d]
     wild = tab[T_G, G_WILD]

@@ -196,8 +196,20 @@ def arms(out: str | Path, partial: bool = False) -> pl.DataFrame:
     study block it was expanded from), ``players``, ``rotation``, ``treatment`` (see
     :func:`treatment`), ``seed``, ``games``, ``strategies`` (one spec per seat), one column
     per ``value`` option of the game (New York Slice: ``blank``) and one per grid key of
-    the study (its value in the arm: a float when every value is a number)."""
-    raw = manifest(out, partial)["study"]["arms"]
+    the study (its value in the arm: a float when every value is a number).
+
+    The dataset is verified on every call; the frame is built once per dataset state (a
+    report asks for it in every section, and a study of two thousand arms takes tens of
+    milliseconds to lay out), cached as :func:`block_frames` caches its frames."""
+    manifest(out, partial)  # verified here, on every call
+    m = Path(out) / "manifest.json"
+    stat = m.stat()
+    return _arms(str(m.resolve()), stat.st_size, stat.st_mtime_ns, partial)
+
+
+@lru_cache(maxsize=64)
+def _arms(manifest_path: str, size: int, mtime: int, partial: bool) -> pl.DataFrame:
+    raw = manifest(Path(manifest_path).parent, partial)["study"]["arms"]
     values = _value_columns(raw)
     grid_keys = list(dict.fromkeys(k for a in raw for k in a.get("grid", {})))
     base = [

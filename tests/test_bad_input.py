@@ -642,6 +642,11 @@ add(
     rules_case("day-old-21", {"day_old_pizza_points": 21}, "day_old_pizza_points"),
     rules_case("cravings-text", {"combo_cravings_points": "three"}, "combo_cravings_points"),
     rules_case("veggies-7", {"you_love_veggies_points": 7}, "you_love_veggies_points"),
+    rules_case(
+        "veggies-points-at-2p",
+        {"you_love_veggies_points": 5},
+        "you_love_veggies_points=5 changes nothing at 2 players",
+    ),
     rules_case("buffet-bool", {"buffet_points": True}, "buffet_points"),
     rules_case("compensation-int", {"compensation": 2}, "compensation = [0, 2]"),
     rules_case("compensation-table", {"compensation": {"a": 1}}, "compensation = [0, 2]"),

@@ -24,8 +24,8 @@ KNOBS: tuple[Knob, ...] = (
              unit="points"),
     int_knob("combo_cravings_points", "Combo Cravings' points per eaten combo", 0, 6, 3,
              unit="points"),
-    int_knob("you_love_veggies_points", "You Love Veggies' points per eaten Veggie", 0, 6, 3,
-             unit="points"),
+    int_knob("you_love_veggies_points", "You Love Veggies' points per eaten Veggie (the tile "
+             "never appears at 2 players)", 0, 6, 3, unit="points", min_players=3),
     int_knob("buffet_points", "Buffet's points per type held and for the Anchovy slice", 0, 3,
              1, unit="points"),
     int_knob("super_sized_combo_halves",

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from sims.core.errors import SlicelabError
+from sims.core.errors import InertRuleError, SlicelabError
 from sims.core.game import (
     BalancePlan,
     ChunkArrays,
@@ -183,6 +183,25 @@ def _labels(codes: np.ndarray, names: list[str]) -> pa.DictionaryArray:
     """Dictionary-encoded labels for integer codes (-1 is null)."""
     idx = pa.array(codes.astype(np.int8), mask=codes < 0)
     return pa.DictionaryArray.from_arrays(idx, pa.array(names, pa.string()))
+
+
+def _check_special_points(rules: Rules, players: int) -> None:
+    """Refuse a starred special's points option changed at a player count where that
+    special never appears (You Love Veggies at 2 players): it would measure nothing.
+
+    Raises
+    ------
+    InertRuleError
+    """
+    for limit, printed in SPECIAL_POINTS:
+        value = getattr(rules, limit.key)
+        special = Special[limit.key.removesuffix("_points").upper()]
+        if value != printed and special in SPECIALS_NEVER_VALID.get(players, ()):
+            raise InertRuleError(
+                f"rule option {limit.key}={value} changes nothing at {players} players: "
+                f"{special.slug} never appears there (it is always replaced); drop the "
+                f"option from the {players}-player arm"
+            )
 
 
 def score_range() -> tuple[int, int]:
@@ -412,6 +431,7 @@ class NewYorkSlice(TunesHeuristic):
                 f"rule option first_slicer={rules.first_slicer} is not a seat of "
                 f"{arm.players} players"
             )
+        _check_special_points(rules, arm.players)
         if arm.engine == "kernel" and not _kernel_ok(arm.strategies):
             from sims.games.nyslice.kernel import STRATEGY_CODES
 

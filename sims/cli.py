@@ -1353,9 +1353,10 @@ def balance(
     finalists, held_out_games, seed, jobs, state, check_fields, ladder_field, write_study, fmt,
     sampler, component_bound, **given,
 ) -> None:  # fmt: skip
-    """Find the smallest change to GAME's knobs (rule values) that makes every turn
-    position fair within --tolerance at every count: successive halving over paired
-    deals, then the finalists and the base measured on fresh deals; prints them ranked.
+    """Find the smallest change to GAME's knobs (rule values, data-file numbers, a choice of
+    data file) that makes every turn position fair within --tolerance at every count:
+    successive halving over paired deals, then the finalists and the base measured on
+    fresh deals; prints them ranked.
     Example: slicelab balance nyslice -p 2 --knob compensation.1 --games 100"""
     import hashlib
     import json
